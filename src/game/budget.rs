@@ -1,0 +1,174 @@
+//! What a search may spend, how it is told to stop, and what it reports.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A flag that asks a running search to stop; cheap to clone and to check.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag that is not raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every holder of this flag to stop.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether someone asked to stop.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Why a search stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// It reached its depth limit (or the level's fixed depth).
+    Depth,
+    /// It reached its node limit.
+    Nodes,
+    /// Its deadline passed.
+    Time,
+    /// It proved the result; searching further could not change it.
+    Proven,
+    /// The client went away or the server is stopping.
+    Cancelled,
+}
+
+/// The limits of one search: a deadline, optional depth and node caps, and a
+/// stop flag raised from outside.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// When the search must have answered, if it is timed.
+    pub deadline: Option<Instant>,
+    /// The time it was given, in milliseconds (echoed in reports).
+    pub time_ms: Option<u64>,
+    /// A cap on search depth, if the request set one.
+    pub max_depth: Option<u32>,
+    /// A cap on nodes searched, if the request set one.
+    pub max_nodes: Option<u64>,
+    /// Raised when the client goes away.
+    pub stop: StopFlag,
+}
+
+impl Budget {
+    /// A budget with no limit at all (for tests and tools that set their own).
+    pub fn unlimited() -> Self {
+        Budget {
+            deadline: None,
+            time_ms: None,
+            max_depth: None,
+            max_nodes: None,
+            stop: StopFlag::new(),
+        }
+    }
+
+    /// A budget of `time_ms` milliseconds from now.
+    pub fn with_time_ms(time_ms: u64) -> Self {
+        Budget {
+            deadline: Some(Instant::now() + std::time::Duration::from_millis(time_ms)),
+            time_ms: Some(time_ms),
+            ..Budget::unlimited()
+        }
+    }
+
+    /// The same budget with a depth cap.
+    pub fn depth(mut self, depth: u32) -> Self {
+        self.max_depth = Some(depth);
+        self
+    }
+
+    /// The same budget with a node cap.
+    pub fn nodes(mut self, nodes: u64) -> Self {
+        self.max_nodes = Some(nodes);
+        self
+    }
+
+    /// Whether the search must stop now for time or cancellation; `None` means go on.
+    pub fn interrupted(&self) -> Option<StopReason> {
+        if self.stop.is_raised() {
+            return Some(StopReason::Cancelled);
+        }
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Some(StopReason::Time),
+            _ => None,
+        }
+    }
+
+    /// Whether `nodes` searched so far exhaust the node cap.
+    pub fn nodes_exhausted(&self, nodes: u64) -> bool {
+        self.max_nodes.is_some_and(|cap| nodes >= cap)
+    }
+
+    /// Milliseconds left before the deadline (`None` when untimed).
+    pub fn remaining_ms(&self) -> Option<f64> {
+        self.deadline.map(|d| {
+            d.saturating_duration_since(Instant::now()).as_secs_f64() * 1000.0
+        })
+    }
+
+    /// The same budget with its deadline moved earlier to `deadline` if that is sooner.
+    pub fn tightened(&self, deadline: Instant) -> Budget {
+        let mut budget = self.clone();
+        budget.deadline = Some(match self.deadline {
+            Some(current) if current < deadline => current,
+            _ => deadline,
+        });
+        budget
+    }
+}
+
+/// What a bot's search did, returned as the `search` object of `bot-move`
+/// and `analyze`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SearchReport {
+    /// The level that chose the move.
+    pub level: String,
+    /// Wall time spent, in milliseconds.
+    pub elapsed_ms: f64,
+    /// The time budget used, in milliseconds (after clamping), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// The depth cap used, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u32>,
+    /// The node cap used, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_nodes: Option<u64>,
+    /// The seed of the random choices, so that the answer can be reproduced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The depth the search completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Positions visited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// The chosen move's score from the mover's point of view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    /// Why the search stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<StopReason>,
+    /// Whether the score is the game-theoretic value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven: Option<bool>,
+    /// Anything else the level wants to say.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl SearchReport {
+    /// A report for a level that does not search (random, rule-based levels).
+    pub fn plain() -> Self {
+        SearchReport::default()
+    }
+}

@@ -1,0 +1,387 @@
+//! The type-erased JSON view of a game: every [`Game`] gets a [`DynGame`] for
+//! free through [`Erased`], so the registry and the HTTP layer can handle any
+//! game as JSON in, JSON out.
+
+use super::{
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, Outcome,
+    SearchReport,
+};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::marker::PhantomData;
+use std::time::Instant;
+
+/// A bot request, with the fields every game shares; the rest travels in `extra`.
+#[derive(Clone, Debug, Default)]
+pub struct BotRequest {
+    /// The state, as JSON.
+    pub state: Value,
+    /// The level asked for (`None`: the game's default).
+    pub level: Option<String>,
+    /// The seed asked for (`None`: a fresh random one, echoed in the report).
+    pub seed: Option<u64>,
+    /// Request fields the API does not know (such as Halma's `clock`).
+    pub extra: Map<String, Value>,
+}
+
+/// The answer to `new`.
+#[derive(Clone, Debug, Serialize)]
+pub struct NewReply {
+    /// The starting state.
+    pub state: Value,
+}
+
+/// The answer to `legal-moves`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMovesReply {
+    /// Every legal move, as JSON objects.
+    pub moves: Vec<Value>,
+    /// How many there are.
+    pub count: usize,
+    /// How the game stands.
+    pub outcome: Value,
+}
+
+/// The answer to `play`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayReply {
+    /// The move played, as a JSON object.
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// The state after it.
+    pub state: Value,
+    /// How the game stands after it.
+    pub outcome: Value,
+    /// What the move did beyond the new state, where the game says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effects: Option<Value>,
+}
+
+/// The answer to `bot-move`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BotReply {
+    /// The move chosen, as a JSON object.
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// The state after it.
+    pub state: Value,
+    /// How the game stands after it.
+    pub outcome: Value,
+    /// What the move did beyond the new state, where the game says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effects: Option<Value>,
+    /// What the search did.
+    pub search: SearchReport,
+}
+
+/// One move of an analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalyzedMove {
+    /// The move, as a JSON object.
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// Its score from the mover's point of view.
+    pub score: i64,
+    /// The line expected to follow, in notation, starting with this move.
+    pub pv: Vec<String>,
+    /// The proven result, where there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
+}
+
+/// The answer to `analyze`.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalyzeReply {
+    /// The best moves, best first.
+    pub moves: Vec<AnalyzedMove>,
+    /// What the search did.
+    pub search: SearchReport,
+}
+
+/// Any game, seen as JSON in and JSON out.
+pub trait DynGame: Send + Sync {
+    /// The game's static description.
+    fn info(&self) -> GameInfo;
+    /// `new`: a starting state from options (a JSON object, or null for the defaults).
+    fn new_game(&self, options: &Value) -> Result<NewReply, GameError>;
+    /// `legal-moves`.
+    fn legal_moves(&self, state: &Value) -> Result<LegalMovesReply, GameError>;
+    /// `play`.
+    fn play(&self, state: &Value, mv: &Value) -> Result<PlayReply, GameError>;
+    /// `bot-move`.
+    fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError>;
+    /// `analyze`: the `top` best moves.
+    fn analyze(
+        &self,
+        request: &BotRequest,
+        top: usize,
+        budget: &Budget,
+    ) -> Result<AnalyzeReply, GameError>;
+    /// Checks a level name before any work is queued (so a typo fails fast).
+    fn check_level(&self, level: &str) -> Result<LevelSpec, GameError>;
+    /// `legal-moves` in the game's own text form.
+    fn text_legal_moves(&self, body: &str, query: &Map<String, Value>)
+        -> Result<String, GameError>;
+    /// `bot-move` in the game's own text form.
+    fn text_bot_move(
+        &self,
+        body: &str,
+        query: &Map<String, Value>,
+        budget: &Budget,
+    ) -> Result<String, GameError>;
+}
+
+/// The adapter that gives a [`Game`] its [`DynGame`] view.
+pub struct Erased<G>(PhantomData<G>);
+
+impl<G> Erased<G> {
+    /// The view of game `G` (a constant, so the registry can be a static table).
+    pub const VIEW: Erased<G> = Erased(PhantomData);
+}
+
+/// The JSON form of an outcome, with the game's names for the sides.
+pub fn outcome_json(outcome: &Outcome, sides: &[&str]) -> Value {
+    match outcome {
+        Outcome::Ongoing => json!({"status": "ongoing"}),
+        Outcome::Win { winner, reason } => json!({
+            "status": "win",
+            "winner": sides.get(winner.index()).copied().unwrap_or("?"),
+            "reason": reason,
+        }),
+        Outcome::Draw { reason } => json!({"status": "draw", "reason": reason}),
+        Outcome::Finished { score } => json!({"status": "finished", "score": score}),
+    }
+}
+
+impl<G: Game> Erased<G> {
+    fn state(value: &Value) -> Result<G::State, GameError> {
+        G::state_from_json(value).map_err(|e| e.under("/state"))
+    }
+
+    fn outcome(state: &G::State) -> (Outcome, Value) {
+        let outcome = G::outcome(state);
+        let json = outcome_json(&outcome, &G::info().sides);
+        (outcome, json)
+    }
+
+    fn ongoing(state: &G::State) -> Result<(), GameError> {
+        if G::outcome(state).is_over() {
+            Err(GameError::GameOver)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn level(request_level: Option<&str>) -> Result<LevelSpec, GameError> {
+        let info = G::info();
+        let spec = LevelSpec::parse(request_level.unwrap_or(info.default_level))?;
+        if info.levels.iter().any(|l| l.id == spec.name) {
+            Ok(spec)
+        } else {
+            let known: Vec<&str> = info.levels.iter().map(|l| l.id).collect();
+            Err(GameError::UnknownLevel {
+                level: spec.name,
+                known: known.join(", "),
+            })
+        }
+    }
+
+    fn params(request: &BotRequest) -> BotParams {
+        BotParams {
+            seed: request.seed.unwrap_or_else(rand::random),
+            extra: request.extra.clone(),
+        }
+    }
+
+    /// Runs the level and checks that what it chose is legal: a bot must never
+    /// hand an illegal move to a client, whatever bug it may have.
+    fn choose(
+        state: &G::State,
+        level: &LevelSpec,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<G::Move>, GameError> {
+        let started = Instant::now();
+        let mut choice = G::choose_move(state, level, params, budget)?;
+        let mut legal = Vec::new();
+        G::legal_moves(state, &mut legal);
+        if !legal.contains(&choice.mv) {
+            return Err(GameError::Internal(format!(
+                "level {level} chose a move that is not legal: {:?}",
+                choice.mv
+            )));
+        }
+        let report = &mut choice.report;
+        report.level = level.to_string();
+        report.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        report.time_ms = budget.time_ms;
+        report.max_depth = report.max_depth.or(budget.max_depth);
+        report.max_nodes = budget.max_nodes;
+        report.seed = Some(params.seed);
+        Ok(choice)
+    }
+
+    fn pv_notation(state: &G::State, pv: &[G::Move]) -> Vec<String> {
+        let mut current = state.clone();
+        let mut line = Vec::with_capacity(pv.len());
+        let mut legal = Vec::new();
+        for mv in pv {
+            legal.clear();
+            G::legal_moves(&current, &mut legal);
+            if !legal.contains(mv) {
+                break;
+            }
+            line.push(G::notation(&current, mv));
+            current = G::apply(&current, mv);
+        }
+        line
+    }
+
+    fn analysis_reply(state: &G::State, analysis: Analysis<G::Move>) -> AnalyzeReply {
+        let moves = analysis
+            .moves
+            .into_iter()
+            .map(|m| AnalyzedMove {
+                mv: G::move_to_json(state, &m.mv),
+                score: m.score,
+                pv: Self::pv_notation(state, &m.pv),
+                exact: m.exact,
+            })
+            .collect();
+        AnalyzeReply {
+            moves,
+            search: analysis.report,
+        }
+    }
+}
+
+impl<G: Game> DynGame for Erased<G> {
+    fn info(&self) -> GameInfo {
+        G::info()
+    }
+
+    fn new_game(&self, options: &Value) -> Result<NewReply, GameError> {
+        let options = match options {
+            Value::Null => Map::new(),
+            Value::Object(map) => map.clone(),
+            other => {
+                return Err(GameError::InvalidOption(format!(
+                    "options must be a JSON object, not {other}"
+                )))
+            }
+        };
+        let state = G::new_game(&options)?;
+        Ok(NewReply {
+            state: G::state_to_json(&state),
+        })
+    }
+
+    fn legal_moves(&self, state: &Value) -> Result<LegalMovesReply, GameError> {
+        let state = Self::state(state)?;
+        let mut moves = Vec::new();
+        G::legal_moves(&state, &mut moves);
+        let (_, outcome) = Self::outcome(&state);
+        Ok(LegalMovesReply {
+            count: moves.len(),
+            moves: moves.iter().map(|m| G::move_to_json(&state, m)).collect(),
+            outcome,
+        })
+    }
+
+    fn play(&self, state: &Value, mv: &Value) -> Result<PlayReply, GameError> {
+        let state = Self::state(state)?;
+        Self::ongoing(&state)?;
+        let mv = G::parse_move(&state, mv)?;
+        let after = G::apply(&state, &mv);
+        let (_, outcome) = Self::outcome(&after);
+        Ok(PlayReply {
+            mv: G::move_to_json(&state, &mv),
+            effects: G::describe_move(&state, &mv),
+            state: G::state_to_json(&after),
+            outcome,
+        })
+    }
+
+    fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError> {
+        let level = Self::level(request.level.as_deref())?;
+        let state = Self::state(&request.state)?;
+        Self::ongoing(&state)?;
+        let params = Self::params(request);
+        let choice = Self::choose(&state, &level, &params, budget)?;
+        let after = G::apply(&state, &choice.mv);
+        let (_, outcome) = Self::outcome(&after);
+        Ok(BotReply {
+            mv: G::move_to_json(&state, &choice.mv),
+            effects: G::describe_move(&state, &choice.mv),
+            state: G::state_to_json(&after),
+            outcome,
+            search: choice.report,
+        })
+    }
+
+    fn analyze(
+        &self,
+        request: &BotRequest,
+        top: usize,
+        budget: &Budget,
+    ) -> Result<AnalyzeReply, GameError> {
+        let state = Self::state(&request.state)?;
+        Self::ongoing(&state)?;
+        let params = Self::params(request);
+        let started = Instant::now();
+        let mut analysis = G::analyze(&state, top, &params, budget)?;
+        analysis.moves.truncate(top);
+        let report = &mut analysis.report;
+        report.level = "analyze".to_string();
+        report.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        report.time_ms = budget.time_ms;
+        report.max_depth = report.max_depth.or(budget.max_depth);
+        report.max_nodes = budget.max_nodes;
+        Ok(Self::analysis_reply(&state, analysis))
+    }
+
+    fn check_level(&self, level: &str) -> Result<LevelSpec, GameError> {
+        Self::level(Some(level))
+    }
+
+    fn text_legal_moves(
+        &self,
+        body: &str,
+        query: &Map<String, Value>,
+    ) -> Result<String, GameError> {
+        let request = G::parse_text("legal-moves", body, query)?;
+        let mut moves = Vec::new();
+        G::legal_moves(&request.state, &mut moves);
+        Ok(G::text_legal_moves(&request.state, &moves))
+    }
+
+    fn text_bot_move(
+        &self,
+        body: &str,
+        query: &Map<String, Value>,
+        budget: &Budget,
+    ) -> Result<String, GameError> {
+        let request = G::parse_text("bot-move", body, query)?;
+        let level_name = query
+            .get("level")
+            .and_then(Value::as_str)
+            .or(request.level.as_deref());
+        let level = Self::level(level_name)?;
+        Self::ongoing(&request.state)?;
+        let seed = query
+            .get("seed")
+            .and_then(Value::as_str)
+            .map(|s| {
+                s.parse::<u64>()
+                    .map_err(|_| GameError::InvalidOption(format!("seed={s}: expected a whole number")))
+            })
+            .transpose()?;
+        let params = BotParams {
+            seed: seed.unwrap_or_else(rand::random),
+            extra: request.extra.clone(),
+        };
+        let choice = Self::choose(&request.state, &level, &params, budget)?;
+        let after = G::apply(&request.state, &choice.mv);
+        Ok(G::text_bot_move(&request.state, &choice.mv, &after))
+    }
+}

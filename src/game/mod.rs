@@ -1,0 +1,251 @@
+//! The game abstraction: what every game implements, and what the rest of the
+//! crate may know about a game. This module imports nothing else from the crate.
+//!
+//! A game is a type implementing [`Game`]: its validated state, its move type,
+//! its rules, its JSON forms and its bot levels. [`erased`] turns any `Game`
+//! into a [`DynGame`], the type-erased JSON view that the HTTP layer and the
+//! registry work with, so the HTTP layer never knows one game from another.
+
+mod budget;
+mod error;
+pub mod erased;
+mod level;
+mod perft;
+
+pub use budget::{Budget, SearchReport, StopFlag, StopReason};
+pub use erased::{DynGame, Erased};
+pub use error::GameError;
+pub use level::{BotParams, LevelSpec};
+pub use perft::perft;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A side. Two-player games use both; one-player games only `First`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The side that moves first from the starting position.
+    First,
+    /// The other side.
+    Second,
+}
+
+impl Player {
+    /// The opponent of this side.
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`: handy for indexing per-side arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a game stands after a position is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Somebody still has to move.
+    Ongoing,
+    /// The game is over and `winner` has won.
+    Win {
+        /// Who won.
+        winner: Player,
+        /// Why, in a few words (`"more discs"`, `"no legal move"`).
+        reason: String,
+    },
+    /// The game is over without a winner.
+    Draw {
+        /// Why, in a few words.
+        reason: String,
+    },
+    /// A one-player game has ended with this score.
+    Finished {
+        /// The final score.
+        score: i64,
+    },
+}
+
+impl Outcome {
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        !matches!(self, Outcome::Ongoing)
+    }
+}
+
+/// Static description of a game, as listed by `GET /v1/games`.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameInfo {
+    /// The id used in URLs (`reversi`).
+    pub id: &'static str,
+    /// The human name.
+    pub name: &'static str,
+    /// 1 or 2.
+    pub players: u8,
+    /// The names of the sides as they appear in states and outcomes, first mover first.
+    pub sides: Vec<&'static str>,
+    /// Every bot level.
+    pub levels: Vec<LevelInfo>,
+    /// The level used when a request names none.
+    pub default_level: &'static str,
+    /// The options `new` accepts, each with a one-line description.
+    pub new_options: Vec<OptionInfo>,
+    /// The content types this game accepts besides JSON, if any (e.g. `text/plain`).
+    pub text_forms: Vec<&'static str>,
+}
+
+/// A bot level with a one-line description.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelInfo {
+    /// The level id used in requests.
+    pub id: &'static str,
+    /// What it does, in one line.
+    pub description: &'static str,
+}
+
+/// One option that `new` accepts.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionInfo {
+    /// The key in `options`.
+    pub name: &'static str,
+    /// Its JSON type and range, in words.
+    pub description: &'static str,
+}
+
+/// A move the bot chose, with what the search found out.
+#[derive(Clone, Debug)]
+pub struct BotChoice<M> {
+    /// The move to play.
+    pub mv: M,
+    /// What the search did; `elapsed_ms` is filled in by the caller.
+    pub report: SearchReport,
+}
+
+/// One candidate move of an analysis.
+#[derive(Clone, Debug)]
+pub struct ScoredMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its score from the mover's point of view, in the game's units.
+    pub score: i64,
+    /// The line expected to follow, starting with `mv`.
+    pub pv: Vec<M>,
+    /// Where the score is proven: the exact result in words (`"win in 5"`, `"draw"`, `"+12"`).
+    pub exact: Option<String>,
+}
+
+/// The result of an analysis: the best moves first, and what the search did.
+#[derive(Clone, Debug)]
+pub struct Analysis<M> {
+    /// At most the requested number of moves, best first.
+    pub moves: Vec<ScoredMove<M>>,
+    /// What the search did.
+    pub report: SearchReport,
+}
+
+/// A request in the game's own text form, parsed.
+#[derive(Clone, Debug)]
+pub struct TextRequest<S> {
+    /// The state the text describes.
+    pub state: S,
+    /// The level the text itself names, if any (a query's `level` overrides it).
+    pub level: Option<String>,
+    /// Game-specific bot fields the text carries (such as Halma's clock).
+    pub extra: Map<String, Value>,
+}
+
+/// The rules, forms and bots of one game.
+///
+/// States are validated on the way in (`state_from_json`), so a `State` in hand
+/// is always a legal position of the game. Methods take `&self`-free associated
+/// functions: a game has no runtime configuration of its own.
+pub trait Game: Send + Sync + 'static {
+    /// A validated position, including whose turn it is.
+    type State: Clone + Send + Sync + 'static;
+    /// A move in some state.
+    type Move: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static;
+
+    /// Static description: id, name, levels, options.
+    fn info() -> GameInfo;
+
+    /// A new game, with the options `new` accepts (an empty map for the defaults).
+    fn new_game(options: &Map<String, Value>) -> Result<Self::State, GameError>;
+
+    /// Parses and validates a JSON state.
+    fn state_from_json(value: &Value) -> Result<Self::State, GameError>;
+
+    /// The JSON form of a state; `state_from_json` of it gives the same state back.
+    fn state_to_json(state: &Self::State) -> Value;
+
+    /// Whose turn it is (for one-player games always `First`).
+    fn to_move(state: &Self::State) -> Player;
+
+    /// Every legal move, appended to `out` (empty when the game is over).
+    fn legal_moves(state: &Self::State, out: &mut Vec<Self::Move>);
+
+    /// The state after a legal move.
+    fn apply(state: &Self::State, mv: &Self::Move) -> Self::State;
+
+    /// How the game stands.
+    fn outcome(state: &Self::State) -> Outcome;
+
+    /// The move's notation as a person would type it.
+    fn notation(state: &Self::State, mv: &Self::Move) -> String;
+
+    /// The move's JSON object (it must include `notation`).
+    fn move_to_json(state: &Self::State, mv: &Self::Move) -> Value;
+
+    /// Reads a move given as notation string or JSON object and checks that it
+    /// is legal in `state`. The game is known not to be over.
+    fn parse_move(state: &Self::State, value: &Value) -> Result<Self::Move, GameError>;
+
+    /// What a move did beyond the new state (e.g. the runs a swap removed), if
+    /// the game has anything to say. Called only with a legal move.
+    fn describe_move(_state: &Self::State, _mv: &Self::Move) -> Option<Value> {
+        None
+    }
+
+    /// The bot: chooses a move at `level` within `budget`. The game is known
+    /// not to be over, so there is at least one legal move.
+    fn choose_move(
+        state: &Self::State,
+        level: &LevelSpec,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Self::Move>, GameError>;
+
+    /// The `top` best moves with scores and lines, best first. The game is
+    /// known not to be over.
+    fn analyze(
+        state: &Self::State,
+        top: usize,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Self::Move>, GameError>;
+
+    /// Parses the game's own text form, for the endpoint named (`legal-moves`,
+    /// `bot-move`). Games without one keep the default, which says so.
+    fn parse_text(
+        _endpoint: &str,
+        _body: &str,
+        _query: &Map<String, Value>,
+    ) -> Result<TextRequest<Self::State>, GameError> {
+        Err(GameError::NoTextForm)
+    }
+
+    /// The text answer to `legal-moves` in the game's own form.
+    fn text_legal_moves(state: &Self::State, moves: &[Self::Move]) -> String {
+        moves
+            .iter()
+            .map(|m| Self::notation(state, m) + "\n")
+            .collect()
+    }
+
+    /// The text answer to `bot-move` in the game's own form (by default the new state's text).
+    fn text_bot_move(_before: &Self::State, _mv: &Self::Move, _after: &Self::State) -> String {
+        String::new()
+    }
+}

@@ -1,0 +1,68 @@
+//! Search algorithms shared by the games, generic over [`crate::game::Game`].
+//!
+//! [`alphabeta`] is the two-player engine (negamax with alpha-beta, iterative
+//! deepening, a transposition table, killer moves and an optional quiescence
+//! search); a game opts in by implementing [`Evaluate`]. It knows nothing of
+//! HTTP or of any particular game.
+
+pub mod alphabeta;
+mod tt;
+
+pub use alphabeta::{analyze, search, SearchOptions, SearchResult};
+
+use crate::game::{Game, Outcome};
+
+/// Scores at or beyond this magnitude are decided games (win or loss in n plies).
+pub const WIN: i32 = 1_000_000;
+
+/// The largest number of plies a search goes from the root.
+pub const MAX_PLY: usize = 128;
+
+/// What the generic search needs from a game beyond its rules.
+pub trait Evaluate: Game {
+    /// The static value of a position for the side to move (higher is better
+    /// for it), well inside `±WIN / 2`.
+    fn evaluate(state: &Self::State) -> i32;
+
+    /// A hash of the position (including the side to move) for the transposition table.
+    fn hash(state: &Self::State) -> u64;
+
+    /// An ordering hint: moves with larger hints are searched first
+    /// (captures by value, say). The default treats all moves alike.
+    fn order_hint(_state: &Self::State, _mv: &Self::Move) -> i32 {
+        0
+    }
+
+    /// Whether a move is "noisy" enough to be searched past the horizon in
+    /// quiescence (captures, shots). The default has no quiescence search.
+    fn is_noisy(_state: &Self::State, _mv: &Self::Move) -> bool {
+        false
+    }
+
+    /// The value of a finished game for the side to move in it, `ply` plies from
+    /// the root: wins sooner and losses later are better.
+    fn terminal_score(state: &Self::State, ply: usize) -> i32 {
+        let ply = ply as i32;
+        match Self::outcome(state) {
+            Outcome::Win { winner, .. } if winner == Self::to_move(state) => WIN - ply,
+            Outcome::Win { .. } => -(WIN - ply),
+            Outcome::Draw { .. } | Outcome::Ongoing => 0,
+            Outcome::Finished { score } => score.clamp(-(WIN as i64 / 2), WIN as i64 / 2) as i32,
+        }
+    }
+}
+
+/// Whether `score` says the game is decided (a forced win or loss).
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= WIN - MAX_PLY as i32 * 4
+}
+
+/// A decided score in words from the mover's point of view: "win in 3 plies".
+pub fn describe_decisive(score: i32) -> Option<String> {
+    if !is_decisive(score) {
+        return None;
+    }
+    let plies = WIN - score.abs();
+    let word = if score > 0 { "win" } else { "loss" };
+    Some(format!("{word} in {plies} plies"))
+}
