@@ -1,1 +1,86 @@
-fn main() {}
+//! The `gamebot` binary: parses the command line, sets up logging, and runs
+//! `serve` (the default) or another subcommand.
+
+use clap::{Parser, Subcommand};
+use gamebot::api::{self, AppState};
+use gamebot::config::{LogFormat, ServeConfig};
+use std::process::ExitCode;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(
+    name = "gamebot",
+    version,
+    about = "Knows the rules of five games and plays them, over HTTP"
+)]
+#[command(args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// `serve`'s settings, when no subcommand is named.
+    #[command(flatten)]
+    serve: ServeConfig,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the HTTP API (the default).
+    Serve(ServeConfig),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => serve(cli.serve),
+        Some(Command::Serve(config)) => serve(config),
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = EnvFilter::try_from_env("GAMEBOT_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .init(),
+        LogFormat::Pretty => builder.init(),
+    }
+}
+
+fn serve(config: ServeConfig) -> ExitCode {
+    init_logging(config.log_format);
+    let addr = match config.bind_addr() {
+        Ok(addr) => addr,
+        Err(message) => {
+            eprintln!("gamebot: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("gamebot: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(addr).await {
+            Ok(listener) => listener,
+            Err(error) => {
+                eprintln!("gamebot: cannot listen on {addr}: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let state = AppState::new(config);
+        tracing::info!(%addr, workers = state.pool.workers(), queue = state.config.queue, "gamebot serving");
+        api::serve(listener, state, api::shutdown_signal()).await;
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,110 @@
+//! The HTTP layer: the only module that knows axum. It sees games only through
+//! the registry's type-erased [`crate::game::DynGame`] view and runs all their
+//! work on the [`ComputePool`].
+
+mod body;
+mod handlers;
+mod ops;
+mod problem;
+mod server;
+mod telemetry;
+
+pub use ops::OPENAPI_YAML;
+pub use problem::{ApiError, Problem};
+pub use server::{serve, shutdown_signal};
+
+use crate::compute::ComputePool;
+use crate::config::ServeConfig;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderName, Method};
+use axum::routing::{get, post};
+use axum::Router;
+use metrics_exporter_prometheus::PrometheusHandle;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The settings the server runs with.
+    pub config: Arc<ServeConfig>,
+    /// Where every rules check and search runs.
+    pub pool: Arc<ComputePool>,
+    /// Raised when shutdown begins: `/readyz` then answers 503.
+    pub draining: Arc<AtomicBool>,
+    /// Renders `/metrics`.
+    pub metrics: PrometheusHandle,
+}
+
+impl AppState {
+    /// The state for `config`, with a fresh compute pool.
+    pub fn new(config: ServeConfig) -> Self {
+        let pool = ComputePool::new(config.worker_count(), config.queue);
+        AppState {
+            config: Arc::new(config),
+            pool: Arc::new(pool),
+            draining: Arc::new(AtomicBool::new(false)),
+            metrics: telemetry::prometheus(),
+        }
+    }
+}
+
+/// The whole application: routes, middleware and state.
+pub fn router(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let body_limit = state.config.max_body_bytes;
+    Router::new()
+        .route("/v1/games", get(handlers::list_games))
+        .route("/v1/games/{game}/new", post(handlers::new_game))
+        .route("/v1/games/{game}/legal-moves", post(handlers::legal_moves))
+        .route("/v1/games/{game}/play", post(handlers::play))
+        .route("/v1/games/{game}/bot-move", post(handlers::bot_move))
+        .route("/v1/games/{game}/analyze", post(handlers::analyze))
+        .route("/healthz", get(ops::healthz))
+        .route("/readyz", get(ops::readyz))
+        .route("/metrics", get(ops::metrics))
+        .route("/openapi.yaml", get(ops::openapi))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(telemetry::track))
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+                .layer(TraceLayer::new_for_http().make_span_with(request_span))
+                .layer(PropagateRequestIdLayer::new(request_id))
+                .layer(CatchPanicLayer::custom(panic_response)),
+        )
+        .with_state(state)
+}
+
+fn request_span(request: &Request) -> tracing::Span {
+    let id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!("request", id, method = %request.method(), path = %request.uri().path())
+}
+
+fn panic_response(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".into());
+    ApiError::Compute(crate::compute::ComputeError::Panicked(message)).into_response()
+}
+
+async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::NotFound(format!("{method} {}", uri.path()))
+}
+
+async fn method_not_allowed(method: Method) -> ApiError {
+    ApiError::MethodNotAllowed(method.to_string())
+}

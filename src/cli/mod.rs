@@ -1,0 +1,1 @@
+//! Subcommands besides `serve`: the legacy harness contracts of each game and the arena.

@@ -1,0 +1,323 @@
+//! The game endpoints: parse the request, run the game's work on the compute
+//! pool under a budget, answer JSON (or the game's text form).
+
+use super::body::{self, Payload};
+use super::{ApiError, AppState};
+use crate::game::erased::BotRequest;
+use crate::game::{Budget, DynGame, StopFlag};
+use crate::games;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// The largest `top` an analysis may ask for.
+pub const MAX_TOP: usize = 10;
+/// The `top` of an analysis that names none.
+pub const DEFAULT_TOP: usize = 3;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewRequest {
+    #[serde(default)]
+    options: Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateRequest {
+    state: Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayRequest {
+    state: Value,
+    #[serde(rename = "move")]
+    mv: Value,
+}
+
+/// The budget fields shared by `bot-move` and `analyze`.
+#[derive(Deserialize, Default)]
+struct Limits {
+    time_ms: Option<u64>,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct BotMoveRequest {
+    state: Value,
+    level: Option<String>,
+    seed: Option<u64>,
+    #[serde(flatten)]
+    limits: Limits,
+    /// Game-specific fields (such as Halma's `clock`).
+    #[serde(flatten)]
+    extra: Map<String, Value>,
+}
+
+#[derive(Deserialize)]
+struct AnalyzeRequest {
+    state: Value,
+    top: Option<usize>,
+    seed: Option<u64>,
+    #[serde(flatten)]
+    limits: Limits,
+    #[serde(flatten)]
+    extra: Map<String, Value>,
+}
+
+fn game(id: &str) -> Result<&'static dyn DynGame, ApiError> {
+    games::find(id).ok_or_else(|| ApiError::UnknownGame(id.to_string()))
+}
+
+fn json_body<T: serde::de::DeserializeOwned>(
+    payload: Payload,
+    empty: Option<T>,
+) -> Result<T, ApiError> {
+    match payload {
+        Payload::Json(bytes) => body::parse_json(&bytes),
+        Payload::Empty => empty.ok_or_else(|| ApiError::MalformedJson {
+            pointer: None,
+            detail: "the body is empty; this endpoint takes a JSON object".into(),
+        }),
+        Payload::Text(_) => Err(ApiError::UnsupportedMediaType(
+            "this endpoint takes application/json only".into(),
+        )),
+    }
+}
+
+fn text_response(text: String) -> Response {
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+}
+
+impl AppState {
+    /// The budget of a search asked for with `limits`, counted from `arrived`:
+    /// values are clamped to the server's caps, and the deadline leaves a small
+    /// margin for the response.
+    fn budget(&self, limits: &Limits, arrived: Instant, stop: &StopFlag) -> Budget {
+        let config = &self.config;
+        let time_ms = limits
+            .time_ms
+            .unwrap_or(config.default_time_ms)
+            .clamp(1, config.max_time_ms);
+        let margin_us = (time_ms * 1000 / 20).min(3_000);
+        Budget {
+            deadline: Some(arrived + Duration::from_micros(time_ms * 1000 - margin_us)),
+            time_ms: Some(time_ms),
+            max_depth: limits.max_depth.map(|d| d.clamp(1, config.max_depth)),
+            max_nodes: limits.max_nodes.map(|n| n.clamp(1, config.max_nodes)),
+            stop: stop.clone(),
+        }
+    }
+
+    /// Runs `job` on the compute pool.
+    async fn compute<T, F>(&self, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
+    {
+        Ok(self.pool.run(job).await??)
+    }
+}
+
+fn record_search(game: &str, search: &crate::game::SearchReport) {
+    let labels = [("game", game.to_string()), ("level", search.level.clone())];
+    metrics::counter!("gamebot_search_nodes_total", &labels).increment(search.nodes.unwrap_or(0));
+    metrics::histogram!("gamebot_search_seconds", &labels).record(search.elapsed_ms / 1000.0);
+    tracing::info!(
+        game,
+        level = %search.level,
+        elapsed_ms = search.elapsed_ms,
+        depth = search.depth,
+        nodes = search.nodes,
+        score = search.score,
+        stopped_by = ?search.stopped_by,
+        "search finished"
+    );
+}
+
+/// `GET /v1/games`: every game with its levels and options.
+pub async fn list_games() -> Json<Value> {
+    let games: Vec<_> = games::REGISTRY.iter().map(|g| g.info()).collect();
+    Json(serde_json::json!({ "games": games }))
+}
+
+/// `POST /v1/games/{game}/new`.
+pub async fn new_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let game = game(&id)?;
+    let payload = body::read(&headers, body, app.config.max_body_bytes).await?;
+    let request: NewRequest = json_body(
+        payload,
+        Some(NewRequest {
+            options: Value::Null,
+        }),
+    )?;
+    let reply = app
+        .compute(move |_| game.new_game(&request.options))
+        .await?;
+    Ok(Json(reply).into_response())
+}
+
+/// `POST /v1/games/{game}/legal-moves` (JSON, or the game's text form).
+pub async fn legal_moves(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let game = game(&id)?;
+    match body::read(&headers, body, app.config.max_body_bytes).await? {
+        Payload::Text(text) => {
+            let query = query_map(query);
+            let reply = app
+                .compute(move |_| game.text_legal_moves(&text, &query))
+                .await?;
+            Ok(text_response(reply))
+        }
+        payload => {
+            let request: StateRequest = json_body(payload, None)?;
+            let reply = app
+                .compute(move |_| game.legal_moves(&request.state))
+                .await?;
+            Ok(Json(reply).into_response())
+        }
+    }
+}
+
+/// `POST /v1/games/{game}/play`.
+pub async fn play(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let game = game(&id)?;
+    let payload = body::read(&headers, body, app.config.max_body_bytes).await?;
+    let request: PlayRequest = json_body(payload, None)?;
+    let reply = app
+        .compute(move |_| game.play(&request.state, &request.mv))
+        .await?;
+    Ok(Json(reply).into_response())
+}
+
+/// `POST /v1/games/{game}/bot-move` (JSON, or the game's text form).
+pub async fn bot_move(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let arrived = Instant::now();
+    let game = game(&id)?;
+    match body::read(&headers, body, app.config.max_body_bytes).await? {
+        Payload::Text(text) => {
+            let limits = Limits {
+                time_ms: query_number(&query, "time_ms")?,
+                max_depth: query_number(&query, "max_depth")?,
+                max_nodes: query_number(&query, "max_nodes")?,
+            };
+            if let Some(level) = query.get("level") {
+                game.check_level(level)?;
+            }
+            let query = query_map(query);
+            let worker_app = app.clone();
+            let reply = app
+                .compute(move |stop| {
+                    let budget = worker_app.budget(&limits, arrived, stop);
+                    game.text_bot_move(&text, &query, &budget)
+                })
+                .await?;
+            Ok(text_response(reply))
+        }
+        payload => {
+            let request: BotMoveRequest = json_body(payload, None)?;
+            if let Some(level) = &request.level {
+                game.check_level(level)?;
+            }
+            let worker_app = app.clone();
+            let reply = app
+                .compute(move |stop| {
+                    let budget = worker_app.budget(&request.limits, arrived, stop);
+                    let bot = BotRequest {
+                        state: request.state,
+                        level: request.level,
+                        seed: request.seed,
+                        extra: request.extra,
+                    };
+                    game.bot_move(&bot, &budget)
+                })
+                .await?;
+            record_search(&id, &reply.search);
+            Ok(Json(reply).into_response())
+        }
+    }
+}
+
+/// `POST /v1/games/{game}/analyze`.
+pub async fn analyze(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let arrived = Instant::now();
+    let game = game(&id)?;
+    let payload = body::read(&headers, body, app.config.max_body_bytes).await?;
+    let request: AnalyzeRequest = json_body(payload, None)?;
+    let top = request.top.unwrap_or(DEFAULT_TOP);
+    if !(1..=MAX_TOP).contains(&top) {
+        return Err(ApiError::InvalidOption(format!(
+            "top={top}: expected a whole number from 1 to {MAX_TOP}"
+        )));
+    }
+    let worker_app = app.clone();
+    let reply = app
+        .compute(move |stop| {
+            let budget = worker_app.budget(&request.limits, arrived, stop);
+            let bot = BotRequest {
+                state: request.state,
+                level: None,
+                seed: request.seed,
+                extra: request.extra,
+            };
+            game.analyze(&bot, top, &budget)
+        })
+        .await?;
+    record_search(&id, &reply.search);
+    Ok(Json(reply).into_response())
+}
+
+fn query_map(query: HashMap<String, String>) -> Map<String, Value> {
+    query
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect()
+}
+
+fn query_number<T: std::str::FromStr>(
+    query: &HashMap<String, String>,
+    key: &str,
+) -> Result<Option<T>, ApiError> {
+    query
+        .get(key)
+        .map(|raw| {
+            raw.parse::<T>().map_err(|_| {
+                ApiError::InvalidOption(format!("{key}={raw}: expected a whole number"))
+            })
+        })
+        .transpose()
+}

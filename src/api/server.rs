@@ -1,0 +1,84 @@
+//! The accept loop: HTTP/1 and HTTP/2 over TCP, with a header-read timeout
+//! (slow clients cannot hold connections open for free) and graceful shutdown.
+
+use super::{router, AppState};
+use axum::body::Body;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::server::graceful::GracefulShutdown;
+use std::future::Future;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tower::ServiceExt;
+
+/// How long a client may take to send its request headers.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves `app` on `listener` until `shutdown` completes; then stops accepting,
+/// marks the service not ready, lets running requests finish and returns.
+pub async fn serve(listener: TcpListener, app: AppState, shutdown: impl Future<Output = ()>) {
+    let draining = app.draining.clone();
+    let routes = router(app);
+    let mut builder = Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT);
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(error) => {
+                    // Out of file descriptors and the like: wait a little, keep serving.
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let routes = routes.clone();
+        let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            routes.clone().oneshot(request.map(Body::new))
+        });
+        let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection.into_owned());
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%peer, %error, "connection ended with an error");
+            }
+        });
+    }
+    draining.store(true, Ordering::Relaxed);
+    drop(listener);
+    tracing::info!("shutting down: finishing requests in flight");
+    graceful.shutdown().await;
+    tracing::info!("all requests finished");
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
