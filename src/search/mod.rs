@@ -66,3 +66,6 @@ pub fn describe_decisive(score: i32) -> Option<String> {
     let word = if score > 0 { "win" } else { "loss" };
     Some(format!("{word} in {plies} plies"))
 }
+
+#[cfg(test)]
+mod tests;

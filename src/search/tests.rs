@@ -1,0 +1,239 @@
+//! Checks of the generic search against brute force on small synthetic games.
+
+use super::*;
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, GameError, GameInfo, LevelSpec, Player, StopReason,
+};
+use serde_json::{Map, Value};
+
+/// Nim with one pile: take 1–3 stones; whoever takes the last stone wins.
+/// The mover loses exactly when the pile is a multiple of 4.
+struct Nim;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pile {
+    stones: u32,
+    mover: Player,
+}
+
+/// An endless game whose positions get pseudo-random values: a tree for
+/// comparing alpha-beta with plain minimax.
+struct Tree;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Node {
+    path: u64,
+    mover: Player,
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ceb9fe1a85ec53);
+    x ^ (x >> 33)
+}
+
+macro_rules! unused_game_parts {
+    () => {
+        fn info() -> GameInfo {
+            unimplemented!()
+        }
+        fn new_game(_: &Map<String, Value>) -> Result<Self::State, GameError> {
+            unimplemented!()
+        }
+        fn state_from_json(_: &Value) -> Result<Self::State, GameError> {
+            unimplemented!()
+        }
+        fn state_to_json(_: &Self::State) -> Value {
+            Value::Null
+        }
+        fn notation(_: &Self::State, mv: &Self::Move) -> String {
+            format!("{mv}")
+        }
+        fn move_to_json(_: &Self::State, _: &Self::Move) -> Value {
+            Value::Null
+        }
+        fn parse_move(_: &Self::State, _: &Value) -> Result<Self::Move, GameError> {
+            unimplemented!()
+        }
+        fn choose_move(
+            _: &Self::State,
+            _: &LevelSpec,
+            _: &BotParams,
+            _: &Budget,
+        ) -> Result<BotChoice<Self::Move>, GameError> {
+            unimplemented!()
+        }
+        fn analyze(
+            _: &Self::State,
+            _: usize,
+            _: &BotParams,
+            _: &Budget,
+        ) -> Result<Analysis<Self::Move>, GameError> {
+            unimplemented!()
+        }
+    };
+}
+
+impl Game for Nim {
+    type State = Pile;
+    type Move = u32;
+    unused_game_parts!();
+    fn to_move(state: &Pile) -> Player {
+        state.mover
+    }
+    fn legal_moves(state: &Pile, out: &mut Vec<u32>) {
+        out.extend((1..=3).filter(|&n| n <= state.stones));
+    }
+    fn apply(state: &Pile, mv: &u32) -> Pile {
+        Pile {
+            stones: state.stones - mv,
+            mover: state.mover.other(),
+        }
+    }
+    fn outcome(state: &Pile) -> Outcome {
+        if state.stones == 0 {
+            Outcome::Win {
+                winner: state.mover.other(),
+                reason: "took the last stone".into(),
+            }
+        } else {
+            Outcome::Ongoing
+        }
+    }
+}
+
+impl Evaluate for Nim {
+    fn evaluate(_: &Pile) -> i32 {
+        0
+    }
+    fn hash(state: &Pile) -> u64 {
+        mix(state.stones as u64 * 2 + state.mover.index() as u64)
+    }
+}
+
+impl Game for Tree {
+    type State = Node;
+    type Move = u64;
+    unused_game_parts!();
+    fn to_move(state: &Node) -> Player {
+        state.mover
+    }
+    fn legal_moves(state: &Node, out: &mut Vec<u64>) {
+        out.extend(0..2 + mix(state.path) % 4);
+    }
+    fn apply(state: &Node, mv: &u64) -> Node {
+        Node {
+            path: mix(state.path ^ (mv + 1)),
+            mover: state.mover.other(),
+        }
+    }
+    fn outcome(_: &Node) -> Outcome {
+        Outcome::Ongoing
+    }
+}
+
+impl Evaluate for Tree {
+    fn evaluate(state: &Node) -> i32 {
+        (mix(state.path ^ 0xabcdef) % 2001) as i32 - 1000
+    }
+    fn hash(state: &Node) -> u64 {
+        state.path
+    }
+}
+
+fn minimax(state: &Node, depth: u32) -> i32 {
+    if depth == 0 {
+        return Tree::evaluate(state);
+    }
+    let mut moves = Vec::new();
+    Tree::legal_moves(state, &mut moves);
+    moves
+        .iter()
+        .map(|m| -minimax(&Tree::apply(state, m), depth - 1))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn alpha_beta_scores_equal_plain_minimax() {
+    for seed in 0..60u64 {
+        let root = Node {
+            path: mix(seed),
+            mover: Player::First,
+        };
+        for depth in 1..=5 {
+            let result = search::<Tree>(&root, &Budget::unlimited().depth(depth), &SearchOptions::default());
+            assert_eq!(result.score, minimax(&root, depth), "seed {seed} depth {depth}");
+            assert_eq!(result.depth, depth);
+            let best_child = Tree::apply(&root, &result.best);
+            assert_eq!(-minimax(&best_child, depth - 1), result.score, "best move is a best move");
+        }
+    }
+}
+
+#[test]
+fn analysis_ranks_every_root_move_exactly() {
+    let root = Node {
+        path: mix(7),
+        mover: Player::First,
+    };
+    let (roots, _, _, _) = analyze::<Tree>(&root, 10, &Budget::unlimited().depth(4), &SearchOptions::default());
+    let mut expected: Vec<i32> = {
+        let mut moves = Vec::new();
+        Tree::legal_moves(&root, &mut moves);
+        moves.iter().map(|m| -minimax(&Tree::apply(&root, m), 3)).collect()
+    };
+    expected.sort_unstable_by(|a, b| b.cmp(a));
+    let got: Vec<i32> = roots.iter().map(|r| r.score).collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn solves_nim_and_says_it_is_proven() {
+    for stones in 1..=14 {
+        let pile = Pile {
+            stones,
+            mover: Player::First,
+        };
+        let result = search::<Nim>(&pile, &Budget::unlimited(), &SearchOptions::default());
+        assert!(result.proven, "{stones} stones");
+        assert_eq!(result.stopped_by, StopReason::Proven);
+        if stones % 4 == 0 {
+            assert!(result.score < 0 && is_decisive(result.score), "{stones}: lost");
+        } else {
+            assert_eq!(result.best, stones % 4, "{stones}: take to a multiple of 4");
+            assert_eq!(WIN - result.score, (stones as i32 + 3) / 4 * 2 - 1, "{stones}: fastest win");
+        }
+    }
+}
+
+#[test]
+fn a_raised_stop_flag_still_returns_a_legal_move() {
+    let root = Node {
+        path: 1,
+        mover: Player::First,
+    };
+    let budget = Budget::unlimited();
+    budget.stop.raise();
+    let result = search::<Tree>(&root, &budget, &SearchOptions::default());
+    let mut moves = Vec::new();
+    Tree::legal_moves(&root, &mut moves);
+    assert!(moves.contains(&result.best));
+    assert_eq!(result.stopped_by, StopReason::Cancelled);
+}
+
+#[test]
+fn a_node_cap_stops_the_search_deterministically() {
+    let root = Node {
+        path: 99,
+        mover: Player::First,
+    };
+    let budget = Budget::unlimited().nodes(5_000);
+    let a = search::<Tree>(&root, &budget, &SearchOptions::default());
+    let b = search::<Tree>(&root, &budget, &SearchOptions::default());
+    assert_eq!(a.stopped_by, StopReason::Nodes);
+    assert_eq!((a.best, a.score, a.depth), (b.best, b.score, b.depth));
+    assert!(a.nodes <= 5_000 + 64);
+}
