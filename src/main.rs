@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use gamebot::api::{self, AppState};
+use gamebot::cli;
 use gamebot::config::{LogFormat, ServeConfig};
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Serve the HTTP API (the default).
     Serve(ServeConfig),
+    /// Play two bots against each other and report the results.
+    Arena(cli::arena::ArenaArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => serve(cli.serve),
         Some(Command::Serve(config)) => serve(config),
+        Some(Command::Arena(args)) => cli::arena::run(args),
     }
 }
 
@@ -53,6 +57,9 @@ fn init_logging(format: LogFormat) {
 
 fn serve(config: ServeConfig) -> ExitCode {
     init_logging(config.log_format);
+    // A panic in a handler or a search is answered as a 500 and the worker
+    // survives; the hook makes sure it is also logged where the logs go.
+    std::panic::set_hook(Box::new(|panic| tracing::error!(%panic, "panic")));
     let addr = match config.bind_addr() {
         Ok(addr) => addr,
         Err(message) => {

@@ -17,7 +17,7 @@ use crate::compute::ComputePool;
 use crate::config::ServeConfig;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderName, Method};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::sync::atomic::AtomicBool;
@@ -53,21 +53,56 @@ impl AppState {
     }
 }
 
+/// Every route: path, method and handler. The router is built from this
+/// table, and the OpenAPI test checks the document against it.
+fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
+    vec![
+        ("/v1/games", Method::GET, get(handlers::list_games)),
+        (
+            "/v1/games/{game}/new",
+            Method::POST,
+            post(handlers::new_game),
+        ),
+        (
+            "/v1/games/{game}/legal-moves",
+            Method::POST,
+            post(handlers::legal_moves),
+        ),
+        ("/v1/games/{game}/play", Method::POST, post(handlers::play)),
+        (
+            "/v1/games/{game}/bot-move",
+            Method::POST,
+            post(handlers::bot_move),
+        ),
+        (
+            "/v1/games/{game}/analyze",
+            Method::POST,
+            post(handlers::analyze),
+        ),
+        ("/healthz", Method::GET, get(ops::healthz)),
+        ("/readyz", Method::GET, get(ops::readyz)),
+        ("/metrics", Method::GET, get(ops::metrics)),
+        ("/openapi.yaml", Method::GET, get(ops::openapi)),
+    ]
+}
+
+/// The (method, path) of every route the router serves.
+pub fn routes() -> Vec<(Method, &'static str)> {
+    route_table()
+        .into_iter()
+        .map(|(path, method, _)| (method, path))
+        .collect()
+}
+
 /// The whole application: routes, middleware and state.
 pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let body_limit = state.config.max_body_bytes;
-    Router::new()
-        .route("/v1/games", get(handlers::list_games))
-        .route("/v1/games/{game}/new", post(handlers::new_game))
-        .route("/v1/games/{game}/legal-moves", post(handlers::legal_moves))
-        .route("/v1/games/{game}/play", post(handlers::play))
-        .route("/v1/games/{game}/bot-move", post(handlers::bot_move))
-        .route("/v1/games/{game}/analyze", post(handlers::analyze))
-        .route("/healthz", get(ops::healthz))
-        .route("/readyz", get(ops::readyz))
-        .route("/metrics", get(ops::metrics))
-        .route("/openapi.yaml", get(ops::openapi))
+    route_table()
+        .into_iter()
+        .fold(Router::new(), |router, (path, _, handler)| {
+            router.route(path, handler)
+        })
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(telemetry::track))
@@ -88,7 +123,7 @@ fn request_span(request: &Request) -> tracing::Span {
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
-    tracing::info_span!("request", id, method = %request.method(), path = %request.uri().path())
+    tracing::info_span!("request", request_id = id, method = %request.method(), path = %request.uri().path())
 }
 
 fn panic_response(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {

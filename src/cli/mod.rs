@@ -1,1 +1,3 @@
 //! Subcommands besides `serve`: the legacy harness contracts of each game and the arena.
+
+pub mod arena;

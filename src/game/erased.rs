@@ -117,6 +117,8 @@ pub trait DynGame: Send + Sync {
         top: usize,
         budget: &Budget,
     ) -> Result<AnalyzeReply, GameError>;
+    /// The canonical JSON form of a state: parsed, validated and written back.
+    fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
     /// Checks a level name before any work is queued (so a typo fails fast).
     fn check_level(&self, level: &str) -> Result<LevelSpec, GameError>;
     /// `legal-moves` in the game's own text form.
@@ -338,6 +340,10 @@ impl<G: Game> DynGame for Erased<G> {
         report.max_depth = report.max_depth.or(budget.max_depth);
         report.max_nodes = budget.max_nodes;
         Ok(Self::analysis_reply(&state, analysis))
+    }
+
+    fn canonical_state(&self, state: &Value) -> Result<Value, GameError> {
+        Ok(G::state_to_json(&Self::state(state)?))
     }
 
     fn check_level(&self, level: &str) -> Result<LevelSpec, GameError> {

@@ -164,11 +164,23 @@ fn alpha_beta_scores_equal_plain_minimax() {
             mover: Player::First,
         };
         for depth in 1..=5 {
-            let result = search::<Tree>(&root, &Budget::unlimited().depth(depth), &SearchOptions::default());
-            assert_eq!(result.score, minimax(&root, depth), "seed {seed} depth {depth}");
+            let result = search::<Tree>(
+                &root,
+                &Budget::unlimited().depth(depth),
+                &SearchOptions::default(),
+            );
+            assert_eq!(
+                result.score,
+                minimax(&root, depth),
+                "seed {seed} depth {depth}"
+            );
             assert_eq!(result.depth, depth);
             let best_child = Tree::apply(&root, &result.best);
-            assert_eq!(-minimax(&best_child, depth - 1), result.score, "best move is a best move");
+            assert_eq!(
+                -minimax(&best_child, depth - 1),
+                result.score,
+                "best move is a best move"
+            );
         }
     }
 }
@@ -179,11 +191,19 @@ fn analysis_ranks_every_root_move_exactly() {
         path: mix(7),
         mover: Player::First,
     };
-    let (roots, _, _, _) = analyze::<Tree>(&root, 10, &Budget::unlimited().depth(4), &SearchOptions::default());
+    let (roots, _, _, _) = analyze::<Tree>(
+        &root,
+        10,
+        &Budget::unlimited().depth(4),
+        &SearchOptions::default(),
+    );
     let mut expected: Vec<i32> = {
         let mut moves = Vec::new();
         Tree::legal_moves(&root, &mut moves);
-        moves.iter().map(|m| -minimax(&Tree::apply(&root, m), 3)).collect()
+        moves
+            .iter()
+            .map(|m| -minimax(&Tree::apply(&root, m), 3))
+            .collect()
     };
     expected.sort_unstable_by(|a, b| b.cmp(a));
     let got: Vec<i32> = roots.iter().map(|r| r.score).collect();
@@ -201,10 +221,17 @@ fn solves_nim_and_says_it_is_proven() {
         assert!(result.proven, "{stones} stones");
         assert_eq!(result.stopped_by, StopReason::Proven);
         if stones % 4 == 0 {
-            assert!(result.score < 0 && is_decisive(result.score), "{stones}: lost");
+            assert!(
+                result.score < 0 && is_decisive(result.score),
+                "{stones}: lost"
+            );
         } else {
             assert_eq!(result.best, stones % 4, "{stones}: take to a multiple of 4");
-            assert_eq!(WIN - result.score, (stones as i32 + 3) / 4 * 2 - 1, "{stones}: fastest win");
+            assert_eq!(
+                WIN - result.score,
+                (stones as i32 + 3) / 4 * 2 - 1,
+                "{stones}: fastest win"
+            );
         }
     }
 }

@@ -1,0 +1,218 @@
+//! Shared helpers for the black-box tests: the real router, requests, and
+//! checking every answer against openapi.yaml.
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use gamebot::api::{router, AppState};
+use gamebot::config::ServeConfig;
+use serde_json::Value;
+use std::sync::OnceLock;
+use tower::ServiceExt;
+
+/// An answer, with its body as text and, where it parses, as JSON.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Reply {
+    /// The problem `code`, for error answers.
+    pub fn code(&self) -> &str {
+        self.json["code"].as_str().unwrap_or("")
+    }
+
+    /// The content type header.
+    pub fn content_type(&self) -> &str {
+        self.headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+}
+
+/// A test server configuration: small and quick.
+pub fn config() -> ServeConfig {
+    ServeConfig {
+        workers: Some(2),
+        queue: 16,
+        default_time_ms: 100,
+        ..ServeConfig::default()
+    }
+}
+
+/// The application with the given configuration.
+pub fn app_with(config: ServeConfig) -> axum::Router {
+    router(AppState::new(config))
+}
+
+/// The application with the test configuration.
+pub fn app() -> axum::Router {
+    app_with(config())
+}
+
+/// Sends a request to the router and checks the answer against the OpenAPI document.
+pub async fn send(
+    app: &axum::Router,
+    method: Method,
+    uri: &str,
+    content_type: Option<&str>,
+    body: impl Into<Body>,
+) -> Reply {
+    let mut request = Request::builder().method(method.clone()).uri(uri);
+    if let Some(content_type) = content_type {
+        request = request.header("content-type", content_type);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(body.into()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let reply = Reply {
+        status,
+        headers,
+        text,
+        json,
+    };
+    check_against_openapi(&method, uri, &reply);
+    reply
+}
+
+/// POSTs a JSON value.
+pub async fn post_json(app: &axum::Router, uri: &str, body: &Value) -> Reply {
+    send(
+        app,
+        Method::POST,
+        uri,
+        Some("application/json"),
+        body.to_string(),
+    )
+    .await
+}
+
+/// GETs a path.
+pub async fn get(app: &axum::Router, uri: &str) -> Reply {
+    send(app, Method::GET, uri, None, Body::empty()).await
+}
+
+/// The OpenAPI document, parsed.
+pub fn openapi() -> &'static Value {
+    static DOC: OnceLock<Value> = OnceLock::new();
+    DOC.get_or_init(|| {
+        serde_norway::from_str(gamebot::api::OPENAPI_YAML).expect("openapi.yaml parses")
+    })
+}
+
+/// The documented path template matching a concrete path (`/v1/games/reversi/new`
+/// → `/v1/games/{game}/new`).
+pub fn path_template(path: &str) -> Option<String> {
+    let path = path.split('?').next().unwrap_or(path);
+    let parts: Vec<&str> = path.split('/').collect();
+    openapi()["paths"].as_object()?.keys().find_map(|template| {
+        let t: Vec<&str> = template.split('/').collect();
+        let matches = t.len() == parts.len()
+            && t.iter()
+                .zip(&parts)
+                .all(|(a, b)| a == b || (a.starts_with('{') && a.ends_with('}')));
+        matches.then(|| template.clone())
+    })
+}
+
+/// Asserts that a documented operation's answer has a documented status, content
+/// type and a body valid against the documented schema. Undocumented routes
+/// must answer with a problem document.
+pub fn check_against_openapi(method: &Method, uri: &str, reply: &Reply) {
+    let doc = openapi();
+    let media = reply
+        .content_type()
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    let Some(template) = path_template(uri) else {
+        assert_eq!(
+            media, "application/problem+json",
+            "{uri}: unknown routes answer problem+json"
+        );
+        return;
+    };
+    let operation = &doc["paths"][&template][method.as_str().to_ascii_lowercase()];
+    if operation.is_null() {
+        assert_eq!(
+            reply.status,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {uri}"
+        );
+        assert_eq!(media, "application/problem+json");
+        return;
+    }
+    let status = reply.status.as_str();
+    let mut response = &operation["responses"][status];
+    if response.is_null() && reply.status.is_server_error() {
+        panic!(
+            "{method} {uri}: undocumented server error {status}: {}",
+            reply.text
+        );
+    }
+    assert!(
+        !response.is_null(),
+        "{method} {uri}: status {status} is not documented ({})",
+        reply.text
+    );
+    if let Some(reference) = response["$ref"].as_str() {
+        response = resolve(reference);
+    }
+    let content = &response["content"];
+    let schema = &content[&media]["schema"];
+    assert!(
+        !content[&media].is_null(),
+        "{method} {uri} {status}: content type {media} is not documented"
+    );
+    if media.contains("json") {
+        validate(schema, &reply.json, &format!("{method} {uri} {status}"));
+    }
+    if let Some(headers) = response["headers"].as_object() {
+        for name in headers.keys() {
+            assert!(
+                reply.headers.contains_key(name.as_str()),
+                "{method} {uri}: header {name} missing"
+            );
+        }
+    }
+}
+
+fn resolve(reference: &str) -> &'static Value {
+    let pointer = reference.trim_start_matches('#');
+    openapi()
+        .pointer(pointer)
+        .unwrap_or_else(|| panic!("dangling $ref {reference}"))
+}
+
+/// Validates `instance` against `schema` (which may `$ref` the document's components).
+pub fn validate(schema: &Value, instance: &Value, what: &str) {
+    let mut root = schema.clone();
+    if let Value::Object(map) = &mut root {
+        map.insert("components".into(), openapi()["components"].clone());
+    }
+    let validator =
+        jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for {what}: {e}"));
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what}: body does not match the schema: {errors:?}\n{instance}"
+    );
+}
