@@ -48,10 +48,10 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_MAX_BODY_BYTES", default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
 
-    /// Time a request may take in all (reading, queueing, searching) beyond its
-    /// own search time, in milliseconds.
-    #[arg(long, env = "GAMEBOT_REQUEST_TIMEOUT_MS", default_value_t = 10_000)]
-    pub request_timeout_ms: u64,
+    /// Time a client has to send a request body once its headers are in, in
+    /// milliseconds; slower bodies get 408 (headers have their own 10 s limit).
+    #[arg(long, env = "GAMEBOT_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
 
     /// Log format.
     #[arg(long, env = "GAMEBOT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
@@ -69,7 +69,7 @@ impl Default for ServeConfig {
             max_depth: 64,
             max_nodes: 1_000_000_000,
             max_body_bytes: 1 << 20,
-            request_timeout_ms: 10_000,
+            body_timeout_ms: 10_000,
             log_format: LogFormat::Pretty,
         }
     }

@@ -13,6 +13,20 @@ use serde_json::json;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+/// A request body that never arrives.
+struct StalledBody;
+
+impl http_body::Body for StalledBody {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        std::task::Poll::Pending
+    }
+}
+
 fn documented_operations() -> BTreeSet<(String, String)> {
     let mut operations = BTreeSet::new();
     for (path, item) in openapi()["paths"].as_object().unwrap() {
@@ -87,6 +101,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             )
             .await,
             send(&app, Method::POST, &uri, Some("image/png"), "x").await,
+            send(&app, Method::POST, &uri, Some("application/json"), Body::new(StalledBody)).await,
         ];
         if route == "new" {
             cases.push(post_json(&app, &uri, &json!({"options": {"size": 10}})).await);

@@ -5,6 +5,7 @@ use super::ApiError;
 use axum::body::{to_bytes, Body};
 use axum::http::{header, HeaderMap};
 use serde::de::DeserializeOwned;
+use std::time::Duration;
 
 /// A request body, sorted by its content type.
 pub enum Payload {
@@ -16,8 +17,18 @@ pub enum Payload {
     Text(String),
 }
 
-/// Reads a body of at most `limit` bytes and sorts it by content type.
-pub async fn read(headers: &HeaderMap, body: Body, limit: usize) -> Result<Payload, ApiError> {
+/// How much of a body a request may send, and how fast.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimits {
+    /// The largest body, in bytes.
+    pub max_bytes: usize,
+    /// The time the whole body may take to arrive, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+/// Reads a body within `limits` and sorts it by content type.
+pub async fn read(headers: &HeaderMap, body: Body, limits: BodyLimits) -> Result<Payload, ApiError> {
+    let limit = limits.max_bytes;
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -25,7 +36,9 @@ pub async fn read(headers: &HeaderMap, body: Body, limit: usize) -> Result<Paylo
     if declared.is_some_and(|n| n > limit) {
         return Err(ApiError::PayloadTooLarge { limit });
     }
-    let bytes = to_bytes(body, limit).await.map_err(|error| {
+    let arrival = tokio::time::timeout(Duration::from_millis(limits.timeout_ms), to_bytes(body, limit));
+    let received = arrival.await.map_err(|_| ApiError::RequestTimeout(limits.timeout_ms))?;
+    let bytes = received.map_err(|error| {
         if std::error::Error::source(&error)
             .is_some_and(|e| e.is::<http_body_util::LengthLimitError>())
             || error.to_string().contains("length limit")

@@ -98,6 +98,14 @@ fn text_response(text: String) -> Response {
 }
 
 impl AppState {
+    /// The limits of request bodies.
+    fn body_limits(&self) -> body::BodyLimits {
+        body::BodyLimits {
+            max_bytes: self.config.max_body_bytes,
+            timeout_ms: self.config.body_timeout_ms,
+        }
+    }
+
     /// The budget of a search asked for with `limits`, counted from `arrived`:
     /// values are clamped to the server's caps, and the deadline leaves a small
     /// margin for the response.
@@ -157,7 +165,7 @@ pub async fn new_game(
     body: Body,
 ) -> Result<Response, ApiError> {
     let game = game(&id)?;
-    let payload = body::read(&headers, body, app.config.max_body_bytes).await?;
+    let payload = body::read(&headers, body, app.body_limits()).await?;
     let request: NewRequest = json_body(
         payload,
         Some(NewRequest {
@@ -179,7 +187,7 @@ pub async fn legal_moves(
     body: Body,
 ) -> Result<Response, ApiError> {
     let game = game(&id)?;
-    match body::read(&headers, body, app.config.max_body_bytes).await? {
+    match body::read(&headers, body, app.body_limits()).await? {
         Payload::Text(text) => {
             let query = query_map(query);
             let reply = app
@@ -205,7 +213,7 @@ pub async fn play(
     body: Body,
 ) -> Result<Response, ApiError> {
     let game = game(&id)?;
-    let payload = body::read(&headers, body, app.config.max_body_bytes).await?;
+    let payload = body::read(&headers, body, app.body_limits()).await?;
     let request: PlayRequest = json_body(payload, None)?;
     let reply = app
         .compute(move |_| game.play(&request.state, &request.mv))
@@ -223,7 +231,7 @@ pub async fn bot_move(
 ) -> Result<Response, ApiError> {
     let arrived = Instant::now();
     let game = game(&id)?;
-    match body::read(&headers, body, app.config.max_body_bytes).await? {
+    match body::read(&headers, body, app.body_limits()).await? {
         Payload::Text(text) => {
             let limits = Limits {
                 time_ms: query_number(&query, "time_ms")?,
@@ -276,7 +284,7 @@ pub async fn analyze(
 ) -> Result<Response, ApiError> {
     let arrived = Instant::now();
     let game = game(&id)?;
-    let payload = body::read(&headers, body, app.config.max_body_bytes).await?;
+    let payload = body::read(&headers, body, app.body_limits()).await?;
     let request: AnalyzeRequest = json_body(payload, None)?;
     let top = request.top.unwrap_or(DEFAULT_TOP);
     if !(1..=MAX_TOP).contains(&top) {

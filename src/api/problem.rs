@@ -33,6 +33,9 @@ pub enum ApiError {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// The body did not arrive in time.
+    #[error("the request body did not arrive within {0} ms")]
+    RequestTimeout(u64),
     /// The body's content type is neither JSON nor a text form the endpoint takes.
     #[error("{0}")]
     UnsupportedMediaType(String),
@@ -75,6 +78,9 @@ impl ApiError {
                 (S::BAD_REQUEST, "malformed_json", "Malformed JSON body")
             }
             ApiError::UnknownGame(_) => (S::NOT_FOUND, "unknown_game", "Unknown game"),
+            ApiError::RequestTimeout(_) => {
+                (S::REQUEST_TIMEOUT, "request_timeout", "Request timeout")
+            }
             ApiError::NotFound(_) => (S::NOT_FOUND, "not_found", "No such route"),
             ApiError::MethodNotAllowed(_) => (
                 S::METHOD_NOT_ALLOWED,
