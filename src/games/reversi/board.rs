@@ -1,0 +1,341 @@
+//! Bitboard rules: one `u64` per side, bit `8 * row + col` for a square
+//! (a1 = bit 0 is the top-left corner, h1 = bit 7, a2 = bit 8, h8 = bit 63),
+//! so ascending bit order is the row-major order a1, b1, … h1, a2, …
+//!
+//! Everything here works on a [`Board`] seen from the side to move (`me`)
+//! against its opponent (`opp`); nothing allocates.
+
+/// Every square of column a.
+pub const COL_A: u64 = 0x0101_0101_0101_0101;
+/// Every square of column h.
+pub const COL_H: u64 = 0x8080_8080_8080_8080;
+/// Every square of row 1.
+pub const ROW_1: u64 = 0x0000_0000_0000_00FF;
+/// Every square of row 8.
+pub const ROW_8: u64 = 0xFF00_0000_0000_0000;
+/// The four corners.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The outer ring of squares.
+pub const EDGES: u64 = COL_A | COL_H | ROW_1 | ROW_8;
+/// Everything but columns a and h: keeps horizontal and diagonal shifts from wrapping.
+const INNER_COLS: u64 = !(COL_A | COL_H);
+
+/// The position from the mover's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// The discs of the side to move.
+    pub me: u64,
+    /// The discs of the other side.
+    pub opp: u64,
+}
+
+/// The eight directions as (column step, row step).
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (-1, 1),
+    (1, -1),
+];
+
+/// `RAYS[sq][d]`: the squares from `sq` (excluded) to the board's edge in direction `d`.
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = DIRECTIONS[d];
+            let mut c = (sq % 8) as i32 + dc;
+            let mut r = (sq / 8) as i32 + dr;
+            let mut ray = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                ray |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = ray;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// Whether direction `d` runs towards higher bit indices.
+const fn ascending(d: usize) -> bool {
+    let (dc, dr) = DIRECTIONS[d];
+    dr > 0 || (dr == 0 && dc > 0)
+}
+
+/// Moves in one direction pair (`dir` and `-dir`), Kogge-Stone style.
+#[inline(always)]
+fn moves_along(me: u64, mask: u64, dir: u32) -> u64 {
+    let dir2 = dir * 2;
+    let mut left = mask & (me << dir);
+    let mut right = mask & (me >> dir);
+    left |= mask & (left << dir);
+    right |= mask & (right >> dir);
+    let mask_left = mask & (mask << dir);
+    let mask_right = mask & (mask >> dir);
+    left |= mask_left & (left << dir2);
+    right |= mask_right & (right >> dir2);
+    left |= mask_left & (left << dir2);
+    right |= mask_right & (right >> dir2);
+    (left << dir) | (right >> dir)
+}
+
+/// The squares where `me` may play against `opp`.
+#[inline]
+pub fn moves(me: u64, opp: u64) -> u64 {
+    let inner = opp & INNER_COLS;
+    (moves_along(me, inner, 1)
+        | moves_along(me, opp, 8)
+        | moves_along(me, inner, 7)
+        | moves_along(me, inner, 9))
+        & !(me | opp)
+}
+
+/// The discs a move by `me` on `sq` flips (0 when the move is illegal or the square is taken).
+#[inline]
+pub fn flips(me: u64, opp: u64, sq: u32) -> u64 {
+    let rays = &RAYS[sq as usize];
+    let mut flipped = 0u64;
+    for (d, &ray) in rays.iter().enumerate() {
+        let open = ray & !opp;
+        if ascending(d) {
+            let first = open & open.wrapping_neg();
+            if first & me != 0 {
+                flipped |= first.wrapping_sub(1) & ray;
+            }
+        } else if open != 0 {
+            let first = 1u64 << (63 - open.leading_zeros());
+            if first & me != 0 {
+                flipped |= ray & !((first << 1).wrapping_sub(1));
+            }
+        }
+    }
+    flipped
+}
+
+/// The squares next to any square of `bits` (in all 8 directions).
+#[inline]
+pub fn neighbours(bits: u64) -> u64 {
+    let horizontal = ((bits << 1) & !COL_A) | ((bits >> 1) & !COL_H);
+    let row = bits | horizontal;
+    horizontal | (row << 8) | (row >> 8)
+}
+
+impl Board {
+    /// The board with `me` to move.
+    pub const fn new(me: u64, opp: u64) -> Self {
+        Board { me, opp }
+    }
+
+    /// The standard starting position, black (to move) on d5 and e4.
+    pub const fn start() -> Self {
+        let d4 = 1 << 27;
+        let e4 = 1 << 28;
+        let d5 = 1 << 35;
+        let e5 = 1 << 36;
+        Board {
+            me: d5 | e4,
+            opp: d4 | e5,
+        }
+    }
+
+    /// The empty squares.
+    #[inline]
+    pub fn empty(&self) -> u64 {
+        !(self.me | self.opp)
+    }
+
+    /// How many squares are empty.
+    #[inline]
+    pub fn empties(&self) -> u32 {
+        64 - (self.me | self.opp).count_ones()
+    }
+
+    /// The squares the side to move may play.
+    #[inline]
+    pub fn moves(&self) -> u64 {
+        moves(self.me, self.opp)
+    }
+
+    /// The squares the opponent could play if it were its turn.
+    #[inline]
+    pub fn opp_moves(&self) -> u64 {
+        moves(self.opp, self.me)
+    }
+
+    /// The board after the mover plays on `sq` flipping `flipped`, seen from the next mover.
+    #[inline]
+    pub fn play_flips(&self, sq: u32, flipped: u64) -> Board {
+        Board {
+            me: self.opp ^ flipped,
+            opp: self.me ^ flipped ^ (1u64 << sq),
+        }
+    }
+
+    /// The board after the mover plays on `sq` (which must be legal).
+    #[inline]
+    pub fn play(&self, sq: u32) -> Board {
+        self.play_flips(sq, flips(self.me, self.opp, sq))
+    }
+
+    /// The board after a pass.
+    #[inline]
+    pub fn pass(&self) -> Board {
+        Board {
+            me: self.opp,
+            opp: self.me,
+        }
+    }
+
+    /// Whether neither side can move.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.moves() == 0 && self.opp_moves() == 0
+    }
+
+    /// The final disc difference for the mover, empty squares going to the
+    /// winner (the usual Othello scoring, as in the FFO benchmark).
+    #[inline]
+    pub fn final_score(&self) -> i32 {
+        let mine = self.me.count_ones() as i32;
+        let theirs = self.opp.count_ones() as i32;
+        let empty = 64 - mine - theirs;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => mine - theirs + empty,
+            std::cmp::Ordering::Less => mine - theirs - empty,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    /// A well-mixed 64-bit hash of the position (for table indexing).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        let a = self.me.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let b = self.opp.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let h = a ^ b;
+        (h ^ (h >> 32)).wrapping_mul(0x1656_67B1_9E37_79F9) ^ (h >> 29)
+    }
+}
+
+/// The discs of `me` that can never be flipped, found conservatively: a disc is
+/// stable when, along each of the four lines through it, the line is full, it
+/// sits on the edge, or its neighbour on that line is a stable disc of its own.
+pub fn stable_discs(me: u64, opp: u64) -> u64 {
+    let filled = me | opp;
+    let (full_h, full_v) = full_rows_and_columns(filled);
+    if me & CORNERS == 0 && full_h | full_v == 0 {
+        // Every chain of stable discs starts from a corner or a full row or column.
+        return 0;
+    }
+    let (full_d7, full_d9) = full_diagonals(filled);
+    let anchored_h = full_h | COL_A | COL_H;
+    let anchored_v = full_v | ROW_1 | ROW_8;
+    let anchored_d7 = full_d7 | EDGES;
+    let anchored_d9 = full_d9 | EDGES;
+    let mut stable = 0u64;
+    loop {
+        let h = anchored_h | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
+        let v = anchored_v | (stable << 8) | (stable >> 8);
+        let d7 = anchored_d7 | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
+        let d9 = anchored_d9 | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
+        let next = me & h & v & d7 & d9;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// The squares lying on a full row, and those lying on a full column, of `filled`.
+#[inline]
+fn full_rows_and_columns(filled: u64) -> (u64, u64) {
+    let mut rows = filled;
+    rows &= rows >> 1;
+    rows &= rows >> 2;
+    rows &= rows >> 4;
+    let full_h = (rows & COL_A).wrapping_mul(0xFF);
+    let mut cols = filled;
+    cols &= cols >> 8;
+    cols &= cols >> 16;
+    cols &= cols >> 32;
+    let full_v = (cols & ROW_1).wrapping_mul(COL_A);
+    (full_h, full_v)
+}
+
+/// The squares lying on a full anti-diagonal, and those on a full diagonal, of `filled`.
+fn full_diagonals(filled: u64) -> (u64, u64) {
+    let mut full_d7 = 0;
+    let mut full_d9 = 0;
+    for (&anti, &diag) in DIAGONALS_7.iter().zip(DIAGONALS_9.iter()) {
+        if filled & anti == anti {
+            full_d7 |= anti;
+        }
+        if filled & diag == diag {
+            full_d9 |= diag;
+        }
+    }
+    (full_d7, full_d9)
+}
+
+/// The 15 anti-diagonals (runs of step 7) of the board, including the corners' single squares.
+static DIAGONALS_7: [u64; 15] = build_diagonals(true);
+/// The 15 diagonals (runs of step 9).
+static DIAGONALS_9: [u64; 15] = build_diagonals(false);
+
+const fn build_diagonals(anti: bool) -> [u64; 15] {
+    let mut lines = [0u64; 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        let index = if anti { c + r } else { c + 7 - r };
+        lines[index] |= 1u64 << sq;
+        sq += 1;
+    }
+    lines
+}
+
+/// The name of square `sq` (`a1` … `h8`).
+pub fn square_name(sq: u32) -> String {
+    let col = (b'a' + (sq % 8) as u8) as char;
+    let row = (b'1' + (sq / 8) as u8) as char;
+    format!("{col}{row}")
+}
+
+/// The square named `name` (`d3`, case-insensitive), if it is one.
+pub fn parse_square(name: &str) -> Option<u32> {
+    let bytes = name.as_bytes();
+    if bytes.len() != 2 {
+        return None;
+    }
+    let col = bytes[0].to_ascii_lowercase().wrapping_sub(b'a');
+    let row = bytes[1].wrapping_sub(b'1');
+    (col < 8 && row < 8).then(|| u32::from(row) * 8 + u32::from(col))
+}
+
+/// Iterates over the set bits of a bitboard, lowest first.
+#[derive(Clone, Copy)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+}

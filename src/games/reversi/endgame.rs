@@ -1,0 +1,448 @@
+//! The exact endgame solver: the final disc difference under perfect play
+//! (empty squares going to the winner, the usual Othello count).
+//!
+//! Fail-soft alpha-beta with principal-variation null windows; near the
+//! root, moves are tried "fastest first" (fewest replies) with a
+//! transposition table and a stability cut-off; the last plies run without
+//! either, visiting empties in odd regions first (parity), and the very last
+//! empty is scored directly.
+
+use super::board::{flips, stable_discs, Bits, Board, CORNERS};
+use crate::game::{Budget, StopReason};
+
+/// Below this many empties, no table, no sorting: the plain parity search.
+const SHALLOW_EMPTIES: u32 = 7;
+/// From this many empties, the transposition table is used.
+const TABLE_EMPTIES: u32 = 10;
+/// How often (in nodes) the budget is checked.
+const CHECK_EVERY: u64 = 4096;
+
+/// Classes of squares in the order the shallow search tries them: corners
+/// first, then the rest, the X-squares (diagonally next to a corner) last.
+const SQUARE_CLASSES: [u64; 3] = [CORNERS, !(CORNERS | X_SQUARES), X_SQUARES];
+/// b2, g2, b7, g7.
+const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+
+/// The four quadrants, for parity.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// A stored bound on the exact score of a position.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    me: u64,
+    opp: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// One root move with its exact score (or an upper bound when `exact` is false).
+#[derive(Clone, Debug)]
+pub struct RootScore {
+    /// The square, or `None` for a pass.
+    pub square: Option<u32>,
+    /// The score for the mover.
+    pub score: i32,
+    /// Whether `score` is exact (otherwise it is an upper bound: the move is not among the best).
+    pub exact: bool,
+}
+
+/// The solver: its table, its node count and the budget it obeys.
+pub struct Solver<'a> {
+    budget: &'a Budget,
+    table: Vec<Entry>,
+    mask: usize,
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Set when the budget ran out; every result after that is meaningless.
+    pub stopped: Option<StopReason>,
+    next_check: u64,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver with a table of `2^table_log2` entries.
+    pub fn new(budget: &'a Budget, table_log2: u32) -> Self {
+        let size = 1usize << table_log2;
+        Solver {
+            budget,
+            table: vec![Entry::default(); size],
+            mask: size - 1,
+            nodes: 0,
+            stopped: None,
+            next_check: 0,
+        }
+    }
+
+    /// Scores the root moves of `board` (the game not over), best first: the
+    /// first `top` exactly, the others as upper bounds at most the `top`-th
+    /// score. `order` lists squares to try first. `None` if the budget ran out.
+    pub fn solve_root(
+        &mut self,
+        board: Board,
+        top: usize,
+        order: &[u32],
+    ) -> Option<Vec<RootScore>> {
+        let moves = board.moves();
+        if moves == 0 {
+            let score = -self.solve(board.pass(), -65, 65);
+            return self.stopped.is_none().then(|| {
+                vec![RootScore {
+                    square: None,
+                    score,
+                    exact: true,
+                }]
+            });
+        }
+        let mut squares: Vec<u32> = order
+            .iter()
+            .copied()
+            .filter(|&sq| moves & (1 << sq) != 0)
+            .collect();
+        let mut rest: Vec<(i32, u32)> = Bits(moves)
+            .filter(|sq| !squares.contains(sq))
+            .map(|sq| (self.order_key(board, sq), sq))
+            .collect();
+        rest.sort_unstable();
+        squares.extend(rest.into_iter().map(|(_, sq)| sq));
+
+        let top = top.max(1);
+        let mut scored: Vec<RootScore> = Vec::with_capacity(squares.len());
+        for sq in squares {
+            let child = board.play(sq);
+            let score = if scored.len() < top {
+                -self.solve(child, -65, 65)
+            } else {
+                let alpha = scored[top - 1].score;
+                let probe = -self.solve(child, -alpha - 1, -alpha);
+                if probe > alpha && self.stopped.is_none() {
+                    -self.solve(child, -65, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                return None;
+            }
+            let exact = scored.len() < top || score > scored[top - 1].score;
+            let at = scored.partition_point(|r| r.score >= score);
+            scored.insert(
+                at,
+                RootScore {
+                    square: Some(sq),
+                    score,
+                    exact,
+                },
+            );
+            for (i, r) in scored.iter_mut().enumerate() {
+                if i >= top {
+                    r.exact = false;
+                }
+            }
+        }
+        Some(scored)
+    }
+
+    /// The exact score of `board` for its mover if it lies in (alpha, beta);
+    /// otherwise a bound on the same side of the window (fail-soft).
+    pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        let empties = board.empties();
+        if empties < SHALLOW_EMPTIES {
+            self.nodes += 1;
+            return self.shallow(board, alpha, beta, empties, false);
+        }
+        self.deep(board, alpha, beta, empties, false)
+    }
+
+    /// The best line from `board` given that its exact score is `score`,
+    /// read from the table and completed by small searches.
+    pub fn principal_line(&mut self, board: Board, score: i32, max_len: usize) -> Vec<Option<u32>> {
+        let mut line = Vec::new();
+        let mut board = board;
+        let mut score = score;
+        while line.len() < max_len && !board.is_over() {
+            let moves = board.moves();
+            if moves == 0 {
+                line.push(None);
+                board = board.pass();
+                score = -score;
+                continue;
+            }
+            let Some(sq) = self.move_keeping(board, score) else {
+                break;
+            };
+            line.push(Some(sq));
+            board = board.play(sq);
+            score = -score;
+        }
+        line
+    }
+
+    /// A move of `board` whose exact score is `score`, if one is found cheaply.
+    fn move_keeping(&mut self, board: Board, score: i32) -> Option<u32> {
+        let moves = board.moves();
+        if let Some(entry) = self.probe(board) {
+            let sq = u32::from(entry.best);
+            if moves & (1 << sq) != 0 && self.child_scores(board, sq, score) {
+                return Some(sq);
+            }
+        }
+        if board.empties() > 14 {
+            return None;
+        }
+        Bits(moves).find(|&sq| self.child_scores(board, sq, score))
+    }
+
+    /// Whether playing `sq` keeps the exact score `score`.
+    fn child_scores(&mut self, board: Board, sq: u32, score: i32) -> bool {
+        let value = -self.solve(board.play(sq), -score - 1, -score + 1);
+        self.stopped.is_none() && value == score
+    }
+
+    fn probe(&self, board: Board) -> Option<Entry> {
+        let entry = self.table[board.hash() as usize & self.mask];
+        (entry.me == board.me && entry.opp == board.opp && (entry.me | entry.opp) != 0)
+            .then_some(entry)
+    }
+
+    fn store(&mut self, board: Board, lower: i32, upper: i32, best: u32) {
+        let slot = &mut self.table[board.hash() as usize & self.mask];
+        *slot = Entry {
+            me: board.me,
+            opp: board.opp,
+            lower: lower as i8,
+            upper: upper as i8,
+            best: best as u8,
+        };
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped.is_none() && self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            if self.budget.nodes_exhausted(self.nodes) {
+                self.stopped = Some(StopReason::Nodes);
+            } else {
+                self.stopped = self.budget.interrupted();
+            }
+        }
+        self.stopped.is_some()
+    }
+
+    /// The sorted search with table and stability cut-off.
+    fn deep(
+        &mut self,
+        board: Board,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if passed {
+                return board.final_score();
+            }
+            return -self.deep(board.pass(), -beta, -alpha, empties, true);
+        }
+        // The opponent's stable discs bound what the mover can reach.
+        if 64 - 2 * board.opp.count_ones() as i32 <= alpha {
+            let upper_bound = 64 - 2 * stable_discs(board.opp, board.me).count_ones() as i32;
+            if upper_bound <= alpha {
+                return upper_bound;
+            }
+            beta = beta.min(upper_bound);
+        }
+
+        let use_table = empties >= TABLE_EMPTIES;
+        let mut table_move = None;
+        if use_table {
+            if let Some(entry) = self.probe(board) {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                table_move = Some(u32::from(entry.best));
+            }
+        }
+
+        let mut list = [(0i32, 0u32, 0u64); 32];
+        let mut count = 0;
+        for sq in Bits(moves) {
+            let flipped = flips(board.me, board.opp, sq);
+            let key = if Some(sq) == table_move {
+                i32::MIN
+            } else {
+                self.order_key_flips(board, sq, flipped)
+            };
+            list[count] = (key, sq, flipped);
+            count += 1;
+        }
+        let list = &mut list[..count];
+        list.sort_unstable_by_key(|&(key, _, _)| key);
+
+        let alpha_start = alpha;
+        let mut best = -65;
+        let mut best_sq = list[0].1;
+        for (n, &(_, sq, flipped)) in list.iter().enumerate() {
+            let child = board.play_flips(sq, flipped);
+            let score = if n == 0 {
+                -self.child(child, -beta, -alpha, empties - 1)
+            } else {
+                let probe = -self.child(child, -alpha - 1, -alpha, empties - 1);
+                if probe > alpha && probe < beta {
+                    -self.child(child, -beta, -probe, empties - 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best > alpha_start {
+                (best, best)
+            } else {
+                (-64, best)
+            };
+            self.store(board, lower, upper, best_sq);
+        }
+        best
+    }
+
+    /// Dispatches a child to the deep or the shallow search.
+    #[inline]
+    fn child(&mut self, board: Board, alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties < SHALLOW_EMPTIES {
+            self.nodes += 1;
+            self.shallow(board, alpha, beta, empties, false)
+        } else {
+            self.deep(board, alpha, beta, empties, false)
+        }
+    }
+
+    /// The search of the last few empties: parity order, no table.
+    fn shallow(
+        &mut self,
+        board: Board,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        passed: bool,
+    ) -> i32 {
+        let empty = board.empty();
+        if empties == 1 {
+            return last_square(board, empty.trailing_zeros());
+        }
+        let mut best = -65;
+        let odd = odd_quadrants(empty);
+        for region in [odd, !odd] {
+            for class in SQUARE_CLASSES {
+                for sq in Bits(empty & region & class) {
+                    let flipped = flips(board.me, board.opp, sq);
+                    if flipped == 0 {
+                        continue;
+                    }
+                    self.nodes += 1;
+                    let child = board.play_flips(sq, flipped);
+                    let score = -self.shallow(child, -beta, -alpha, empties - 1, false);
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            if passed {
+                return board.final_score();
+            }
+            return -self.shallow(board.pass(), -beta, -alpha, empties, true);
+        }
+        best
+    }
+
+    /// Fastest-first ordering key of a root move (smaller first).
+    fn order_key(&self, board: Board, sq: u32) -> i32 {
+        self.order_key_flips(board, sq, flips(board.me, board.opp, sq))
+    }
+
+    /// Fastest first: few replies (corner replies counting double), corners early.
+    #[inline]
+    fn order_key_flips(&self, board: Board, sq: u32, flipped: u64) -> i32 {
+        let child = board.play_flips(sq, flipped);
+        let replies = child.moves();
+        let mut key =
+            16 * replies.count_ones() as i32 + 16 * (replies & CORNERS).count_ones() as i32;
+        if (1u64 << sq) & CORNERS != 0 {
+            key -= 12;
+        }
+        key
+    }
+}
+
+/// The quadrants holding an odd number of empties.
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut odd = 0;
+    for quadrant in QUADRANTS {
+        if (empty & quadrant).count_ones() & 1 == 1 {
+            odd |= quadrant;
+        }
+    }
+    odd
+}
+
+/// The exact score with one empty square `sq` left.
+#[inline]
+fn last_square(board: Board, sq: u32) -> i32 {
+    let mine = board.me.count_ones() as i32;
+    let flipped = flips(board.me, board.opp, sq).count_ones() as i32;
+    if flipped > 0 {
+        return 2 * (mine + flipped + 1) - 64;
+    }
+    let theirs = 63 - mine;
+    let flipped = flips(board.opp, board.me, sq).count_ones() as i32;
+    if flipped > 0 {
+        return 64 - 2 * (theirs + flipped + 1);
+    }
+    let diff = mine - theirs;
+    if diff > 0 {
+        diff + 1
+    } else {
+        diff - 1
+    }
+}

@@ -1,0 +1,489 @@
+//! The `strong` level's engine: principal-variation search with iterative
+//! deepening, a transposition table and evaluation-ordered moves in the
+//! midgame, handing over to the exact [`Solver`] once the end is in reach.
+//!
+//! Midgame scores are in the evaluation's units (about hundredths of a disc);
+//! a finished game inside the tree is worth ±([`WIN`] + discs), so that a
+//! forced win outranks any estimate. Exact scores are disc differences.
+
+use super::board::{flips, Bits, Board};
+use super::endgame::Solver;
+use super::eval::evaluate;
+use crate::game::{Budget, StopReason};
+use std::time::Instant;
+
+/// The score of a won game inside the midgame search, before adding the margin.
+pub const WIN: i32 = 1_000_000;
+const INFINITY: i32 = 2 * WIN;
+const CHECK_EVERY: u64 = 2048;
+/// The deepest midgame iteration.
+const MAX_MID_DEPTH: u32 = 60;
+
+/// One analysed root move.
+#[derive(Clone, Debug)]
+pub struct RootLine {
+    /// The square played, or `None` for a pass.
+    pub square: Option<u32>,
+    /// Its score for the mover: discs when `exact`, else evaluation units.
+    pub score: i32,
+    /// The line expected to follow, starting with this move.
+    pub pv: Vec<Option<u32>>,
+    /// Whether `score` is the exact final disc difference.
+    pub exact: bool,
+}
+
+/// What the engine found.
+#[derive(Clone, Debug)]
+pub struct Thought {
+    /// The analysed root moves, best first.
+    pub lines: Vec<RootLine>,
+    /// The deepest completed midgame iteration (the number of empties when solved).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Why the search stopped.
+    pub stopped_by: StopReason,
+    /// Whether the best line's score is exact.
+    pub proven: bool,
+}
+
+/// How the engine spends its budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// The deepest midgame iteration allowed.
+    pub max_depth: u32,
+    /// Try the exact solver at or below this many empties (when time allows).
+    pub solve_empties: u32,
+    /// How many root moves need exact scores (1 to play, k to analyse).
+    pub top: usize,
+}
+
+/// A midgame table entry.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    me: u64,
+    opp: u64,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    best: u8,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Upper,
+    Lower,
+    Exact,
+}
+
+/// The midgame search state.
+struct Midgame<'a> {
+    budget: &'a Budget,
+    table: Vec<Entry>,
+    mask: usize,
+    solver: Solver<'a>,
+    next_check: u64,
+    stopped: Option<StopReason>,
+}
+
+/// The midgame score of an exact final disc difference.
+pub fn exact_to_mid(discs: i32) -> i32 {
+    match discs {
+        d if d > 0 => WIN + d,
+        d if d < 0 => -WIN + d,
+        _ => 0,
+    }
+}
+
+/// The disc window that answers a midgame window (alpha, beta) exactly.
+fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
+    let low = if alpha >= 0 {
+        (alpha - WIN).clamp(0, 64)
+    } else {
+        (alpha + WIN).clamp(-65, -1)
+    };
+    let high = if beta > 0 {
+        (beta - WIN).clamp(1, 65)
+    } else {
+        (beta + WIN).clamp(-64, 0)
+    };
+    (low, high)
+}
+
+/// Thinks about `board` (the game not over) under `budget` following `plan`.
+pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
+    let started = Instant::now();
+    let mut mid = Midgame {
+        budget,
+        table: vec![Entry::default(); 1 << 18],
+        mask: (1 << 18) - 1,
+        solver: Solver::new(budget, 18),
+        next_check: 0,
+        stopped: None,
+    };
+    let empties = board.empties();
+    let mut order = initial_order(board);
+    let mut best: Option<Thought> = None;
+    let mut stopped_by = StopReason::Depth;
+    let max_depth = plan.max_depth.clamp(1, MAX_MID_DEPTH);
+
+    let mut depth = 1;
+    loop {
+        let exact_now = empties <= plan.solve_empties
+            && (depth > max_depth.min(empties.saturating_sub(1))
+                || empties <= 12
+                || depth > 4 && should_try_solve(budget, started, empties));
+        if exact_now {
+            if let Some(solved) = mid.solve(board, plan.top, &order) {
+                best = Some(Thought {
+                    depth: empties,
+                    nodes: mid.solver.nodes,
+                    stopped_by: StopReason::Proven,
+                    proven: true,
+                    lines: solved,
+                });
+                stopped_by = StopReason::Proven;
+            } else {
+                stopped_by = mid.stopped.unwrap_or(StopReason::Time);
+            }
+            break;
+        }
+        if depth > max_depth {
+            break;
+        }
+        let (lines, complete) = mid.root(board, depth, plan.top, &order);
+        let improved = lines
+            .first()
+            .is_some_and(|l| l.square != order.first().copied());
+        if (complete || best.is_none() || improved) && !lines.is_empty() {
+            order = lines.iter().filter_map(|l| l.square).collect();
+            best = Some(Thought {
+                lines,
+                depth: if complete { depth } else { depth - 1 },
+                nodes: 0,
+                stopped_by: StopReason::Depth,
+                proven: false,
+            });
+        }
+        if let Some(reason) = mid.stopped {
+            stopped_by = reason;
+            break;
+        }
+        if out_of_time_for_next(budget, started) {
+            stopped_by = StopReason::Time;
+            break;
+        }
+        if budget.nodes_exhausted(mid.solver.nodes) {
+            stopped_by = StopReason::Nodes;
+            break;
+        }
+        depth += 1;
+    }
+    let mut thought = best.unwrap_or_else(|| fallback(board));
+    thought.nodes = mid.solver.nodes;
+    thought.stopped_by = stopped_by;
+    thought
+}
+
+/// Whether the exact solver is worth starting now, given the time left.
+fn should_try_solve(budget: &Budget, started: Instant, empties: u32) -> bool {
+    let Some(left) = budget.remaining_ms() else {
+        return true;
+    };
+    let spent = started.elapsed().as_secs_f64() * 1000.0;
+    // A rough cost model of the solver on this machine class: ~2 ms at 14
+    // empties, growing about 2.6 times per extra empty.
+    let estimate = 2.0 * 2.6f64.powi(empties as i32 - 14);
+    spent >= 0.15 * (spent + left) && estimate <= left * 1.5
+}
+
+/// Whether the next iteration is unlikely to finish in the time left.
+fn out_of_time_for_next(budget: &Budget, started: Instant) -> bool {
+    let Some(left) = budget.remaining_ms() else {
+        return false;
+    };
+    let spent = started.elapsed().as_secs_f64() * 1000.0;
+    spent > 0.8 * left
+}
+
+/// A move when nothing at all could be searched.
+fn fallback(board: Board) -> Thought {
+    let square = Bits(board.moves()).next();
+    Thought {
+        lines: vec![RootLine {
+            square,
+            score: 0,
+            pv: vec![square],
+            exact: false,
+        }],
+        depth: 0,
+        nodes: 0,
+        stopped_by: StopReason::Time,
+        proven: false,
+    }
+}
+
+/// The root moves ordered by a static look at each.
+fn initial_order(board: Board) -> Vec<u32> {
+    let mut keyed: Vec<(i32, u32)> = Bits(board.moves())
+        .map(|sq| (evaluate(board.play(sq)), sq))
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, sq)| sq).collect()
+}
+
+impl Midgame<'_> {
+    /// Solves the root exactly; `None` when the budget ran out.
+    fn solve(&mut self, board: Board, top: usize, order: &[u32]) -> Option<Vec<RootLine>> {
+        let scores = self.solver.solve_root(board, top, order);
+        if scores.is_none() {
+            self.stopped = self.solver.stopped;
+        }
+        let scores = scores?;
+        let mut lines = Vec::with_capacity(scores.len());
+        for (i, s) in scores.into_iter().enumerate() {
+            let after = match s.square {
+                Some(sq) => board.play(sq),
+                None => board.pass(),
+            };
+            let mut pv = vec![s.square];
+            if i < top && s.exact {
+                pv.extend(self.solver.principal_line(after, -s.score, 64));
+            }
+            if self.solver.stopped.is_some() {
+                // The line is a courtesy: keep the proven scores even if it was cut.
+                self.solver.stopped = None;
+            }
+            lines.push(RootLine {
+                square: s.square,
+                score: s.score,
+                pv,
+                exact: s.exact,
+            });
+        }
+        Some(lines)
+    }
+
+    /// One iteration at the root: the first `top` moves get exact scores, the
+    /// rest are tested against the `top`-th. Returns the scored moves best
+    /// first and whether the iteration finished.
+    fn root(
+        &mut self,
+        board: Board,
+        depth: u32,
+        top: usize,
+        order: &[u32],
+    ) -> (Vec<RootLine>, bool) {
+        let top = top.max(1);
+        let moves = board.moves();
+        if moves == 0 {
+            let score = -self.negamax(board.pass(), depth, -INFINITY, INFINITY);
+            if self.stopped.is_some() {
+                return (Vec::new(), false);
+            }
+            let line = self.root_line(board, None, score, depth);
+            return (vec![line], true);
+        }
+        let mut scored: Vec<RootLine> = Vec::with_capacity(order.len());
+        for &sq in order {
+            let child = board.play(sq);
+            let score = if scored.len() < top {
+                -self.negamax(child, depth - 1, -INFINITY, INFINITY)
+            } else {
+                let alpha = scored[top - 1].score;
+                let probe = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && self.stopped.is_none() {
+                    -self.negamax(child, depth - 1, -INFINITY, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                return (scored, false);
+            }
+            let line = self.root_line(board, Some(sq), score, depth);
+            let at = scored.partition_point(|l| l.score >= score);
+            scored.insert(at, line);
+        }
+        (scored, true)
+    }
+
+    /// The root line for a searched move, its score made exact when proven.
+    fn root_line(&mut self, board: Board, square: Option<u32>, score: i32, depth: u32) -> RootLine {
+        let after = match square {
+            Some(sq) => board.play(sq),
+            None => board.pass(),
+        };
+        let mut pv = vec![square];
+        pv.extend(self.table_line(after, depth as usize + 4));
+        RootLine {
+            square,
+            score,
+            pv,
+            exact: false,
+        }
+    }
+
+    /// The best moves the table remembers from `board`.
+    fn table_line(&self, board: Board, max_len: usize) -> Vec<Option<u32>> {
+        let mut line = Vec::new();
+        let mut board = board;
+        while line.len() < max_len {
+            let moves = board.moves();
+            if moves == 0 {
+                if board.opp_moves() == 0 {
+                    break;
+                }
+                line.push(None);
+                board = board.pass();
+                continue;
+            }
+            let Some(entry) = self.probe(board) else {
+                break;
+            };
+            let sq = u32::from(entry.best);
+            if moves & (1 << sq) == 0 {
+                break;
+            }
+            line.push(Some(sq));
+            board = board.play(sq);
+        }
+        line
+    }
+
+    fn probe(&self, board: Board) -> Option<Entry> {
+        let entry = self.table[board.hash() as usize & self.mask];
+        (entry.me == board.me && entry.opp == board.opp && entry.depth > 0).then_some(entry)
+    }
+
+    fn store(&mut self, board: Board, entry: Entry) {
+        let slot = &mut self.table[board.hash() as usize & self.mask];
+        if slot.depth <= entry.depth || slot.me != board.me || slot.opp != board.opp {
+            *slot = entry;
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        let nodes = self.solver.nodes;
+        if self.stopped.is_none() && nodes >= self.next_check {
+            self.next_check = nodes + CHECK_EVERY;
+            if self.budget.nodes_exhausted(nodes) {
+                self.stopped = Some(StopReason::Nodes);
+            } else {
+                self.stopped = self.budget.interrupted();
+            }
+        }
+        self.stopped.is_some()
+    }
+
+    /// Principal-variation negamax; passes do not use up depth.
+    fn negamax(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.solver.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opp_moves() == 0 {
+                return exact_to_mid(board.final_score());
+            }
+            return -self.negamax(board.pass(), depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return evaluate(board);
+        }
+        if board.empties() <= depth {
+            let (low, high) = disc_window(alpha, beta);
+            let discs = self.solver.solve(board, low, high);
+            if self.solver.stopped.is_some() {
+                self.stopped = self.solver.stopped;
+                return 0;
+            }
+            return exact_to_mid(discs);
+        }
+
+        let mut table_move = None;
+        if let Some(entry) = self.probe(board) {
+            table_move = Some(u32::from(entry.best));
+            if u32::from(entry.depth) >= depth {
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if usable {
+                    return entry.score;
+                }
+            }
+        }
+
+        let mut list = [(0i32, 0u32, 0u64); 32];
+        let mut count = 0;
+        for sq in Bits(moves) {
+            let flipped = flips(board.me, board.opp, sq);
+            let key = if Some(sq) == table_move {
+                i32::MIN
+            } else if depth >= 2 {
+                evaluate(board.play_flips(sq, flipped))
+            } else {
+                0
+            };
+            list[count] = (key, sq, flipped);
+            count += 1;
+        }
+        let list = &mut list[..count];
+        if depth >= 2 || table_move.is_some() {
+            list.sort_unstable_by_key(|&(key, _, _)| key);
+        }
+
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        let mut best_sq = list[0].1;
+        for (n, &(_, sq, flipped)) in list.iter().enumerate() {
+            let child = board.play_flips(sq, flipped);
+            let score = if n == 0 {
+                -self.negamax(child, depth - 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.negamax(child, depth - 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(
+            board,
+            Entry {
+                me: board.me,
+                opp: board.opp,
+                score: best,
+                depth: depth.min(255) as u8,
+                bound,
+                best: best_sq as u8,
+            },
+        );
+        best
+    }
+}

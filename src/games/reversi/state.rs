@@ -1,0 +1,380 @@
+//! The validated state, its JSON and text forms, and the move type.
+
+use super::board::{parse_square, square_name, Board};
+use crate::game::{GameError, Player};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// A Reversi position: the discs of each colour and whose turn it is. Any
+/// arrangement of discs is a valid position (the rules are defined on all of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Black's discs (bit 0 = a1, row-major).
+    pub black: u64,
+    /// White's discs.
+    pub white: u64,
+    /// Whose turn it is (`First` = black).
+    pub to_move: Player,
+}
+
+/// A move: a disc placed on a square (0 = a1 … 63 = h8), or a forced pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place a disc on this square.
+    Place(u8),
+    /// Pass: legal only when the mover has no other move.
+    Pass,
+}
+
+impl Move {
+    /// The move's notation: `d3` or `pass`.
+    pub fn notation(self) -> String {
+        match self {
+            Move::Place(sq) => square_name(u32::from(sq)),
+            Move::Pass => "pass".to_string(),
+        }
+    }
+
+    /// The move's JSON object.
+    pub fn to_json(self) -> Value {
+        match self {
+            Move::Place(sq) => {
+                json!({"square": square_name(u32::from(sq)), "notation": self.notation()})
+            }
+            Move::Pass => json!({"square": null, "notation": "pass"}),
+        }
+    }
+}
+
+impl State {
+    /// The standard starting position, black to move.
+    pub fn start() -> Self {
+        State::from_board(Board::start(), Player::First)
+    }
+
+    /// The state with `board` seen from `to_move`.
+    pub fn from_board(board: Board, to_move: Player) -> Self {
+        match to_move {
+            Player::First => State {
+                black: board.me,
+                white: board.opp,
+                to_move,
+            },
+            Player::Second => State {
+                black: board.opp,
+                white: board.me,
+                to_move,
+            },
+        }
+    }
+
+    /// The position seen from the side to move.
+    pub fn board(&self) -> Board {
+        match self.to_move {
+            Player::First => Board::new(self.black, self.white),
+            Player::Second => Board::new(self.white, self.black),
+        }
+    }
+
+    /// The 8 board lines, row 1 first.
+    pub fn lines(&self) -> Vec<String> {
+        (0..8)
+            .map(|row| {
+                (0..8)
+                    .map(|col| {
+                        let bit = 1u64 << (row * 8 + col);
+                        if self.black & bit != 0 {
+                            'B'
+                        } else if self.white & bit != 0 {
+                            'W'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The state's JSON form.
+    pub fn to_json(&self) -> Value {
+        json!({"board": self.lines(), "to_move": side_name(self.to_move)})
+    }
+
+    /// The state after a legal move.
+    pub fn apply(&self, mv: Move) -> State {
+        let board = self.board();
+        let next = match mv {
+            Move::Place(sq) => board.play(u32::from(sq)),
+            Move::Pass => board.pass(),
+        };
+        State::from_board(next, self.to_move.other())
+    }
+
+    /// Every legal move: the squares in row-major order, or a lone pass, or
+    /// nothing when the game is over.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        let board = self.board();
+        let moves = board.moves();
+        if moves != 0 {
+            out.extend(super::board::Bits(moves).map(|sq| Move::Place(sq as u8)));
+        } else if board.opp_moves() != 0 {
+            out.push(Move::Pass);
+        }
+    }
+
+    /// Reads a move (notation string or JSON object) and checks that it is legal.
+    pub fn parse_move(&self, value: &Value) -> Result<Move, GameError> {
+        let mv = read_move(value)?;
+        self.check_legal(mv)?;
+        Ok(mv)
+    }
+
+    fn check_legal(&self, mv: Move) -> Result<(), GameError> {
+        let board = self.board();
+        let moves = board.moves();
+        let side = side_name(self.to_move);
+        match mv {
+            Move::Pass if moves == 0 => Ok(()),
+            Move::Pass => Err(GameError::illegal_move(format!(
+                "{side} cannot pass: a pass is legal only without another move, and {side} has {} ({})",
+                moves.count_ones(),
+                list_squares(moves)
+            ))),
+            Move::Place(sq) => {
+                let bit = 1u64 << sq;
+                let name = square_name(u32::from(sq));
+                if moves & bit != 0 {
+                    Ok(())
+                } else if (board.me | board.opp) & bit != 0 {
+                    Err(GameError::illegal_move(format!("{name} is already occupied")))
+                } else if moves == 0 {
+                    Err(GameError::illegal_move(format!(
+                        "{side} has no legal move and must pass"
+                    )))
+                } else {
+                    Err(GameError::illegal_move(format!(
+                        "{name} flips no {} disc; {side} may play {}",
+                        side_name(self.to_move.other()),
+                        list_squares(moves)
+                    )))
+                }
+            }
+        }
+    }
+}
+
+/// The squares of `bits` as notation, comma-separated.
+fn list_squares(bits: u64) -> String {
+    super::board::Bits(bits)
+        .map(square_name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The name of a side in states and outcomes.
+pub fn side_name(player: Player) -> &'static str {
+    match player {
+        Player::First => "black",
+        Player::Second => "white",
+    }
+}
+
+/// Reads `black` / `white`.
+fn parse_side(text: &str) -> Option<Player> {
+    match text {
+        "black" => Some(Player::First),
+        "white" => Some(Player::Second),
+        _ => None,
+    }
+}
+
+/// Reads a move's form without checking legality.
+fn read_move(value: &Value) -> Result<Move, GameError> {
+    match value {
+        Value::String(text) => read_notation(text),
+        Value::Object(map) => match map.get("square") {
+            Some(Value::Null) => Ok(Move::Pass),
+            Some(Value::String(text)) => read_square(text),
+            Some(other) => Err(GameError::illegal_move(format!(
+                "move field 'square' must be a square name such as \"d3\" or null for a pass, not {other}"
+            ))),
+            None => match map.get("notation") {
+                Some(Value::String(text)) => read_notation(text),
+                _ => Err(GameError::illegal_move(
+                    "a move object needs 'square' (\"d3\", or null for a pass) or 'notation'",
+                )),
+            },
+        },
+        other => Err(GameError::illegal_move(format!(
+            "a move is a notation string (\"d3\", \"pass\") or an object {{\"square\": \"d3\"}}, not {other}"
+        ))),
+    }
+}
+
+fn read_notation(text: &str) -> Result<Move, GameError> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("pass") {
+        Ok(Move::Pass)
+    } else {
+        read_square(text)
+    }
+}
+
+fn read_square(text: &str) -> Result<Move, GameError> {
+    parse_square(text.trim())
+        .map(|sq| Move::Place(sq as u8))
+        .ok_or_else(|| {
+            GameError::illegal_move(format!(
+                "'{text}' is not a square: expected a column a-h and a row 1-8, such as \"d3\", or \"pass\""
+            ))
+        })
+}
+
+/// The state's JSON form before validation.
+#[derive(Deserialize)]
+struct RawState {
+    board: Value,
+    to_move: Value,
+}
+
+impl TryFrom<&Value> for State {
+    type Error = GameError;
+
+    fn try_from(value: &Value) -> Result<State, GameError> {
+        if !value.is_object() {
+            return Err(GameError::invalid_state(format!(
+                "a reversi state is an object {{\"board\": [8 strings], \"to_move\": \"black\"|\"white\"}}, not {value}"
+            )));
+        }
+        let raw = RawState::deserialize(value).map_err(|e| {
+            let missing = if value.get("board").is_none() {
+                "board"
+            } else {
+                "to_move"
+            };
+            GameError::invalid_state_at(format!("/{missing}"), format!("{e}"))
+        })?;
+        let to_move = raw.to_move.as_str().and_then(parse_side).ok_or_else(|| {
+            GameError::invalid_state_at(
+                "/to_move",
+                format!(
+                    "to_move must be \"black\" or \"white\", not {}",
+                    raw.to_move
+                ),
+            )
+        })?;
+        let Value::Array(rows) = &raw.board else {
+            return Err(GameError::invalid_state_at(
+                "/board",
+                format!("board must be an array of 8 strings, not {}", raw.board),
+            ));
+        };
+        if rows.len() != 8 {
+            return Err(GameError::invalid_state_at(
+                "/board",
+                format!("board must have 8 rows, not {}", rows.len()),
+            ));
+        }
+        let mut lines = Vec::with_capacity(8);
+        for (i, row) in rows.iter().enumerate() {
+            let text = row.as_str().ok_or_else(|| {
+                GameError::invalid_state_at(
+                    format!("/board/{i}"),
+                    format!(
+                        "board row {} must be a string of 8 characters B, W or ., not {row}",
+                        i + 1
+                    ),
+                )
+            })?;
+            lines.push(text);
+        }
+        let (black, white) = discs_from_lines(&lines)
+            .map_err(|e| GameError::invalid_state_at(format!("/board/{}", e.row), e.detail))?;
+        Ok(State {
+            black,
+            white,
+            to_move,
+        })
+    }
+}
+
+/// A fault in a board line: which row (0-based) and what is wrong.
+struct LineError {
+    row: usize,
+    detail: String,
+}
+
+/// Reads 8 lines of `B`, `W` and `.` into black's and white's discs.
+fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
+    let (mut black, mut white) = (0u64, 0u64);
+    for (row, line) in lines.iter().enumerate() {
+        let count = line.chars().count();
+        if count != 8 {
+            return Err(LineError {
+                row,
+                detail: format!(
+                    "row {} has {count} characters, expected 8 (B, W or .)",
+                    row + 1
+                ),
+            });
+        }
+        for (col, ch) in line.chars().enumerate() {
+            let bit = 1u64 << (row * 8 + col);
+            match ch {
+                'B' => black |= bit,
+                'W' => white |= bit,
+                '.' => {}
+                other => {
+                    return Err(LineError {
+                        row,
+                        detail: format!(
+                            "row {}, column {} (square {}): '{other}' is not B, W or .",
+                            row + 1,
+                            col + 1,
+                            square_name((row * 8 + col) as u32)
+                        ),
+                    })
+                }
+            }
+        }
+    }
+    Ok((black, white))
+}
+
+/// Parses the text form: 8 lines of `B`/`W`/`.` (CRLF and a final newline
+/// allowed) with `to_move` taken from the query (`?to_move=black`).
+pub fn parse_text(body: &str, query: &Map<String, Value>) -> Result<State, GameError> {
+    let to_move = match query.get("to_move") {
+        None => return Err(GameError::invalid_state(
+            "the text form needs the side to move in the query: ?to_move=black or ?to_move=white",
+        )),
+        Some(value) => value.as_str().and_then(parse_side).ok_or_else(|| {
+            GameError::invalid_state(format!("to_move must be black or white, not {value}"))
+        })?,
+    };
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    if lines.len() != 8 {
+        return Err(GameError::invalid_state(format!(
+            "the board must have 8 lines of 8 characters (B, W or .), found {} lines",
+            lines.len()
+        )));
+    }
+    let (black, white) = discs_from_lines(&lines)
+        .map_err(|e| GameError::invalid_state(format!("line {}: {}", e.row + 1, e.detail)))?;
+    Ok(State {
+        black,
+        white,
+        to_move,
+    })
+}
+
+/// The board as 8 lines of text, each ending with a newline.
+pub fn to_text(state: &State) -> String {
+    state.lines().into_iter().map(|l| l + "\n").collect()
+}
