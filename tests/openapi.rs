@@ -52,7 +52,8 @@ fn the_document_is_openapi_3_1_and_every_ref_resolves() {
     assert_eq!(doc["openapi"], "3.1.0");
     let text = gamebot::api::OPENAPI_YAML;
     for line in text.lines().filter(|l| l.contains("$ref")) {
-        let reference = line
+        let after = line.split("$ref:").nth(1).unwrap_or_default();
+        let reference = after
             .split('"')
             .nth(1)
             .unwrap_or_else(|| panic!("quoted $ref: {line}"));
@@ -71,6 +72,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         workers: Some(1),
         queue: 0,
         max_body_bytes: 4096,
+        body_timeout_ms: 50,
         ..config()
     });
     let pool = state.pool.clone();
@@ -101,19 +103,25 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             )
             .await,
             send(&app, Method::POST, &uri, Some("image/png"), "x").await,
-            send(&app, Method::POST, &uri, Some("application/json"), Body::new(StalledBody)).await,
+            send(
+                &app,
+                Method::POST,
+                &uri,
+                Some("application/json"),
+                Body::new(StalledBody),
+            )
+            .await,
         ];
         if route == "new" {
             cases.push(post_json(&app, &uri, &json!({"options": {"size": 10}})).await);
         } else {
-            cases.push(
-                post_json(
-                    &app,
-                    &uri,
-                    &json!({"state": {"board": [], "to_move": "black"}}),
-                )
-                .await,
-            );
+            let broken = json!({"board": [], "to_move": "black"});
+            let invalid = if route == "play" {
+                json!({"state": broken, "move": "d3"})
+            } else {
+                json!({"state": broken})
+            };
+            cases.push(post_json(&app, &uri, &invalid).await);
             cases.push(post_json(&app, &uri, &json!({"state": over, "move": "pass"})).await);
         }
         // Overloaded: hold the only worker with a long search.

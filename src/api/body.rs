@@ -27,7 +27,11 @@ pub struct BodyLimits {
 }
 
 /// Reads a body within `limits` and sorts it by content type.
-pub async fn read(headers: &HeaderMap, body: Body, limits: BodyLimits) -> Result<Payload, ApiError> {
+pub async fn read(
+    headers: &HeaderMap,
+    body: Body,
+    limits: BodyLimits,
+) -> Result<Payload, ApiError> {
     let limit = limits.max_bytes;
     let declared = headers
         .get(header::CONTENT_LENGTH)
@@ -36,8 +40,13 @@ pub async fn read(headers: &HeaderMap, body: Body, limits: BodyLimits) -> Result
     if declared.is_some_and(|n| n > limit) {
         return Err(ApiError::PayloadTooLarge { limit });
     }
-    let arrival = tokio::time::timeout(Duration::from_millis(limits.timeout_ms), to_bytes(body, limit));
-    let received = arrival.await.map_err(|_| ApiError::RequestTimeout(limits.timeout_ms))?;
+    let arrival = tokio::time::timeout(
+        Duration::from_millis(limits.timeout_ms),
+        to_bytes(body, limit),
+    );
+    let received = arrival
+        .await
+        .map_err(|_| ApiError::RequestTimeout(limits.timeout_ms))?;
     let bytes = received.map_err(|error| {
         if std::error::Error::source(&error)
             .is_some_and(|e| e.is::<http_body_util::LengthLimitError>())
