@@ -25,7 +25,7 @@ pub struct ServeConfig {
     pub workers: Option<usize>,
 
     /// Jobs that may wait for a worker beyond those running; more get 503.
-    #[arg(long, env = "GAMEBOT_QUEUE", default_value_t = 32)]
+    #[arg(long, env = "GAMEBOT_QUEUE", default_value_t = 128)]
     pub queue: usize,
 
     /// The largest `time_ms` a request may ask for; larger values are clamped.
@@ -63,7 +63,7 @@ impl Default for ServeConfig {
         ServeConfig {
             bind: None,
             workers: None,
-            queue: 32,
+            queue: 128,
             max_time_ms: 30_000,
             default_time_ms: 1_000,
             max_depth: 64,
