@@ -1,0 +1,136 @@
+//! The arena's behaviour, which every bot bar in the project relies on: a fixed
+//! seed gives the same games, colours alternate, and time limits are enforced.
+
+use gamebot::cli::arena::{play_arena, ArenaArgs};
+
+fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
+    ArenaArgs {
+        game: "reversi".into(),
+        a: a.into(),
+        b: b.into(),
+        games,
+        time_ms: 2_000,
+        a_time_ms: None,
+        b_time_ms: None,
+        clock_s: None,
+        grace_ms: 1_000,
+        seed: 11,
+        random_plies: 2,
+        max_plies: 1_000,
+        threads: Some(2),
+        options: None,
+        json: true,
+    }
+}
+
+#[test]
+fn a_fixed_seed_gives_the_same_results() {
+    let run = || play_arena(&args("norvig:depth=2", "random", 6)).unwrap();
+    let (first, second) = (run(), run());
+    let tally = |r: &gamebot::cli::arena::ArenaReport| (r.a_wins, r.draws, r.b_wins, r.capped);
+    assert_eq!(tally(&first), tally(&second));
+    assert_eq!(first.games, 6);
+    let other_seed = play_arena(&ArenaArgs {
+        seed: 12,
+        ..args("random", "random", 6)
+    })
+    .unwrap();
+    assert_eq!(other_seed.games, 6);
+}
+
+#[test]
+fn colours_alternate_between_games() {
+    // The same deterministic bot on both sides with no random opening plays
+    // the same game twice; with colours swapped, each bot wins one (or both draw).
+    let report = play_arena(&ArenaArgs {
+        random_plies: 0,
+        ..args("norvig:depth=2", "norvig:depth=2", 2)
+    })
+    .unwrap();
+    assert!(
+        (report.a_wins == 1 && report.b_wins == 1) || report.draws == 2,
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_side_over_its_time_loses_on_time() {
+    let report = play_arena(&ArenaArgs {
+        a_time_ms: Some(1),
+        grace_ms: 0,
+        ..args("strong", "random", 2)
+    })
+    .unwrap();
+    assert_eq!(report.a_timeouts, 2, "{report:?}");
+    assert_eq!(report.b_wins, 2);
+    assert_eq!(report.b_timeouts, 0);
+}
+
+#[test]
+fn a_ply_cap_ends_games_as_draws() {
+    let report = play_arena(&ArenaArgs {
+        max_plies: 6,
+        ..args("random", "random", 2)
+    })
+    .unwrap();
+    assert_eq!((report.capped, report.draws), (2, 2));
+}
+
+#[test]
+fn the_command_prints_a_table_and_a_json_line() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args([
+            "arena",
+            "reversi",
+            "--a",
+            "random",
+            "--b",
+            "norvig:depth=1",
+            "--games",
+            "2",
+            "--time-ms",
+            "200",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("wins"), "{stdout}");
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    for key in [
+        "games",
+        "a_wins",
+        "draws",
+        "b_wins",
+        "a_timeouts",
+        "b_timeouts",
+        "a_avg_ms",
+        "b_avg_ms",
+        "a_max_ms",
+        "b_max_ms",
+        "capped",
+    ] {
+        assert!(last.get(key).is_some(), "{key} in {last}");
+    }
+    assert_eq!(last["games"], 2);
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    for bad in [
+        ["arena", "chess", "--a", "random", "--b", "random"],
+        ["arena", "reversi", "--a", "nope", "--b", "random"],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+            .args(bad)
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        assert!(!output.stderr.is_empty());
+    }
+}
