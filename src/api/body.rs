@@ -88,6 +88,13 @@ pub async fn read(
 
 /// Parses a JSON body into `T`, naming the path of the first problem.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Every request body is an object; serde would also take an array for a struct.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::MalformedJson {
+            pointer: None,
+            detail: "the body must be a JSON object ({...})".into(),
+        });
+    }
     // serde_json's recursion limit (128 levels) caps the nesting depth.
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(&mut deserializer) {

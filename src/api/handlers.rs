@@ -7,6 +7,7 @@ use crate::game::erased::BotRequest;
 use crate::game::{Budget, DynGame, StopFlag};
 use crate::games;
 use axum::body::Body;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
@@ -45,15 +46,44 @@ struct PlayRequest {
 /// The budget fields shared by `bot-move` and `analyze`.
 #[derive(Deserialize, Default)]
 struct Limits {
+    #[serde(default, deserialize_with = "whole_number")]
     time_ms: Option<u64>,
-    max_depth: Option<u32>,
+    #[serde(default, deserialize_with = "whole_number")]
+    max_depth: Option<u64>,
+    #[serde(default, deserialize_with = "whole_number")]
     max_nodes: Option<u64>,
+}
+
+/// A non-negative whole number, written as an integer or as a float with no
+/// fraction (`8.0`), as JSON Schema's `integer` allows; values beyond u64
+/// saturate, since every such field is clamped to a server cap anyway.
+fn whole_number<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
+    use serde::de::Error;
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    if let Some(n) = number.as_u64() {
+        return Ok(Some(n));
+    }
+    match number.as_f64() {
+        Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(if x >= u64::MAX as f64 {
+            u64::MAX
+        } else {
+            x as u64
+        })),
+        _ => Err(D::Error::custom(format!(
+            "invalid value {number}, expected a whole number ≥ 0"
+        ))),
+    }
 }
 
 #[derive(Deserialize)]
 struct BotMoveRequest {
     state: Value,
     level: Option<String>,
+    #[serde(default, deserialize_with = "whole_number")]
     seed: Option<u64>,
     #[serde(flatten)]
     limits: Limits,
@@ -65,7 +95,9 @@ struct BotMoveRequest {
 #[derive(Deserialize)]
 struct AnalyzeRequest {
     state: Value,
-    top: Option<usize>,
+    #[serde(default, deserialize_with = "whole_number")]
+    top: Option<u64>,
+    #[serde(default, deserialize_with = "whole_number")]
     seed: Option<u64>,
     #[serde(flatten)]
     limits: Limits,
@@ -119,7 +151,9 @@ impl AppState {
         Budget {
             deadline: Some(arrived + Duration::from_micros(time_ms * 1000 - margin_us)),
             time_ms: Some(time_ms),
-            max_depth: limits.max_depth.map(|d| d.clamp(1, config.max_depth)),
+            max_depth: limits
+                .max_depth
+                .map(|d| d.clamp(1, u64::from(config.max_depth)) as u32),
             max_nodes: limits.max_nodes.map(|n| n.clamp(1, config.max_nodes)),
             stop: stop.clone(),
         }
@@ -160,10 +194,11 @@ pub async fn list_games() -> Json<Value> {
 /// `POST /v1/games/{game}/new`.
 pub async fn new_game(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
     let game = game(&id)?;
     let payload = body::read(&headers, body, app.body_limits()).await?;
     let request: NewRequest = json_body(
@@ -181,12 +216,14 @@ pub async fn new_game(
 /// `POST /v1/games/{game}/legal-moves` (JSON, or the game's text form).
 pub async fn legal_moves(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
     let game = game(&id)?;
+    let Query(query) = query.map_err(|e| ApiError::InvalidOption(e.body_text()))?;
     match body::read(&headers, body, app.body_limits()).await? {
         Payload::Text(text) => {
             let query = query_map(query);
@@ -208,10 +245,11 @@ pub async fn legal_moves(
 /// `POST /v1/games/{game}/play`.
 pub async fn play(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
     let game = game(&id)?;
     let payload = body::read(&headers, body, app.body_limits()).await?;
     let request: PlayRequest = json_body(payload, None)?;
@@ -224,20 +262,24 @@ pub async fn play(
 /// `POST /v1/games/{game}/bot-move` (JSON, or the game's text form).
 pub async fn bot_move(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let arrived = Instant::now();
+    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
     let game = game(&id)?;
+    let Query(query) = query.map_err(|e| ApiError::InvalidOption(e.body_text()))?;
+    // The query's limits are for text bodies; they are checked whatever the body.
+    let limits = Limits {
+        time_ms: query_number(&query, "time_ms")?,
+        max_depth: query_number(&query, "max_depth")?,
+        max_nodes: query_number(&query, "max_nodes")?,
+    };
+    query_number::<u64>(&query, "seed")?;
     match body::read(&headers, body, app.body_limits()).await? {
         Payload::Text(text) => {
-            let limits = Limits {
-                time_ms: query_number(&query, "time_ms")?,
-                max_depth: query_number(&query, "max_depth")?,
-                max_nodes: query_number(&query, "max_nodes")?,
-            };
             if let Some(level) = query.get("level") {
                 game.check_level(level)?;
             }
@@ -278,16 +320,17 @@ pub async fn bot_move(
 /// `POST /v1/games/{game}/analyze`.
 pub async fn analyze(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let arrived = Instant::now();
+    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
     let game = game(&id)?;
     let payload = body::read(&headers, body, app.body_limits()).await?;
     let request: AnalyzeRequest = json_body(payload, None)?;
-    let top = request.top.unwrap_or(DEFAULT_TOP);
-    if !(1..=MAX_TOP).contains(&top) {
+    let top = request.top.unwrap_or(DEFAULT_TOP as u64);
+    if !(1..=MAX_TOP as u64).contains(&top) {
         return Err(ApiError::InvalidOption(format!(
             "top={top}: expected a whole number from 1 to {MAX_TOP}"
         )));
@@ -302,7 +345,7 @@ pub async fn analyze(
                 seed: request.seed,
                 extra: request.extra,
             };
-            game.analyze(&bot, top, &budget)
+            game.analyze(&bot, top as usize, &budget)
         })
         .await?;
     record_search(&id, &reply.search);
