@@ -7,7 +7,7 @@
 
 use super::board::{
     flip, kind, owner, step, value, Color, State, BUILDER, CATAPULT, DIAG, DRAGON, EMPTY, GENERAL,
-    JESTER, KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, ZOMBIE,
+    JESTER, KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, WIDTH, ZOMBIE,
 };
 
 /// What a move does.
@@ -97,6 +97,56 @@ impl Move {
         let sq = self.to as usize;
         [super::board::row_of(sq), super::board::col_of(sq)]
     }
+}
+
+/// A cheap screen in front of the legality test: a move can only put the
+/// mover's General in danger if it moves the General, empties a square on
+/// one of the General's lines (rank, file, diagonal: this covers uncovered
+/// slider lines, a Zombie's leap square and a protecting Sentinel leaving),
+/// or swaps a Jester with the General or a Sentinel. Moves that do none of
+/// these, made while the General is out of danger, are legal.
+pub(crate) struct SafetyScreen {
+    general: usize,
+    in_danger: bool,
+}
+
+impl SafetyScreen {
+    /// The screen for the side to move in `state`.
+    pub(crate) fn new(state: &State) -> SafetyScreen {
+        let general = state.generals[state.to_move.index()] as usize;
+        SafetyScreen {
+            general,
+            in_danger: general != 0 && state.in_danger(state.to_move),
+        }
+    }
+
+    /// Whether `mv` must go through the full legality test.
+    #[inline]
+    pub(crate) fn needs_check(&self, state: &State, mv: Move) -> bool {
+        if self.general == 0 {
+            return false;
+        }
+        if self.in_danger {
+            return true;
+        }
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        match mv.kind {
+            Kind::Build | Kind::Convert => false,
+            Kind::Swap => matches!(kind(state.cells[to]), GENERAL | SENTINEL),
+            Kind::Shoot => aligned(to, self.general),
+            Kind::Move | Kind::Capture | Kind::Leap => {
+                from == self.general || aligned(from, self.general)
+            }
+        }
+    }
+}
+
+/// Whether two squares share a rank, a file or a diagonal.
+#[inline]
+fn aligned(a: usize, b: usize) -> bool {
+    let (ra, ca) = (a / WIDTH, a % WIDTH);
+    let (rb, cb) = (b / WIDTH, b % WIDTH);
+    ra == rb || ca == cb || ra.abs_diff(rb) == ca.abs_diff(cb)
 }
 
 /// What [`State::make`] needs to take a move back.
@@ -381,10 +431,11 @@ impl State {
         }
         let start = out.len();
         self.pseudo_moves(self.to_move, out);
+        let screen = SafetyScreen::new(self);
         let mut kept = start;
         for i in start..out.len() {
             let mv = out[i];
-            if self.is_legal(mv) {
+            if !screen.needs_check(self, mv) || self.is_legal(mv) {
                 out[kept] = mv;
                 kept += 1;
             }
@@ -406,9 +457,10 @@ impl State {
             }
             scratch.clear();
             self.piece_moves(sq, kind(cell), side, scratch);
+            let screen = SafetyScreen::new(self);
             let found = (0..scratch.len()).any(|i| {
                 let mv = scratch[i];
-                self.is_legal(mv)
+                !screen.needs_check(self, mv) || self.is_legal(mv)
             });
             if found {
                 return true;
@@ -472,8 +524,13 @@ fn perft_in_place(state: &mut State, depth: u32, lists: &mut [Vec<Move>]) -> u64
     moves.clear();
     let side = state.to_move;
     state.pseudo_moves(side, moves);
+    let screen = SafetyScreen::new(state);
     let mut count = 0;
     for &mv in moves.iter() {
+        if depth == 1 && !screen.needs_check(state, mv) {
+            count += 1;
+            continue;
+        }
         let undo = state.make(mv);
         if !state.in_danger(side) {
             count += if depth == 1 {

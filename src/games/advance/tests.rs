@@ -3,7 +3,8 @@
 use super::board::{square, State};
 use super::movegen::{Kind, Move};
 use super::{Advance, Color};
-use crate::game::{perft, BotParams, Budget, Game, LevelSpec, Outcome, Player};
+use crate::game::erased::BotRequest;
+use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
 use serde_json::{json, Value};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/advance/");
@@ -478,4 +479,491 @@ fn material_rule_after_200_plies() {
     let after = Advance::apply(&earlier, &legal(&earlier)[0]);
     assert_eq!(after.ply(), Some(200));
     assert!(Advance::outcome(&after).is_over());
+}
+
+/// The levels from weakest to strongest.
+const LEVELS: [&str; 5] = ["legal", "win", "greedy", "predict", "strong"];
+
+/// Plays one seed example at `level` through the type-erased view and
+/// returns the move object.
+fn seed_example_move(example: &Value, level: &str, seed: u64, budget: &Budget) -> Value {
+    let game = crate::games::find("advance").expect("advance is registered");
+    let request = BotRequest {
+        state: json!({"board": example["board"], "to_move": example["to_move"]}),
+        level: Some(level.to_string()),
+        seed: Some(seed),
+        extra: serde_json::Map::new(),
+    };
+    game.bot_move(&request, budget).expect("bot move").mv
+}
+
+fn assert_expected(example: &Value, mv: &Value, level: &str) {
+    let expected = &example["expected"];
+    let name = example["name"].as_str().unwrap();
+    for field in ["kind", "from", "to"] {
+        assert_eq!(
+            mv[field], expected[field],
+            "{name} at level {level}: got {mv}"
+        );
+    }
+}
+
+#[test]
+fn seed_examples_pass_at_their_level_and_every_stronger_one() {
+    let game = crate::games::find("advance").unwrap();
+    for example in fixture("seed-examples.json")["examples"]
+        .as_array()
+        .unwrap()
+    {
+        let state = json!({"board": example["board"], "to_move": example["to_move"]});
+        if let Some(count) = example.get("legal_move_count") {
+            assert_eq!(
+                game.legal_moves(&state).unwrap().count as u64,
+                count.as_u64().unwrap()
+            );
+        }
+        let first = LEVELS.iter().position(|l| *l == example["level"]).unwrap();
+        for level in &LEVELS[first..] {
+            for seed in 0..4 {
+                let budget = Budget::unlimited().depth(4);
+                let mv = seed_example_move(example, level, seed, &budget);
+                assert_expected(example, &mv, level);
+            }
+        }
+    }
+}
+
+#[test]
+fn strong_passes_the_seed_examples_under_a_time_budget() {
+    for example in fixture("seed-examples.json")["examples"]
+        .as_array()
+        .unwrap()
+    {
+        let mv = seed_example_move(example, "strong", 1, &Budget::with_time_ms(100));
+        assert_expected(example, &mv, "strong");
+    }
+}
+
+#[test]
+#[ignore = "exploration: prints strong's choice per depth"]
+fn explore_strong_depths() {
+    for example in fixture("seed-examples.json")["examples"]
+        .as_array()
+        .unwrap()
+    {
+        for depth in 1..=7 {
+            let started = std::time::Instant::now();
+            let game = crate::games::find("advance").unwrap();
+            let request = BotRequest {
+                state: json!({"board": example["board"], "to_move": example["to_move"]}),
+                level: Some("strong".into()),
+                seed: Some(1),
+                extra: serde_json::Map::new(),
+            };
+            let reply = game
+                .bot_move(&request, &Budget::unlimited().depth(depth))
+                .unwrap();
+            println!(
+                "{} d{depth} {} score {:?} nodes {:?} {:?}",
+                example["name"],
+                reply.mv["notation"],
+                reply.search.score,
+                reply.search.nodes,
+                started.elapsed()
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "exploration: prints analysis of the greedy example"]
+fn explore_analysis() {
+    let examples = fixture("seed-examples.json");
+    let example = &examples["examples"][2];
+    let game = crate::games::find("advance").unwrap();
+    for depth in [1, 2, 3, 5] {
+        let request = BotRequest {
+            state: json!({"board": example["board"], "to_move": example["to_move"]}),
+            level: None,
+            seed: Some(1),
+            extra: serde_json::Map::new(),
+        };
+        let reply = game
+            .analyze(&request, 6, &Budget::unlimited().depth(depth))
+            .unwrap();
+        println!("depth {depth}");
+        for m in reply.moves {
+            println!("  {} {} {:?}", m.mv["notation"], m.score, m.pv);
+        }
+    }
+}
+
+/// An independent, slow and plain implementation of the rules on a grid of
+/// characters, to check the fast generator against.
+mod slow {
+    use super::super::board::{Color, State};
+    use super::super::movegen::Kind;
+
+    pub type Grid = [[char; 9]; 9];
+    /// (kind, from, to) with (row, col) squares.
+    pub type SlowMove = (Kind, (i32, i32), (i32, i32));
+
+    pub fn grid(state: &State) -> Grid {
+        let mut g = [['.'; 9]; 9];
+        for (r, row) in g.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                *cell = state.char_at(r, c);
+            }
+        }
+        g
+    }
+
+    fn side_of(ch: char) -> Option<Color> {
+        match ch {
+            'A'..='Z' => Some(Color::White),
+            'a'..='z' => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    fn get(g: &Grid, r: i32, c: i32) -> Option<char> {
+        if (0..9).contains(&r) && (0..9).contains(&c) {
+            Some(g[r as usize][c as usize])
+        } else {
+            None
+        }
+    }
+
+    fn is_protected(g: &Grid, r: i32, c: i32) -> bool {
+        let Some(side) = get(g, r, c).and_then(side_of) else {
+            return false;
+        };
+        let sentinel = if side == Color::White { 'S' } else { 's' };
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .iter()
+            .any(|(dr, dc)| get(g, r + dr, c + dc) == Some(sentinel))
+    }
+
+    /// Whether `side` could capture on (r, c); `general_too` treats a General as capturable.
+    fn takeable(g: &Grid, r: i32, c: i32, side: Color, general_too: bool) -> bool {
+        match get(g, r, c) {
+            Some(ch) if side_of(ch) == Some(side.other()) => {
+                (general_too || ch.to_ascii_lowercase() != 'g') && !is_protected(g, r, c)
+            }
+            _ => false,
+        }
+    }
+
+    pub fn pseudo(g: &Grid, side: Color, general_too: bool) -> Vec<SlowMove> {
+        let mut out = Vec::new();
+        let king = [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ];
+        let ortho = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+        for r in 0..9 {
+            for c in 0..9 {
+                let ch = g[r as usize][c as usize];
+                if side_of(ch) != Some(side) {
+                    continue;
+                }
+                let empty = |dr: i32, dc: i32| get(g, r + dr, c + dc) == Some('.');
+                let take = |dr: i32, dc: i32| takeable(g, r + dr, c + dc, side, general_too);
+                let mut add = |kind, dr: i32, dc: i32| out.push((kind, (r, c), (r + dr, c + dc)));
+                match ch.to_ascii_lowercase() {
+                    'z' => {
+                        let f = if side == Color::White { -1 } else { 1 };
+                        for dc in [-1, 0, 1] {
+                            if empty(f, dc) {
+                                add(Kind::Move, f, dc);
+                                if take(2 * f, 2 * dc) {
+                                    add(Kind::Leap, 2 * f, 2 * dc);
+                                }
+                            } else if take(f, dc) {
+                                add(Kind::Capture, f, dc);
+                            }
+                        }
+                    }
+                    'b' => {
+                        for (dr, dc) in king {
+                            if empty(dr, dc) {
+                                add(Kind::Move, dr, dc);
+                                add(Kind::Build, dr, dc);
+                            } else if take(dr, dc) {
+                                add(Kind::Capture, dr, dc);
+                            }
+                        }
+                    }
+                    'j' => {
+                        for (dr, dc) in king {
+                            let target = get(g, r + dr, c + dc);
+                            match target {
+                                Some('.') => add(Kind::Move, dr, dc),
+                                Some(t) if side_of(t) == Some(side) => {
+                                    if t.to_ascii_lowercase() != 'j' {
+                                        add(Kind::Swap, dr, dc)
+                                    }
+                                }
+                                Some(t)
+                                    if side_of(t).is_some() && t.to_ascii_lowercase() != 'g' =>
+                                {
+                                    add(Kind::Convert, dr, dc)
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    'm' | 'd' => {
+                        let (dirs, min, walls): (&[(i32, i32)], i32, bool) =
+                            if ch.to_ascii_lowercase() == 'm' {
+                                (&ortho, 1, true)
+                            } else {
+                                (&king, 2, false)
+                            };
+                        for &(dr, dc) in dirs {
+                            let mut k = 1;
+                            while empty(k * dr, k * dc) {
+                                add(Kind::Move, k * dr, k * dc);
+                                k += 1;
+                            }
+                            let wall = walls && get(g, r + k * dr, c + k * dc) == Some('#');
+                            if k >= min && (take(k * dr, k * dc) || wall) {
+                                add(Kind::Capture, k * dr, k * dc);
+                            }
+                        }
+                    }
+                    's' => {
+                        for (dr, dc) in [
+                            (-2, -1),
+                            (-2, 1),
+                            (-1, -2),
+                            (-1, 2),
+                            (1, -2),
+                            (1, 2),
+                            (2, -1),
+                            (2, 1),
+                        ] {
+                            if empty(dr, dc) {
+                                add(Kind::Move, dr, dc);
+                            } else if take(dr, dc) {
+                                add(Kind::Capture, dr, dc);
+                            }
+                        }
+                    }
+                    'c' => {
+                        for (dr, dc) in ortho {
+                            if empty(dr, dc) {
+                                add(Kind::Move, dr, dc);
+                            }
+                        }
+                        for (dr, dc) in [
+                            (-3, 0),
+                            (3, 0),
+                            (0, -3),
+                            (0, 3),
+                            (-2, -2),
+                            (-2, 2),
+                            (2, -2),
+                            (2, 2),
+                        ] {
+                            if take(dr, dc) {
+                                add(Kind::Shoot, dr, dc);
+                            }
+                        }
+                    }
+                    _ => {
+                        for (dr, dc) in king {
+                            if empty(dr, dc) {
+                                add(Kind::Move, dr, dc);
+                            } else if take(dr, dc) {
+                                add(Kind::Capture, dr, dc);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub fn play(g: &Grid, (kind, (fr, fc), (tr, tc)): SlowMove) -> Grid {
+        let mut n = *g;
+        let (f, t) = ((fr as usize, fc as usize), (tr as usize, tc as usize));
+        match kind {
+            Kind::Move | Kind::Capture | Kind::Leap => {
+                n[t.0][t.1] = g[f.0][f.1];
+                n[f.0][f.1] = '.';
+            }
+            Kind::Build => n[t.0][t.1] = '#',
+            Kind::Swap => {
+                n[t.0][t.1] = g[f.0][f.1];
+                n[f.0][f.1] = g[t.0][t.1];
+            }
+            Kind::Convert => {
+                let ch = g[t.0][t.1];
+                n[t.0][t.1] = if ch.is_ascii_uppercase() {
+                    ch.to_ascii_lowercase()
+                } else {
+                    ch.to_ascii_uppercase()
+                };
+            }
+            Kind::Shoot => n[t.0][t.1] = '.',
+        }
+        n
+    }
+
+    pub fn danger(g: &Grid, side: Color) -> bool {
+        let general = if side == Color::White { 'G' } else { 'g' };
+        let Some(at) = (0..9)
+            .flat_map(|r| (0..9).map(move |c| (r, c)))
+            .find(|&(r, c)| g[r as usize][c as usize] == general)
+        else {
+            return false;
+        };
+        if is_protected(g, at.0, at.1) {
+            return false;
+        }
+        pseudo(g, side.other(), true)
+            .iter()
+            .any(|&(kind, _, to)| to == at && kind.is_capture())
+    }
+
+    pub fn legal(g: &Grid, side: Color) -> Vec<SlowMove> {
+        let mut moves: Vec<SlowMove> = pseudo(g, side, false)
+            .into_iter()
+            .filter(|&m| !danger(&play(g, m), side))
+            .collect();
+        moves.sort_by_key(|&(k, f, t)| (k as u8, f, t));
+        moves
+    }
+}
+
+/// The fast generator's moves in the slow form, sorted.
+fn fast_as_slow(state: &State) -> Vec<slow::SlowMove> {
+    let mut moves: Vec<slow::SlowMove> = legal(state)
+        .iter()
+        .map(|m| {
+            let [fr, fc] = m.from_row_col();
+            let [tr, tc] = m.to_row_col();
+            (m.kind, (fr as i32, fc as i32), (tr as i32, tc as i32))
+        })
+        .collect();
+    moves.sort_by_key(|&(k, f, t)| (k as u8, f, t));
+    moves
+}
+
+/// Plays `plies` random legal moves from `state` with a seeded generator,
+/// calling `check` on every position reached (the first included).
+fn random_playout(mut state: State, seed: u64, plies: usize, mut check: impl FnMut(&State)) {
+    use rand::Rng;
+    let mut rng = BotParams::seeded(seed).rng();
+    for _ in 0..plies {
+        check(&state);
+        let moves = legal(&state);
+        if moves.is_empty() {
+            break;
+        }
+        // Prefer captures now and then, so that playouts reach open, sparse positions.
+        let captures: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.kind != Kind::Move && m.kind != Kind::Build)
+            .collect();
+        let mv = if !captures.is_empty() && rng.random_bool(0.5) {
+            captures[rng.random_range(0..captures.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
+        state = Advance::apply(&state, &mv);
+    }
+}
+
+/// A random board: each square empty with probability ~60%, else a random
+/// piece or wall; at most one General a side.
+fn random_board(seed: u64) -> State {
+    use rand::Rng;
+    let mut rng = BotParams::seeded(seed).rng();
+    let pieces: Vec<char> = "ZBJMSCDzbjmscd#".chars().collect();
+    let mut rows = vec![vec!['.'; 9]; 9];
+    for row in rows.iter_mut() {
+        for cell in row.iter_mut() {
+            if rng.random_bool(0.4) {
+                *cell = pieces[rng.random_range(0..pieces.len())];
+            }
+        }
+    }
+    for general in ['G', 'g'] {
+        if rng.random_bool(0.9) {
+            rows[rng.random_range(0..9)][rng.random_range(0..9)] = general;
+        }
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    let side = if rng.random_bool(0.5) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    State::from_rows(&rows, side, None).expect("generated board is valid")
+}
+
+fn check_position(state: &State) {
+    let side = state.to_move();
+    let fast = fast_as_slow(state);
+    let slow = slow::legal(&slow::grid(state), side);
+    assert_eq!(fast, slow, "move lists differ in\n{state:?}");
+    for mv in legal(state) {
+        let after = Advance::apply(state, &mv);
+        assert!(
+            !after.in_danger(side),
+            "{mv:?} leaves the General in danger in\n{state:?}"
+        );
+        assert_eq!(
+            after.hash,
+            after.full_hash(),
+            "hash out of step after {mv:?}"
+        );
+        let notation = Advance::notation(state, &mv);
+        assert_eq!(Advance::parse_move(state, &json!(notation)).unwrap(), mv);
+        assert_eq!(
+            Advance::parse_move(state, &Advance::move_to_json(state, &mv)).unwrap(),
+            mv
+        );
+    }
+    let json = Advance::state_to_json(state);
+    assert_eq!(&Advance::state_from_json(&json).unwrap(), state);
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn playouts_from_the_start_agree_with_the_slow_rules(seed in any::<u64>()) {
+            random_playout(State::start(), seed, 60, check_position);
+        }
+
+        #[test]
+        fn random_boards_agree_with_the_slow_rules(seed in any::<u64>()) {
+            let state = random_board(seed);
+            check_position(&state);
+            random_playout(state, seed, 10, check_position);
+        }
+
+        #[test]
+        fn moves_not_listed_are_refused(seed in any::<u64>(), from in 0usize..81, to in 0usize..81, kind in 0usize..7) {
+            let state = random_board(seed);
+            let candidate = json!({"from": [from / 9, from % 9], "to": [to / 9, to % 9], "kind": Kind::ALL[kind].name()});
+            let listed = legal(&state).iter().any(|m| m.from_row_col() == [from / 9, from % 9] && m.to_row_col() == [to / 9, to % 9] && m.kind == Kind::ALL[kind]);
+            prop_assert_eq!(Advance::parse_move(&state, &candidate).is_ok(), listed);
+        }
+    }
 }
