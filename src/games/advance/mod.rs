@@ -9,6 +9,7 @@
 //! - [`forms`]: the JSON state and the legacy 9-line text board.
 //! - [`levels`]: `legal`, `win`, `greedy`, `predict`.
 //! - [`eval`]: the evaluation behind `strong` (generic alpha-beta search).
+//! - [`strong`]: the `strong` level, kept faithful to the grading scale.
 //!
 //! The game ends when the side to move has no legal move (it loses) or,
 //! when the ply count is known, after 200 plies (more material wins, equal
@@ -20,6 +21,7 @@ pub mod forms;
 pub mod levels;
 pub mod movegen;
 pub mod notation;
+pub mod strong;
 
 #[cfg(test)]
 mod tests;
@@ -31,7 +33,7 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
     Outcome, Player, ScoredMove, SearchReport, TextRequest,
 };
-use crate::search::{self, describe_decisive, SearchOptions};
+use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
 
 /// The Advance game, for the registry.
@@ -39,12 +41,6 @@ pub struct Advance;
 
 /// The level used when a request names none.
 pub const DEFAULT_LEVEL: &str = "strong";
-
-/// Depth used by `strong` when the budget sets no limit at all.
-const UNLIMITED_DEPTH: u32 = 5;
-
-/// log2 of the transposition table's entries for `strong`.
-const TT_LOG2: u32 = 18;
 
 fn player(color: Color) -> Player {
     match color {
@@ -82,35 +78,6 @@ pub fn outcome(state: &State) -> Outcome {
     }
 }
 
-/// The budget `strong` searches under: the caller's, with a depth cap when it has no limit.
-fn strong_budget(budget: &Budget) -> Budget {
-    let mut budget = budget.clone();
-    if budget.deadline.is_none() && budget.max_depth.is_none() && budget.max_nodes.is_none() {
-        budget.max_depth = Some(UNLIMITED_DEPTH);
-    }
-    budget
-}
-
-/// The `strong` level: iterative-deepening alpha-beta under the budget.
-fn strong(state: &State, budget: &Budget) -> BotChoice<Move> {
-    let options = SearchOptions {
-        max_depth: 64,
-        tt_log2: TT_LOG2,
-    };
-    let result = search::search::<Advance>(state, &strong_budget(budget), &options);
-    BotChoice {
-        mv: result.best,
-        report: SearchReport {
-            depth: Some(result.depth),
-            nodes: Some(result.nodes),
-            score: Some(result.score as i64),
-            stopped_by: Some(result.stopped_by),
-            proven: Some(result.proven),
-            ..SearchReport::plain()
-        },
-    }
-}
-
 impl Game for Advance {
     type State = State;
     type Move = Move;
@@ -126,7 +93,7 @@ impl Game for Advance {
                 LevelInfo { id: "win", description: "grade 5: a move that wins at once if there is one, else any legal move" },
                 LevelInfo { id: "greedy", description: "grade 6: a winning move, else one of largest immediate material gain (conversions count twice)" },
                 LevelInfo { id: "predict", description: "grade 7: a winning move, else the greedy move whose outcome is best after a greedy reply and a greedy answer" },
-                LevelInfo { id: "strong", description: "iterative-deepening alpha-beta search with quiescence under the time budget" },
+                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps the greedy answer unless it costs more than margin (default strong:margin=1000, centi-points; 0 = pure search)" },
             ],
             default_level: DEFAULT_LEVEL,
             new_options: vec![],
@@ -185,7 +152,9 @@ impl Game for Advance {
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Move>, GameError> {
-        level.only_options(&[])?;
+        if level.name != "strong" {
+            level.only_options(&[])?;
+        }
         let mut rng = params.rng();
         let mut scratch = levels::Scratch::new();
         let plain = |mv| BotChoice {
@@ -203,7 +172,7 @@ impl Game for Advance {
                     report: prediction.report,
                 }
             }
-            "strong" => strong(state, budget),
+            "strong" => strong::choose(state, level, budget)?,
             other => {
                 return Err(GameError::UnknownLevel {
                     level: other.to_string(),
@@ -219,12 +188,8 @@ impl Game for Advance {
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
-        let options = SearchOptions {
-            max_depth: 64,
-            tt_log2: TT_LOG2,
-        };
         let (roots, depth, nodes, stopped_by) =
-            search::analyze::<Advance>(state, top, &strong_budget(budget), &options);
+            search::analyze::<Advance>(state, top, &strong::bounded(budget), &strong::options());
         let best = roots.first().map(|r| r.score as i64);
         let moves = roots
             .into_iter()

@@ -4,7 +4,7 @@ use super::board::{square, State};
 use super::movegen::{Kind, Move};
 use super::{Advance, Color};
 use crate::game::erased::BotRequest;
-use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
+use crate::game::{BotParams, Budget, Game, Outcome, Player};
 use serde_json::{json, Value};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/advance/");
@@ -648,7 +648,7 @@ mod slow {
     fn takeable(g: &Grid, r: i32, c: i32, side: Color, general_too: bool) -> bool {
         match get(g, r, c) {
             Some(ch) if side_of(ch) == Some(side.other()) => {
-                (general_too || ch.to_ascii_lowercase() != 'g') && !is_protected(g, r, c)
+                (general_too || !ch.eq_ignore_ascii_case(&'g')) && !is_protected(g, r, c)
             }
             _ => false,
         }
@@ -705,13 +705,15 @@ mod slow {
                             let target = get(g, r + dr, c + dc);
                             match target {
                                 Some('.') => add(Kind::Move, dr, dc),
-                                Some(t) if side_of(t) == Some(side) => {
-                                    if t.to_ascii_lowercase() != 'j' {
-                                        add(Kind::Swap, dr, dc)
-                                    }
+                                Some(t)
+                                    if side_of(t) == Some(side)
+                                        && !t.eq_ignore_ascii_case(&'j') =>
+                                {
+                                    add(Kind::Swap, dr, dc)
                                 }
                                 Some(t)
-                                    if side_of(t).is_some() && t.to_ascii_lowercase() != 'g' =>
+                                    if side_of(t) == Some(side.other())
+                                        && !t.eq_ignore_ascii_case(&'g') =>
                                 {
                                     add(Kind::Convert, dr, dc)
                                 }
@@ -721,7 +723,7 @@ mod slow {
                     }
                     'm' | 'd' => {
                         let (dirs, min, walls): (&[(i32, i32)], i32, bool) =
-                            if ch.to_ascii_lowercase() == 'm' {
+                            if ch.eq_ignore_ascii_case(&'m') {
                                 (&ortho, 1, true)
                             } else {
                                 (&king, 2, false)
