@@ -1,3 +1,4 @@
 //! Subcommands besides `serve`: the legacy harness contracts of each game and the arena.
 
+pub mod advance;
 pub mod arena;

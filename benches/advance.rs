@@ -1,0 +1,76 @@
+//! Advance: perft from the start position (asserting the fixture's counts),
+//! move generation on a busy midgame position, and the bot levels.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use gamebot::game::{BotParams, Budget, Game, LevelSpec};
+use gamebot::games::advance::movegen::perft;
+use gamebot::games::advance::{Advance, Color, State};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The busy midgame position of the `greedy` seed example.
+const MIDGAME: [&str; 9] = [
+    "d.bz..cmj",
+    "Dj.#...b#",
+    "m.z.g.zs.",
+    "......#z#",
+    ".....Z#.Z",
+    ".#..S...#",
+    "..Z.zZ...",
+    "...BZ..Z.",
+    "M.CSMG.J.",
+];
+
+fn midgame() -> State {
+    State::from_rows(&MIDGAME, Color::White, None).unwrap()
+}
+
+fn bench_perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("advance_perft");
+    group.sample_size(10);
+    for (depth, count) in [(3u32, 80_482u64), (4, 3_502_461)] {
+        group.bench_function(format!("start_depth_{depth}"), |b| {
+            b.iter(|| {
+                let mut state = State::start();
+                assert_eq!(perft(&mut state, black_box(depth)), count);
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_movegen(c: &mut Criterion) {
+    let state = midgame();
+    let mut moves = Vec::with_capacity(128);
+    c.bench_function("advance_legal_moves_midgame", |b| {
+        b.iter(|| {
+            moves.clear();
+            Advance::legal_moves(black_box(&state), &mut moves);
+            moves.len()
+        })
+    });
+}
+
+fn bench_levels(c: &mut Criterion) {
+    let mut group = c.benchmark_group("advance_levels");
+    group.sample_size(10);
+    for (name, state) in [("start", State::start()), ("midgame", midgame())] {
+        for level in ["legal", "win", "greedy", "predict", "strong"] {
+            let spec = LevelSpec::parse(level).unwrap();
+            group.bench_function(format!("{level}_{name}"), |b| {
+                b.iter(|| {
+                    let budget = Budget::with_time_ms(100);
+                    Advance::choose_move(&state, &spec, &BotParams::seeded(7), &budget).unwrap()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = bench_perft, bench_movegen, bench_levels
+}
+criterion_main!(benches);

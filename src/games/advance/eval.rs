@@ -1,0 +1,268 @@
+//! The `strong` level's knowledge: a static evaluation, move-ordering hints
+//! and the noisy moves that quiescence follows, for the generic alpha-beta
+//! search in [`crate::search`].
+
+use super::board::{
+    kind, owner, step, value, Color, State, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
+    KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
+};
+use super::movegen::{Kind, Move};
+use super::Advance;
+use crate::search::{Evaluate, WIN};
+
+/// Centi-units per point of material.
+const PAWN: i32 = 100;
+/// Bonus per row a Zombie has advanced.
+const ZOMBIE_STEP: i32 = 4;
+/// Bonus per pseudo-legal step or capture.
+const MOBILITY: i32 = 2;
+/// Bonus per point of value of a piece a Sentinel protects.
+const PROTECTION: i32 = 4;
+/// Bonus for a General beside a friendly Sentinel (it can never be in danger).
+const GENERAL_GUARDED: i32 = 60;
+/// Penalty per square around an unguarded General that the enemy attacks.
+const GENERAL_PRESSURE: i32 = 20;
+/// Penalty for an unguarded General in danger.
+const GENERAL_IN_DANGER: i32 = 60;
+/// Share (percent) of a hanging piece's value lost when it cannot be saved.
+const HANGING_PERCENT: i32 = 50;
+
+/// Each padded cell's 0..81 index (255 outside the board).
+static INDEX81: [u8; CELLS] = {
+    let mut table = [255u8; CELLS];
+    let mut i = 0;
+    while i < SIZE * SIZE {
+        table[SQUARES[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+#[inline]
+fn bit(sq: usize) -> u128 {
+    match INDEX81[sq] {
+        255 => 0,
+        i => 1u128 << i,
+    }
+}
+
+/// What one side's pieces reach.
+#[derive(Default)]
+struct Survey {
+    /// Squares where the side could capture a piece standing there (protection aside).
+    captures: u128,
+    /// Squares a Jester of the side could convert on.
+    converts: u128,
+    /// Pseudo-legal steps, slides and captures.
+    mobility: i32,
+}
+
+impl Survey {
+    fn of(state: &State, side: Color) -> Survey {
+        let mut survey = Survey::default();
+        for &sq in SQUARES.iter() {
+            let sq = sq as usize;
+            let cell = state.cells[sq];
+            if owner(cell) == side as u8 {
+                survey.add_piece(state, sq, kind(cell), side);
+            }
+        }
+        survey
+    }
+
+    fn add_piece(&mut self, state: &State, sq: usize, piece: u8, side: Color) {
+        match piece {
+            ZOMBIE => self.zombie(state, sq, side),
+            JESTER => {
+                for d in KING {
+                    let to = step(sq, d);
+                    self.converts |= bit(to);
+                    self.mobility += (state.cells[to] == EMPTY) as i32;
+                }
+            }
+            MINER => self.rays(state, sq, &ORTHO, 1),
+            SENTINEL => self.jumps(state, sq, &KNIGHT),
+            CATAPULT => {
+                for d in ORTHO {
+                    self.mobility += (state.cells[step(sq, d)] == EMPTY) as i32;
+                }
+                for d in SHOTS {
+                    self.captures |= bit(step(sq, d));
+                }
+            }
+            DRAGON => {
+                self.rays(state, sq, &ORTHO, 2);
+                self.rays(state, sq, &DIAG, 2);
+            }
+            _ => self.jumps(state, sq, &KING),
+        }
+    }
+
+    fn zombie(&mut self, state: &State, sq: usize, side: Color) {
+        let forward = side.forward();
+        for d in [forward - 1, forward, forward + 1] {
+            let to = step(sq, d);
+            self.captures |= bit(to);
+            if state.cells[to] == EMPTY {
+                self.mobility += 1;
+                self.captures |= bit(step(to, d));
+            }
+        }
+    }
+
+    fn jumps(&mut self, state: &State, sq: usize, offsets: &[isize]) {
+        for &d in offsets {
+            let to = step(sq, d);
+            self.captures |= bit(to);
+            self.mobility += (state.cells[to] == EMPTY) as i32;
+        }
+    }
+
+    fn rays(&mut self, state: &State, sq: usize, rays: &[isize], min_capture: i32) {
+        for &d in rays {
+            let mut to = step(sq, d);
+            let mut distance = 1;
+            while state.cells[to] == EMPTY {
+                self.mobility += 1;
+                to = step(to, d);
+                distance += 1;
+            }
+            if distance >= min_capture {
+                self.captures |= bit(to);
+            }
+        }
+    }
+}
+
+/// The positional and material score of `side`, knowing both surveys.
+fn side_score(state: &State, side: Color, own: &Survey, enemy: &Survey, to_move: bool) -> i32 {
+    let me = side as u8;
+    let mut score = state.material(side) * PAWN + own.mobility * MOBILITY;
+    let mut hanging_total = 0;
+    let mut hanging_max = 0;
+    for &sq in SQUARES.iter() {
+        let sq = sq as usize;
+        let cell = state.cells[sq];
+        if owner(cell) != me {
+            continue;
+        }
+        let piece = kind(cell);
+        if piece == GENERAL {
+            score += general_safety(state, sq, side, enemy);
+            continue;
+        }
+        if piece == ZOMBIE {
+            let row = super::board::row_of(sq) as i32;
+            let advanced = if side == Color::White {
+                7 - row
+            } else {
+                row - 1
+            };
+            score += advanced.max(0) * ZOMBIE_STEP;
+        }
+        let guarded = state.protected(sq, me);
+        if guarded && piece != SENTINEL {
+            score += value(cell) * PROTECTION;
+        }
+        let b = bit(sq);
+        let threatened = (enemy.captures & b != 0 && !guarded) || enemy.converts & b != 0;
+        if threatened && own.captures & b == 0 {
+            hanging_total += value(cell);
+            hanging_max = hanging_max.max(value(cell));
+        }
+    }
+    // The side to move saves its most valuable hanging piece; the other
+    // side's captures are left to quiescence.
+    if to_move {
+        score -= (hanging_total - hanging_max) * PAWN * HANGING_PERCENT / 100;
+    }
+    score
+}
+
+/// The General's safety: guarded by a Sentinel, or how many squares around it the enemy attacks.
+fn general_safety(state: &State, sq: usize, side: Color, enemy: &Survey) -> i32 {
+    if state.protected(sq, side as u8) {
+        return GENERAL_GUARDED;
+    }
+    let mut score = 0;
+    if enemy.captures & bit(sq) != 0 && state.in_danger(side) {
+        score -= GENERAL_IN_DANGER;
+    }
+    for d in KING {
+        let to = step(sq, d);
+        if owner(state.cells[to]) != side as u8 && enemy.captures & bit(to) != 0 {
+            score -= GENERAL_PRESSURE;
+        }
+    }
+    score
+}
+
+/// The static evaluation for the side to move.
+pub fn evaluate(state: &State) -> i32 {
+    let white = Survey::of(state, Color::White);
+    let black = Survey::of(state, Color::Black);
+    let to_move = state.to_move();
+    let white_score = side_score(state, Color::White, &white, &black, to_move == Color::White);
+    let black_score = side_score(state, Color::Black, &black, &white, to_move == Color::Black);
+    let score = white_score - black_score;
+    if to_move == Color::White {
+        score
+    } else {
+        -score
+    }
+}
+
+/// Ordering hint: conversions and captures by the value taken, cheap attackers first.
+pub fn order_hint(state: &State, mv: &Move) -> i32 {
+    let target = state.cells[mv.to as usize];
+    let attacker = value(state.cells[mv.from as usize]);
+    match mv.kind {
+        Kind::Convert => 200 * value(target) - attacker,
+        Kind::Capture | Kind::Leap | Kind::Shoot if owner(target) != NOBODY => {
+            100 * value(target) - attacker
+        }
+        Kind::Capture => 1,
+        Kind::Build => -1,
+        _ => 0,
+    }
+}
+
+/// Whether quiescence should follow the move: it takes or converts a piece.
+pub fn is_noisy(state: &State, mv: &Move) -> bool {
+    match mv.kind {
+        Kind::Leap | Kind::Shoot | Kind::Convert => true,
+        Kind::Capture => owner(state.cells[mv.to as usize]) != NOBODY,
+        _ => false,
+    }
+}
+
+impl Evaluate for Advance {
+    fn evaluate(state: &State) -> i32 {
+        evaluate(state)
+    }
+
+    fn hash(state: &State) -> u64 {
+        state.hash
+    }
+
+    fn order_hint(state: &State, mv: &Move) -> i32 {
+        order_hint(state, mv)
+    }
+
+    fn is_noisy(state: &State, mv: &Move) -> bool {
+        is_noisy(state, mv)
+    }
+
+    fn terminal_score(state: &State, ply: usize) -> i32 {
+        let ply = ply as i32;
+        if state.ply_limit_reached() {
+            let me = state.to_move();
+            return match state.material(me) - state.material(me.other()) {
+                b if b > 0 => WIN - ply,
+                b if b < 0 => -(WIN - ply),
+                _ => 0,
+            };
+        }
+        -(WIN - ply)
+    }
+}

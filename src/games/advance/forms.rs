@@ -1,0 +1,206 @@
+//! The state's outside forms: the JSON object and the legacy 9-line text.
+
+use super::board::{BoardError, Color, State, PLY_LIMIT, SIZE};
+use crate::game::GameError;
+use serde_json::{json, Map, Value};
+
+/// The JSON state as read, before validation.
+#[derive(Clone, Debug)]
+pub struct RawState {
+    /// The 9 rows.
+    pub board: Vec<String>,
+    /// `white` or `black`.
+    pub to_move: String,
+    /// Plies played, when known.
+    pub ply: Option<u64>,
+}
+
+impl RawState {
+    /// Reads the fields of a JSON state, naming the field at fault.
+    pub fn from_json(value: &Value) -> Result<RawState, GameError> {
+        let object = value.as_object().ok_or_else(|| {
+            GameError::invalid_state(
+                "the state must be an object {\"board\": [9 strings], \"to_move\": \"white\"|\"black\", \"ply\": n}",
+            )
+        })?;
+        let rows = object
+            .get("board")
+            .and_then(Value::as_array)
+            .ok_or_else(|| {
+                GameError::invalid_state_at("/board", "\"board\" must be an array of 9 strings")
+            })?;
+        let mut board = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let text = row.as_str().ok_or_else(|| {
+                GameError::invalid_state_at(
+                    format!("/board/{i}"),
+                    format!("row {i} must be a string of 9 characters"),
+                )
+            })?;
+            board.push(text.to_string());
+        }
+        let to_move = object
+            .get("to_move")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                GameError::invalid_state_at(
+                    "/to_move",
+                    "\"to_move\" must be \"white\" or \"black\"",
+                )
+            })?
+            .to_string();
+        let ply = match object.get("ply") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().ok_or_else(|| {
+                GameError::invalid_state_at(
+                    "/ply",
+                    format!("\"ply\" must be a whole number from 0 to {PLY_LIMIT}"),
+                )
+            })?),
+        };
+        Ok(RawState {
+            board,
+            to_move,
+            ply,
+        })
+    }
+}
+
+impl TryFrom<RawState> for State {
+    type Error = GameError;
+
+    fn try_from(raw: RawState) -> Result<State, GameError> {
+        let to_move = Color::from_name(&raw.to_move).ok_or_else(|| {
+            GameError::invalid_state_at(
+                "/to_move",
+                format!(
+                    "\"to_move\" is {:?}; expected \"white\" or \"black\"",
+                    raw.to_move
+                ),
+            )
+        })?;
+        let ply = match raw.ply {
+            None => None,
+            Some(p) if p <= PLY_LIMIT as u64 => Some(p as u32),
+            Some(p) => {
+                return Err(GameError::invalid_state_at(
+                    "/ply",
+                    format!("\"ply\" is {p}; the game ends at ply {PLY_LIMIT}, so it must be from 0 to {PLY_LIMIT}"),
+                ))
+            }
+        };
+        State::from_rows(&raw.board, to_move, ply).map_err(json_board_error)
+    }
+}
+
+/// A board error in JSON terms: a pointer to the row, 0-based row and column.
+fn json_board_error(error: BoardError) -> GameError {
+    match (error.row, error.col) {
+        (Some(row), Some(col)) => GameError::invalid_state_at(
+            format!("/board/{row}"),
+            format!("board row {row}, column {col}: {}", error.detail),
+        ),
+        (Some(row), None) => GameError::invalid_state_at(
+            format!("/board/{row}"),
+            format!("board row {row}: {}", error.detail),
+        ),
+        _ => GameError::invalid_state_at("/board", format!("board: {}", error.detail)),
+    }
+}
+
+/// Reads and validates a JSON state.
+pub fn state_from_json(value: &Value) -> Result<State, GameError> {
+    State::try_from(RawState::from_json(value)?)
+}
+
+/// The JSON form of a state (`ply` only when known).
+pub fn state_to_json(state: &State) -> Value {
+    let board: Vec<String> = (0..SIZE).map(|row| state.row_text(row)).collect();
+    let mut object = json!({"board": board, "to_move": state.to_move().name()});
+    if let Some(ply) = state.ply() {
+        object["ply"] = json!(ply);
+    }
+    object
+}
+
+/// Splits the text form into its lines: one final newline is allowed, and
+/// CRLF endings. Errors name the (1-based) line.
+fn text_lines(text: &str) -> Result<Vec<&str>, String> {
+    let body = text
+        .strip_suffix("\r\n")
+        .or_else(|| text.strip_suffix('\n'))
+        .unwrap_or(text);
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect();
+    if text.is_empty() {
+        return Err(format!(
+            "line 1: the board is empty; expected {SIZE} lines of {SIZE} characters"
+        ));
+    }
+    if lines.len() < SIZE {
+        return Err(format!(
+            "line {}: the board ends after {} lines; expected {SIZE} lines of {SIZE} characters",
+            lines.len() + 1,
+            lines.len()
+        ));
+    }
+    if lines.len() > SIZE {
+        return Err(format!(
+            "line {}: too many lines ({}); a board has exactly {SIZE} lines",
+            SIZE + 1,
+            lines.len()
+        ));
+    }
+    Ok(lines)
+}
+
+/// Reads the 9-line text board. Errors name the 1-based line and column.
+pub fn parse_board_text(text: &str, to_move: Color, ply: Option<u32>) -> Result<State, String> {
+    let lines = text_lines(text)?;
+    State::from_rows(&lines, to_move, ply).map_err(|error| match (error.row, error.col) {
+        (Some(row), Some(col)) => format!("line {}, column {}: {}", row + 1, col + 1, error.detail),
+        (Some(row), None) => format!("line {}: {}", row + 1, error.detail),
+        _ => error.detail,
+    })
+}
+
+/// Reads a text request: the board in the body, `to_move` (required) and
+/// `ply` (optional) from the query.
+pub fn parse_text_request(body: &str, query: &Map<String, Value>) -> Result<State, GameError> {
+    let to_move = match query.get("to_move") {
+        Some(Value::String(name)) => Color::from_name(name).ok_or_else(|| {
+            GameError::invalid_state_at(
+                "/to_move",
+                format!("to_move={name}: expected white or black"),
+            )
+        })?,
+        _ => {
+            return Err(GameError::invalid_state_at(
+                "/to_move",
+                "the text form needs the query parameter to_move=white or to_move=black",
+            ))
+        }
+    };
+    let ply = match query.get("ply") {
+        None | Some(Value::Null) => None,
+        Some(value) => {
+            let text = value
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| value.to_string());
+            match text.parse::<u32>() {
+                Ok(p) if p <= PLY_LIMIT => Some(p),
+                _ => {
+                    return Err(GameError::invalid_state_at(
+                        "/ply",
+                        format!("ply={text}: expected a whole number from 0 to {PLY_LIMIT}"),
+                    ))
+                }
+            }
+        }
+    };
+    parse_board_text(body, to_move, ply)
+        .map_err(|detail| GameError::invalid_state_at("/board", detail))
+}

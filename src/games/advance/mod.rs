@@ -1,0 +1,234 @@
+//! Advance: a chess-like game on a 9×9 board with walls (rules in
+//! `shared/rules/advance.md`).
+//!
+//! - [`board`]: piece codes, the padded mailbox and the validated [`State`].
+//! - [`movegen`]: moves, generation, danger and legality.
+//! - [`notation`]: move notation (`e2-e3`, `e2xe3`, `a2#b3`, `b1~a1`,
+//!   `b1=b2`, `c1*c4`; files a–i left to right, ranks 1–9 from white's side)
+//!   and move objects.
+//! - [`forms`]: the JSON state and the legacy 9-line text board.
+//! - [`levels`]: `legal`, `win`, `greedy`, `predict`.
+//! - [`eval`]: the evaluation behind `strong` (generic alpha-beta search).
+//! - [`strong`]: the `strong` level, kept faithful to the grading scale.
+//!
+//! The game ends when the side to move has no legal move (it loses) or,
+//! when the ply count is known, after 200 plies (more material wins, equal
+//! material draws); the material rule is checked first.
+
+pub mod board;
+pub mod eval;
+pub mod forms;
+pub mod levels;
+pub mod movegen;
+pub mod notation;
+pub mod strong;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{Color, State};
+pub use movegen::{Kind, Move};
+
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
+    Outcome, Player, ScoredMove, SearchReport, TextRequest,
+};
+use crate::search::{self, describe_decisive};
+use serde_json::{Map, Value};
+
+/// The Advance game, for the registry.
+pub struct Advance;
+
+/// The level used when a request names none.
+pub const DEFAULT_LEVEL: &str = "strong";
+
+fn player(color: Color) -> Player {
+    match color {
+        Color::White => Player::First,
+        Color::Black => Player::Second,
+    }
+}
+
+/// How a position stands: the material rule first (ply known), then "no legal move".
+pub fn outcome(state: &State) -> Outcome {
+    if state.ply_limit_reached() {
+        let (white, black) = (state.material(Color::White), state.material(Color::Black));
+        let reason = "more material after 100 full turns".to_string();
+        return match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Outcome::Win {
+                winner: Player::First,
+                reason,
+            },
+            std::cmp::Ordering::Less => Outcome::Win {
+                winner: Player::Second,
+                reason,
+            },
+            std::cmp::Ordering::Equal => Outcome::Draw {
+                reason: "equal material after 100 full turns".to_string(),
+            },
+        };
+    }
+    if state.clone().has_legal_move(&mut Vec::new()) {
+        Outcome::Ongoing
+    } else {
+        Outcome::Win {
+            winner: player(state.to_move().other()),
+            reason: "no legal move".to_string(),
+        }
+    }
+}
+
+impl Game for Advance {
+    type State = State;
+    type Move = Move;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "advance",
+            name: "Advance",
+            players: 2,
+            sides: vec!["white", "black"],
+            levels: vec![
+                LevelInfo { id: "legal", description: "grade 4: any legal move, at random (seeded)" },
+                LevelInfo { id: "win", description: "grade 5: a move that wins at once if there is one, else any legal move" },
+                LevelInfo { id: "greedy", description: "grade 6: a winning move, else one of largest immediate material gain (conversions count twice)" },
+                LevelInfo { id: "predict", description: "grade 7: a winning move, else the greedy move whose outcome is best after a greedy reply and a greedy answer" },
+                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps the greedy answer unless it costs more than margin (default strong:margin=1000, centi-points; 0 = pure search)" },
+            ],
+            default_level: DEFAULT_LEVEL,
+            new_options: vec![],
+            text_forms: vec!["text/plain"],
+        }
+    }
+
+    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
+        if let Some(key) = options.keys().next() {
+            return Err(GameError::InvalidOption(format!(
+                "advance has no option '{key}'; a new game always starts from the standard position"
+            )));
+        }
+        Ok(State::start())
+    }
+
+    fn state_from_json(value: &Value) -> Result<State, GameError> {
+        forms::state_from_json(value)
+    }
+
+    fn state_to_json(state: &State) -> Value {
+        forms::state_to_json(state)
+    }
+
+    fn to_move(state: &State) -> Player {
+        player(state.to_move())
+    }
+
+    fn legal_moves(state: &State, out: &mut Vec<Move>) {
+        state.clone().legal_moves_into(out);
+    }
+
+    fn apply(state: &State, mv: &Move) -> State {
+        state.after(*mv)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        outcome(state)
+    }
+
+    fn notation(_state: &State, mv: &Move) -> String {
+        notation::notation(mv)
+    }
+
+    fn move_to_json(_state: &State, mv: &Move) -> Value {
+        notation::move_json(mv)
+    }
+
+    fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
+        notation::parse_move(state, value)
+    }
+
+    fn choose_move(
+        state: &State,
+        level: &LevelSpec,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Move>, GameError> {
+        if level.name != "strong" {
+            level.only_options(&[])?;
+        }
+        let mut rng = params.rng();
+        let mut scratch = levels::Scratch::new();
+        let plain = |mv| BotChoice {
+            mv,
+            report: SearchReport::plain(),
+        };
+        Ok(match level.name.as_str() {
+            "legal" => plain(levels::legal(state, &mut rng)),
+            "win" => plain(levels::win(state, &mut rng, &mut scratch)),
+            "greedy" => plain(levels::greedy(state, &mut rng, &mut scratch)),
+            "predict" => {
+                let prediction = levels::predict(state, &mut rng, budget);
+                BotChoice {
+                    mv: prediction.mv,
+                    report: prediction.report,
+                }
+            }
+            "strong" => strong::choose(state, level, budget)?,
+            other => {
+                return Err(GameError::UnknownLevel {
+                    level: other.to_string(),
+                    known: "legal, win, greedy, predict, strong".to_string(),
+                })
+            }
+        })
+    }
+
+    fn analyze(
+        state: &State,
+        top: usize,
+        _params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Move>, GameError> {
+        let (roots, depth, nodes, stopped_by) =
+            search::analyze::<Advance>(state, top, &strong::bounded(budget), &strong::options());
+        let best = roots.first().map(|r| r.score as i64);
+        let moves = roots
+            .into_iter()
+            .map(|r| ScoredMove {
+                exact: if r.proven {
+                    describe_decisive(r.score)
+                } else {
+                    None
+                },
+                mv: r.mv,
+                score: r.score as i64,
+                pv: r.pv,
+            })
+            .collect();
+        Ok(Analysis {
+            moves,
+            report: SearchReport {
+                depth: Some(depth),
+                nodes: Some(nodes),
+                score: best,
+                stopped_by: Some(stopped_by),
+                ..SearchReport::plain()
+            },
+        })
+    }
+
+    fn parse_text(
+        _endpoint: &str,
+        body: &str,
+        query: &Map<String, Value>,
+    ) -> Result<TextRequest<State>, GameError> {
+        Ok(TextRequest {
+            state: forms::parse_text_request(body, query)?,
+            level: None,
+            extra: Map::new(),
+        })
+    }
+
+    fn text_bot_move(_before: &State, _mv: &Move, after: &State) -> String {
+        after.to_text()
+    }
+}
