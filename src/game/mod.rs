@@ -7,8 +7,8 @@
 //! registry work with, so the HTTP layer never knows one game from another.
 
 mod budget;
-mod error;
 pub mod erased;
+mod error;
 mod level;
 mod perft;
 
