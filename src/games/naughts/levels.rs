@@ -4,7 +4,7 @@ use super::solver::{describe, Solution, Solver};
 use super::state::{Move, State};
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelInfo, LevelSpec, ScoredMove,
-    SearchReport,
+    SearchReport, StopReason,
 };
 use rand::seq::IndexedRandom;
 use serde_json::Value;
@@ -114,15 +114,16 @@ pub fn greedy(state: &State, params: &BotParams) -> BotChoice<Move> {
 
 fn report(solution: &Solution) -> SearchReport {
     let best = &solution.moves[0];
+    let proven = solution.stopped_by == StopReason::Proven;
     let mut report = SearchReport {
         depth: Some(solution.depth),
         nodes: Some(solution.nodes),
         score: Some(best.score as i64),
         stopped_by: Some(solution.stopped_by),
-        proven: Some(best.proven),
+        proven: Some(proven),
         ..SearchReport::plain()
     };
-    if best.proven {
+    if proven {
         report
             .extra
             .insert("value".to_string(), Value::String(describe(best.score)));

@@ -129,11 +129,38 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A position in the search with its key under each of the 8 symmetries, kept up to date.
+/// A position in the search, with the cells each side has on top as bit sets.
 #[derive(Clone, Copy)]
 struct Node {
     state: State,
-    keys: [u64; 8],
+    owned: [u64; 2],
+}
+
+/// A position's canonical key, and how to map its moves to and from the canonical frame.
+#[derive(Clone, Copy, Debug)]
+struct Canon {
+    key: u64,
+    /// The symmetry that takes the position to its canonical form.
+    symmetry: usize,
+    /// Every size still in a hand (either side's), as a bit set: sizes are
+    /// renumbered by their rank in it.
+    sizes: u16,
+}
+
+impl Canon {
+    /// The rank of `size` among the sizes in hand: how many of them are at most `size`.
+    fn rank(&self, size: u8) -> u8 {
+        (self.sizes & ((2u16 << size) - 1)).count_ones() as u8
+    }
+
+    /// The size in hand with this rank (1 for the smallest).
+    fn size_of_rank(&self, rank: u8) -> Option<u8> {
+        let mut sizes = self.sizes;
+        for _ in 1..rank {
+            sizes &= sizes.wrapping_sub(1);
+        }
+        (rank > 0 && sizes != 0).then(|| sizes.trailing_zeros() as u8)
+    }
 }
 
 /// What a move led to, from the search's point of view.
@@ -146,6 +173,9 @@ enum Next {
     Stalemate,
 }
 
+/// Cell codes in keys: 0 empty, 1..=10 naughts, 11..=20 crosses, by the top's rank (0..=9).
+const CODES: usize = 21;
+
 /// A symmetry of the square: (row, col, n) to (row, col).
 type Transform = fn(usize, usize, usize) -> (usize, usize);
 
@@ -156,11 +186,11 @@ struct Geometry {
     images: [[u8; MAX_CELLS]; 8],
     /// `preimages[k][cell]`: the cell symmetry `k` sends to `cell`.
     preimages: [[u8; MAX_CELLS]; 8],
-    /// Every line as cell indices.
-    lines: Vec<Vec<u8>>,
+    /// Every line as a bit set of cells.
+    lines: Vec<u64>,
     /// Exact packed keys (5 bits a cell) when the board has at most 9 cells, else Zobrist.
     packed: bool,
-    zobrist: Vec<[u64; 19]>,
+    zobrist: Vec<[u64; CODES]>,
 }
 
 impl Geometry {
@@ -185,15 +215,15 @@ impl Geometry {
             }
         }
         let state = State::new(n as u8, 5);
-        let lines: Vec<Vec<u8>> = state
+        let lines: Vec<u64> = state
             .lines()
-            .map(|(start, step)| (0..n).map(|i| (start + i * step) as u8).collect())
+            .map(|(start, step)| (0..n).fold(0, |mask, i| mask | 1 << (start + i * step)))
             .collect();
         let zobrist = (0..n * n)
             .map(|cell| {
-                let mut codes = [0u64; 19];
+                let mut codes = [0u64; CODES];
                 for (code, z) in codes.iter_mut().enumerate().skip(1) {
-                    *z = mix((cell * 19 + code) as u64 ^ 0x5eed);
+                    *z = mix((cell * CODES + code) as u64 ^ 0x5eed);
                 }
                 codes
             })
@@ -218,33 +248,66 @@ impl Geometry {
     }
 
     fn node(&self, state: &State) -> Node {
-        let mut keys = [0u64; 8];
-        for (k, key) in keys.iter_mut().enumerate() {
-            for cell in 0..self.n * self.n {
-                *key ^= self.contribution(self.images[k][cell], state.cells[cell].code());
+        let mut owned = [0u64; 2];
+        for (i, cell) in state.cells[..self.n * self.n].iter().enumerate() {
+            if let Some(owner) = cell.owner() {
+                owned[owner.index()] |= 1 << i;
             }
         }
         Node {
             state: *state,
-            keys,
+            owned,
         }
     }
 
-    /// The canonical key of a node and the symmetry that gives it.
-    fn canonical(&self, node: &Node) -> (u64, usize) {
-        let (k, &board) = node
-            .keys
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &key)| key)
-            .expect("eight keys");
-        let hands = (node.state.hands[0] >> 1) as u64 | ((node.state.hands[1] >> 1) as u64) << 9;
-        let key = if self.packed {
-            board | hands << 45
-        } else {
-            board ^ mix(hands)
+    /// The canonical key of a position: the least key over the 8 symmetries,
+    /// with sizes renumbered so that only what can cover what remains. A hand
+    /// marker covers a top exactly when its rank among the sizes in hand
+    /// exceeds the top's rank (the number of sizes in hand not above it), so
+    /// positions equal up to that renumbering have the same game tree.
+    fn canonical(&self, node: &Node) -> Canon {
+        let state = &node.state;
+        let mut canon = Canon {
+            key: u64::MAX,
+            symmetry: 0,
+            sizes: state.hands[0] | state.hands[1],
         };
-        (key, k)
+        let cells = self.n * self.n;
+        let mut codes = [0u8; MAX_CELLS];
+        for (code, cell) in codes.iter_mut().zip(&state.cells[..cells]) {
+            *code = match cell.owner() {
+                None => 0,
+                Some(Player::First) => 1 + canon.rank(cell.size()),
+                Some(Player::Second) => 11 + canon.rank(cell.size()),
+            };
+        }
+        for k in 0..8 {
+            let image = &self.images[k];
+            let key = (0..cells).fold(0, |key, cell| {
+                key ^ self.contribution(image[cell], codes[cell])
+            });
+            if key < canon.key {
+                canon.key = key;
+                canon.symmetry = k;
+            }
+        }
+        let ranked = |hand: u16| {
+            let mut bits = 0u64;
+            let mut rest = hand;
+            while rest != 0 {
+                let size = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                bits |= 1 << (canon.rank(size) - 1);
+            }
+            bits
+        };
+        let hands = ranked(state.hands[0]) | ranked(state.hands[1]) << 9;
+        canon.key = if self.packed {
+            canon.key | hands << 45
+        } else {
+            canon.key ^ mix(hands)
+        };
+        canon
     }
 }
 
@@ -285,6 +348,7 @@ pub struct Solver<'a> {
     /// Set when a value in the current subtree leaned on the horizon.
     horizon: bool,
     move_lists: Vec<Vec<Move>>,
+    order_lists: Vec<Vec<u64>>,
     history: Vec<[u32; 10]>,
 }
 
@@ -299,6 +363,7 @@ impl<'a> Solver<'a> {
             stopped: None,
             horizon: false,
             move_lists: vec![Vec::new(); MAX_PLY + 1],
+            order_lists: vec![Vec::new(); MAX_PLY + 1],
             history: vec![[0; 10]; grid * grid],
         }
     }
@@ -320,19 +385,14 @@ impl<'a> Solver<'a> {
         self.stopped.is_some()
     }
 
-    /// Plays `mv` on a copy of `node`, keeping the keys, and says who moves next.
+    /// Plays `mv` on a copy of `node` and says who moves next.
     fn play(&self, node: &Node, mv: Move) -> (Node, Next) {
-        let g = &self.geometry;
         let mut child = *node;
         let mover = node.state.to_move;
-        let at = mv.row as usize * g.n + mv.col as usize;
-        let old = node.state.cells[at].code();
-        let new = Cell::marker(mover, mv.size);
-        for k in 0..8 {
-            let image = g.images[k][at];
-            child.keys[k] ^= g.contribution(image, old) ^ g.contribution(image, new.code());
-        }
-        child.state.cells[at] = new;
+        let at = mv.row as usize * self.geometry.n + mv.col as usize;
+        child.state.cells[at] = Cell::marker(mover, mv.size);
+        child.owned[mover.index()] |= 1 << at;
+        child.owned[mover.other().index()] &= !(1 << at);
         child.state.hands[mover.index()] &= !(1 << mv.size);
         let next = if child.state.can_move(mover.other()) {
             child.state.to_move = mover.other();
@@ -347,54 +407,49 @@ impl<'a> Solver<'a> {
     }
 
     /// A move that wins at once for the side to move, if there is one.
-    fn winning_move(&self, state: &State) -> Option<Move> {
-        let g = &self.geometry;
+    fn winning_move(&self, node: &Node) -> Option<Move> {
+        let state = &node.state;
         let me = state.to_move;
-        let biggest = largest(state.hands[me.index()]);
-        for line in &g.lines {
-            let mut gap = None;
-            let mut missing = 0;
-            for &cell in line {
-                if state.cells[cell as usize].owner() != Some(me) {
-                    missing += 1;
-                    if missing > 1 {
-                        break;
-                    }
-                    gap = Some(cell);
-                }
+        let hand = state.hands[me.index()];
+        let biggest = largest(hand);
+        let mine = node.owned[me.index()];
+        let n = self.geometry.n as u8;
+        self.geometry.lines.iter().find_map(|&line| {
+            let missing = line & !mine;
+            if missing.count_ones() != 1 {
+                return None;
             }
-            if missing != 1 {
-                continue;
-            }
-            let Some(cell) = gap else { continue };
+            let cell = missing.trailing_zeros() as u8;
             let top = state.cells[cell as usize].size();
-            if biggest > top {
-                let size = sizes_above(state.hands[me.index()], top).trailing_zeros() as u8;
-                return Some(Move {
-                    row: cell / g.n as u8,
-                    col: cell % g.n as u8,
-                    size,
-                });
-            }
-        }
-        None
+            (biggest > top).then(|| Move {
+                row: cell / n,
+                col: cell % n,
+                size: sizes_above(hand, top).trailing_zeros() as u8,
+            })
+        })
     }
 
     /// Whether `player` could still fill `line`: every cell it does not own
     /// needs a distinct marker from its hand bigger than the cell's top.
-    fn line_open(state: &State, line: &[u8], player: Player) -> bool {
-        let mut hand = state.hands[player.index()];
-        let mut tops = [0u8; 8];
-        let mut count = 0;
-        for &cell in line {
-            let top = state.cells[cell as usize];
-            if top.owner() != Some(player) {
-                tops[count] = top.size();
-                count += 1;
-            }
-        }
+    fn line_open(node: &Node, line: u64, player: Player) -> bool {
+        let mut hand = node.state.hands[player.index()];
+        let mut missing = line & !node.owned[player.index()];
+        let count = missing.count_ones() as usize;
         if count > hand.count_ones() as usize {
             return false;
+        }
+        let mut tops = [0u8; 8];
+        let mut highest = 0;
+        for top in tops.iter_mut().take(count) {
+            *top = node.state.cells[missing.trailing_zeros() as usize].size();
+            highest = highest.max(*top);
+            missing &= missing - 1;
+        }
+        if highest >= largest(hand) {
+            return false;
+        }
+        if count <= 1 {
+            return true;
         }
         let tops = &mut tops[..count];
         tops.sort_unstable_by(|a, b| b.cmp(a));
@@ -406,11 +461,11 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether `player` could still complete some line.
-    fn can_still_win(&self, state: &State, player: Player) -> bool {
+    fn can_still_win(&self, node: &Node, player: Player) -> bool {
         self.geometry
             .lines
             .iter()
-            .any(|line| Self::line_open(state, line, player))
+            .any(|&line| Self::line_open(node, line, player))
     }
 
     /// Every legal move of the side to move (the game is known not to be won).
@@ -432,19 +487,14 @@ impl<'a> Solver<'a> {
 
     /// A static score for the side to move, far inside the decided range:
     /// lines still open to one side only, weighted by how full they are.
-    fn evaluate(&self, state: &State) -> i32 {
+    fn evaluate(&self, node: &Node) -> i32 {
+        let state = &node.state;
         let me = state.to_move;
+        let (mine, theirs) = (node.owned[me.index()], node.owned[me.other().index()]);
         let mut score = 0;
-        for line in &self.geometry.lines {
-            let (mut mine, mut theirs) = (0u32, 0u32);
-            for &cell in line {
-                match state.cells[cell as usize].owner() {
-                    Some(p) if p == me => mine += 1,
-                    Some(_) => theirs += 1,
-                    None => {}
-                }
-            }
-            match (mine, theirs) {
+        for &line in &self.geometry.lines {
+            let (m, t) = ((line & mine).count_ones(), (line & theirs).count_ones());
+            match (m, t) {
                 (m, 0) if m > 0 => score += 1 << (2 * m).min(20),
                 (0, t) if t > 0 => score -= 1 << (2 * t).min(20),
                 _ => {}
@@ -454,32 +504,44 @@ impl<'a> Solver<'a> {
         (score + 4 * (hand_weight(me) - hand_weight(me.other()))).clamp(-DECIDED / 2, DECIDED / 2)
     }
 
-    fn map_canonical(&self, mv: Move, symmetry: usize) -> (u8, u8) {
+    fn map_canonical(&self, mv: Move, canon: &Canon) -> (u8, u8) {
         let cell = mv.row as usize * self.geometry.n + mv.col as usize;
-        (self.geometry.images[symmetry][cell], mv.size)
+        (
+            self.geometry.images[canon.symmetry][cell],
+            canon.rank(mv.size),
+        )
     }
 
-    fn unmap_canonical(&self, best: (u8, u8), symmetry: usize) -> Option<Move> {
+    fn unmap_canonical(&self, best: (u8, u8), canon: &Canon) -> Option<Move> {
         let n = self.geometry.n;
-        (best.1 != 0 && (best.0 as usize) < n * n).then(|| {
-            let cell = self.geometry.preimages[symmetry][best.0 as usize];
-            Move {
-                row: cell / n as u8,
-                col: cell % n as u8,
-                size: best.1,
-            }
+        if best.1 == 0 || best.0 as usize >= n * n {
+            return None;
+        }
+        let cell = self.geometry.preimages[canon.symmetry][best.0 as usize];
+        Some(Move {
+            row: cell / n as u8,
+            col: cell % n as u8,
+            size: canon.size_of_rank(best.1)?,
         })
     }
 
-    /// Orders `moves` best first: the table's move, then by history.
-    fn order(&self, moves: &mut [Move], tt_move: Option<Move>) {
+    /// Fills `order` with the indices of `moves`, best first: the table's
+    /// move, then by history, ties in generation order.
+    fn order(&self, moves: &[Move], tt_move: Option<Move>, order: &mut Vec<u64>) {
         let n = self.geometry.n;
-        moves.sort_unstable_by_key(|mv| {
-            if Some(*mv) == tt_move {
-                return std::cmp::Reverse(u32::MAX);
-            }
-            std::cmp::Reverse(self.history[mv.row as usize * n + mv.col as usize][mv.size as usize])
-        });
+        order.clear();
+        order.extend(moves.iter().enumerate().map(|(i, mv)| {
+            let merit = if Some(*mv) == tt_move {
+                u32::MAX as u64
+            } else {
+                self.history[mv.row as usize * n + mv.col as usize][mv.size as usize] as u64
+            };
+            merit << 16 | (u16::MAX - i as u16) as u64
+        }));
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        for key in order.iter_mut() {
+            *key = (u16::MAX - *key as u16) as u64;
+        }
     }
 
     /// The value of `child` for the side that moved into it.
@@ -512,14 +574,14 @@ impl<'a> Solver<'a> {
             return 0;
         }
         let state = &node.state;
-        if self.winning_move(state).is_some() {
+        if self.winning_move(node).is_some() {
             return WIN - (ply as i32 + 1);
         }
         // A side that can complete no line any more can only draw or lose.
         let me = state.to_move;
         match (
-            self.can_still_win(state, me),
-            self.can_still_win(state, me.other()),
+            self.can_still_win(node, me),
+            self.can_still_win(node, me.other()),
         ) {
             (false, false) => return 0,
             (true, false) if beta <= 0 => return 0,
@@ -535,12 +597,12 @@ impl<'a> Solver<'a> {
         }
         if depth == 0 || ply >= MAX_PLY {
             self.horizon = true;
-            return self.evaluate(state);
+            return self.evaluate(node);
         }
-        let (key, symmetry) = self.geometry.canonical(node);
+        let canon = self.geometry.canonical(node);
         let mut tt_move = None;
-        if let Some(entry) = self.table.probe(key) {
-            tt_move = self.unmap_canonical(entry.best, symmetry);
+        if let Some(entry) = self.table.probe(canon.key) {
+            tt_move = self.unmap_canonical(entry.best, &canon);
             if entry.proven || entry.draft as u32 >= depth {
                 let score = from_table(entry.score, ply);
                 let usable = match entry.bound {
@@ -555,15 +617,17 @@ impl<'a> Solver<'a> {
             }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        let mut order = std::mem::take(&mut self.order_lists[ply]);
         moves.clear();
         Self::generate(state, self.geometry.n, &mut moves);
-        self.order(&mut moves, tt_move);
+        self.order(&moves, tt_move, &mut order);
 
         let alpha_start = alpha;
         let horizon_before = std::mem::replace(&mut self.horizon, false);
         let mut best_score = -INFINITY;
-        let mut best_move = moves[0];
-        for (i, &mv) in moves.iter().enumerate() {
+        let mut best_move = moves[order[0] as usize];
+        for (i, &index) in order.iter().enumerate() {
+            let mv = moves[index as usize];
             let (child, next) = self.play(node, mv);
             let score = if i == 0 {
                 self.child_value(&child, &next, depth - 1, ply + 1, alpha, beta)
@@ -577,6 +641,7 @@ impl<'a> Solver<'a> {
             };
             if self.stopped.is_some() {
                 self.move_lists[ply] = moves;
+                self.order_lists[ply] = order;
                 self.horizon |= horizon_before;
                 return 0;
             }
@@ -593,6 +658,7 @@ impl<'a> Solver<'a> {
             }
         }
         self.move_lists[ply] = moves;
+        self.order_lists[ply] = order;
         let proven = !self.horizon;
         self.horizon |= horizon_before;
         let bound = if best_score >= beta {
@@ -607,9 +673,9 @@ impl<'a> Solver<'a> {
             bound,
             proven,
             draft: depth.min(255) as u8,
-            best: self.map_canonical(best_move, symmetry),
+            best: self.map_canonical(best_move, &canon),
         };
-        self.table.store(key, entry);
+        self.table.store(canon.key, entry);
         best_score
     }
 
@@ -619,14 +685,14 @@ impl<'a> Solver<'a> {
         let mut node = self.geometry.node(state);
         let mut legal = Vec::new();
         while line.len() < limit && node.state.winner().is_none() {
-            let mv = match self.winning_move(&node.state) {
+            let mv = match self.winning_move(&node) {
                 Some(mv) => mv,
                 None => {
-                    let (key, symmetry) = self.geometry.canonical(&node);
+                    let canon = self.geometry.canonical(&node);
                     let Some(mv) = self
                         .table
-                        .probe(key)
-                        .and_then(|e| self.unmap_canonical(e.best, symmetry))
+                        .probe(canon.key)
+                        .and_then(|e| self.unmap_canonical(e.best, &canon))
                     else {
                         break;
                     };
@@ -664,7 +730,7 @@ impl<'a> Solver<'a> {
         let mut completed: Vec<RootResult> = Vec::new();
         let mut depth_done = 0;
         let mut stopped_by = StopReason::Depth;
-        if let Some(mv) = self.winning_move(state).filter(|_| !all_exact) {
+        if let Some(mv) = self.winning_move(&root).filter(|_| !all_exact) {
             let (score, proven, pv) = (WIN - 1, true, vec![mv]);
             return Solution {
                 moves: vec![RootResult {
@@ -678,19 +744,24 @@ impl<'a> Solver<'a> {
                 stopped_by: StopReason::Proven,
             };
         }
-        for depth in 1..=max_depth {
+        // Small boards are solved outright: one shallow iteration for a
+        // fallback move, then the full depth at once. Shallow iterations
+        // would only mislead the move ordering of the exact search.
+        let direct = self.geometry.n <= 3 && max_depth == plies_left && max_depth > 2;
+        let schedule: Vec<u32> = if direct {
+            vec![1, max_depth]
+        } else {
+            (1..=max_depth).collect()
+        };
+        for depth in schedule {
+            if direct && depth == max_depth {
+                self.history.iter_mut().for_each(|h| *h = [0; 10]);
+                moves.sort_by_key(|mv| std::cmp::Reverse(self.root_merit(mv)));
+            }
             let (results, clean) = self.root(&root, &moves, &completed, depth, all_exact);
             if let Some(reason) = self.stopped {
                 stopped_by = reason;
-                // A partial iteration counts only if it found a move better than the last best.
-                let improved = results.first().filter(|r| r.mv != moves[0]);
-                if completed.is_empty() || improved.is_some() {
-                    let mut partial = results;
-                    partial.iter_mut().for_each(|r| r.proven = false);
-                    completed.retain(|c| partial.iter().all(|r| r.mv != c.mv));
-                    partial.append(&mut completed);
-                    completed = partial;
-                }
+                completed = Self::merge_partial(results, completed, moves[0]);
                 break;
             }
             moves = results.iter().map(|r| r.mv).collect();
@@ -726,6 +797,53 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// A static preference among root moves, so that among equal values the
+    /// solver plays where most lines meet, with the biggest marker.
+    fn root_merit(&self, mv: &Move) -> u32 {
+        let cell = mv.row as usize * self.geometry.n + mv.col as usize;
+        let lines = self
+            .geometry
+            .lines
+            .iter()
+            .filter(|&&l| l & 1 << cell != 0)
+            .count();
+        lines as u32 * 16 + mv.size as u32
+    }
+
+    /// Combines an interrupted iteration's results with the last completed
+    /// one: the partial results lead when they found a proven draw or win, or
+    /// a move better than the last best; otherwise the last iteration stands.
+    fn merge_partial(
+        partial: Vec<RootResult>,
+        mut completed: Vec<RootResult>,
+        last_best: Move,
+    ) -> Vec<RootResult> {
+        let leads = partial.first().is_some_and(|r| {
+            (r.proven && r.score >= 0) || r.mv != last_best || completed.is_empty()
+        });
+        if !leads {
+            return completed;
+        }
+        let mut merged = partial;
+        completed.retain(|c| merged.iter().all(|r| r.mv != c.mv));
+        merged.append(&mut completed);
+        merged
+    }
+
+    /// The exact value of a root move's child: first a search with a window
+    /// around the draw (cheap, and enough when the game is a draw), then, for a
+    /// win or a loss, a search for its exact length.
+    fn exact_value(&mut self, child: &Node, next: &Next, depth: u32) -> i32 {
+        let probe = self.child_value(child, next, depth, 1, -1, 1);
+        if self.stopped.is_some() || probe == 0 {
+            probe
+        } else if probe > 0 {
+            self.child_value(child, next, depth, 1, 0, INFINITY)
+        } else {
+            self.child_value(child, next, depth, 1, -INFINITY, 0)
+        }
+    }
+
     /// The score of one root move: from the previous iteration if proven
     /// there, else searched. Returns the score, whether it is exact, and
     /// whether its subtree stayed clear of the horizon.
@@ -747,7 +865,7 @@ impl<'a> Solver<'a> {
         }
         self.horizon = false;
         let score = match window {
-            None => self.child_value(&child, &next, depth - 1, 1, -INFINITY, INFINITY),
+            None => self.exact_value(&child, &next, depth - 1),
             Some(alpha) => {
                 let probe = self.child_value(&child, &next, depth - 1, 1, alpha, alpha + 1);
                 if probe > alpha && self.stopped.is_none() {
@@ -779,7 +897,7 @@ impl<'a> Solver<'a> {
         let mut alpha = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             let (child, _) = self.play(root, mv);
-            let (child_key, _) = self.geometry.canonical(&child);
+            let child_key = self.geometry.canonical(&child).key;
             let twin = seen.iter().find(|(k, _, _)| *k == child_key).copied();
             let (score, proven) = match twin {
                 Some(_) if !all_exact => continue,

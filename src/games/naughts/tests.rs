@@ -686,7 +686,10 @@ proptest! {
 #[test]
 #[ignore]
 fn solve_empty_boards() {
-    for pieces in 5..=9 {
+    let only: Option<u8> = std::env::var("NAUGHTS_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    for pieces in (5..=9).filter(|p| only.is_none_or(|o| o == *p)) {
         let state = State::new(3, pieces);
         let budget = Budget::with_time_ms(60_000);
         let started = std::time::Instant::now();
