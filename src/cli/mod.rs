@@ -2,3 +2,4 @@
 
 pub mod advance;
 pub mod arena;
+pub mod naughts;

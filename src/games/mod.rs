@@ -4,12 +4,14 @@
 use crate::game::{DynGame, Erased};
 
 pub mod advance;
+pub mod naughts;
 pub mod reversi;
 
 /// Every game, in the order `GET /v1/games` lists them.
 pub static REGISTRY: &[&dyn DynGame] = &[
     &Erased::<advance::Advance>::VIEW,
     &Erased::<reversi::Reversi>::VIEW,
+    &Erased::<naughts::Naughts>::VIEW,
 ];
 
 /// The game with this id, if there is one.

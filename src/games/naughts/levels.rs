@@ -1,0 +1,161 @@
+//! The bot levels: `random`, `greedy` and `perfect`, and the analysis.
+
+use super::solver::{describe, Solution, Solver};
+use super::state::{Move, State};
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelInfo, LevelSpec, ScoredMove,
+    SearchReport, StopReason,
+};
+use rand::seq::IndexedRandom;
+use serde_json::Value;
+
+/// Every level, as `GET /v1/games` lists it.
+pub fn infos() -> Vec<LevelInfo> {
+    vec![
+        LevelInfo {
+            id: "random",
+            description: "a uniformly random legal move (seeded)",
+        },
+        LevelInfo {
+            id: "greedy",
+            description: "wins at once if it can, else blocks the opponent's immediate win, else random",
+        },
+        LevelInfo {
+            id: "perfect",
+            description: "exact solver: never loses a won or drawn position, wins fastest and loses slowest; on big grids the best found within the budget (proven=false)",
+        },
+    ]
+}
+
+/// The level used when a request names none.
+pub const DEFAULT_LEVEL: &str = "perfect";
+
+/// log2 of the transposition table's entries for one search (16 bytes each).
+fn table_log2(state: &State) -> u32 {
+    match state.grid() {
+        2 | 3 => 21,
+        _ => 20,
+    }
+}
+
+/// Runs `level` on `state` (not over).
+pub fn choose(
+    state: &State,
+    level: &LevelSpec,
+    params: &BotParams,
+    budget: &Budget,
+) -> Result<BotChoice<Move>, GameError> {
+    level.only_options(&[])?;
+    match level.name.as_str() {
+        "random" => Ok(random(state, params)),
+        "greedy" => Ok(greedy(state, params)),
+        "perfect" => Ok(perfect(state, budget)),
+        other => Err(GameError::UnknownLevel {
+            level: other.to_string(),
+            known: "random, greedy, perfect".to_string(),
+        }),
+    }
+}
+
+fn legal_moves(state: &State) -> Vec<Move> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+}
+
+fn pick(moves: &[Move], params: &BotParams, rule: &str) -> BotChoice<Move> {
+    let mut rng = params.rng();
+    let mv = *moves.choose(&mut rng).expect("the game is not over");
+    let mut report = SearchReport::plain();
+    report
+        .extra
+        .insert("rule".to_string(), Value::String(rule.to_string()));
+    BotChoice { mv, report }
+}
+
+/// A uniformly random legal move.
+pub fn random(state: &State, params: &BotParams) -> BotChoice<Move> {
+    pick(&legal_moves(state), params, "random")
+}
+
+/// Whether the side to move in `state` can win at once.
+fn wins_at_once(state: &State) -> bool {
+    legal_moves(state)
+        .iter()
+        .any(|mv| state.apply(mv).winner().is_some())
+}
+
+/// Wins at once if it can, else blocks the opponent's immediate win, else plays at random.
+pub fn greedy(state: &State, params: &BotParams) -> BotChoice<Move> {
+    let moves = legal_moves(state);
+    let wins: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|mv| state.apply(mv).winner().is_some())
+        .collect();
+    if !wins.is_empty() {
+        return pick(&wins, params, "win");
+    }
+    let mover = state.to_move();
+    let safe: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|mv| {
+            let after = state.apply(mv);
+            after.to_move() == mover || !wins_at_once(&after)
+        })
+        .collect();
+    match safe.len() {
+        0 => pick(&moves, params, "random (cannot block)"),
+        n if n == moves.len() => pick(&moves, params, "random"),
+        _ => pick(&safe, params, "block"),
+    }
+}
+
+fn report(solution: &Solution) -> SearchReport {
+    let best = &solution.moves[0];
+    let proven = solution.stopped_by == StopReason::Proven;
+    let mut report = SearchReport {
+        depth: Some(solution.depth),
+        nodes: Some(solution.nodes),
+        score: Some(best.score as i64),
+        stopped_by: Some(solution.stopped_by),
+        proven: Some(proven),
+        ..SearchReport::plain()
+    };
+    if proven {
+        report
+            .extra
+            .insert("value".to_string(), Value::String(describe(best.score)));
+    }
+    report
+}
+
+/// The exact solver under the budget.
+pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
+    let mut solver = Solver::new(state.grid(), budget, table_log2(state));
+    let solution = solver.solve(state, false);
+    BotChoice {
+        mv: solution.moves[0].mv,
+        report: report(&solution),
+    }
+}
+
+/// Every move's value (exact where proven), best first.
+pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
+    let mut solver = Solver::new(state.grid(), budget, table_log2(state));
+    let solution = solver.solve(state, true);
+    let report = report(&solution);
+    let moves = solution
+        .moves
+        .into_iter()
+        .take(top)
+        .map(|r| ScoredMove {
+            mv: r.mv,
+            score: r.score as i64,
+            pv: r.pv,
+            exact: r.proven.then(|| describe(r.score)),
+        })
+        .collect();
+    Analysis { moves, report }
+}

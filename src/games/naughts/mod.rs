@@ -1,0 +1,183 @@
+//! Fancy Naughts & Crosses: tic-tac-toe on a 2×2 to 8×8 grid where each side
+//! holds markers of sizes 1..=pieces and a bigger marker may cover a smaller
+//! one. Rules: `shared/rules/naughts.md`.
+//!
+//! The pass rule is applied by [`Game::apply`]: when the opponent cannot move
+//! but the mover can, the turn stays with the mover, so `to_move` is always a
+//! side with a legal move while the game goes on. Once the game is over (a
+//! win or a stalemate) `to_move` names the side that did not make the last move.
+
+mod levels;
+pub mod notation;
+pub mod solver;
+pub mod state;
+#[cfg(test)]
+mod tests;
+
+pub use state::{Cell, Move, State};
+
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, OptionInfo,
+    Outcome, Player,
+};
+use serde_json::{json, Map, Value};
+use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
+
+/// The game, as registered under the id `naughts`.
+pub struct Naughts;
+
+/// Reads an integer option of `new`, with its default and range.
+fn option(
+    options: &Map<String, Value>,
+    name: &str,
+    default: usize,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<u8, GameError> {
+    let Some(value) = options.get(name) else {
+        return Ok(default as u8);
+    };
+    match value.as_u64() {
+        Some(v) if range.contains(&(v as usize)) => Ok(v as u8),
+        _ => Err(GameError::InvalidOption(format!(
+            "option {name} is {value}: expected a whole number from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+/// The name of a winning line of `state`, for the outcome's reason.
+fn winning_line(state: &State, winner: Player) -> String {
+    let n = state.grid();
+    let owns = |r: usize, c: usize| state.cell(r, c).owner() == Some(winner);
+    if let Some(r) = (0..n).find(|&r| (0..n).all(|c| owns(r, c))) {
+        return format!("row {}", r + 1);
+    }
+    if let Some(c) = (0..n).find(|&c| (0..n).all(|r| owns(r, c))) {
+        return format!("column {}", c + 1);
+    }
+    if (0..n).all(|i| owns(i, i)) {
+        return "the main diagonal".to_string();
+    }
+    "the anti-diagonal".to_string()
+}
+
+impl Game for Naughts {
+    type State = State;
+    type Move = Move;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "naughts",
+            name: "Fancy Naughts & Crosses",
+            players: 2,
+            sides: vec!["O", "X"],
+            levels: levels::infos(),
+            default_level: levels::DEFAULT_LEVEL,
+            new_options: vec![
+                OptionInfo {
+                    name: "grid_size",
+                    description: "integer 2-8, default 3: rows and columns of the board",
+                },
+                OptionInfo {
+                    name: "pieces",
+                    description: "integer 5-9, default 5: markers per side, sizes 1..pieces",
+                },
+            ],
+            text_forms: vec![],
+        }
+    }
+
+    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
+        if let Some(key) = options
+            .keys()
+            .find(|k| !["grid_size", "pieces"].contains(&k.as_str()))
+        {
+            return Err(GameError::InvalidOption(format!(
+                "naughts has no option '{key}' (it takes: grid_size, pieces)"
+            )));
+        }
+        let grid = option(options, "grid_size", 3, GRID_SIZES)?;
+        let pieces = option(options, "pieces", 5, PIECE_COUNTS)?;
+        Ok(State::new(grid, pieces))
+    }
+
+    fn state_from_json(value: &Value) -> Result<State, GameError> {
+        let raw: RawState = serde_json::from_value(value.clone()).map_err(|e| {
+            GameError::invalid_state(format!(
+                "{e}: expected {{\"grid_size\", \"pieces\", \"board\", \"hands\", \"to_move\"}}"
+            ))
+        })?;
+        State::try_from(raw)
+    }
+
+    fn state_to_json(state: &State) -> Value {
+        serde_json::to_value(RawState::from(state)).expect("a state always serializes")
+    }
+
+    fn to_move(state: &State) -> Player {
+        state.to_move()
+    }
+
+    fn legal_moves(state: &State, out: &mut Vec<Move>) {
+        state.legal_moves(out);
+    }
+
+    fn apply(state: &State, mv: &Move) -> State {
+        state.apply(mv)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        if let Some(winner) = state.winner() {
+            return Outcome::Win {
+                winner,
+                reason: format!(
+                    "{} completed {}",
+                    side_name(winner),
+                    winning_line(state, winner)
+                ),
+            };
+        }
+        if state.is_stalemate() {
+            return Outcome::Draw {
+                reason: "stalemate: neither side can move".to_string(),
+            };
+        }
+        Outcome::Ongoing
+    }
+
+    fn notation(_state: &State, mv: &Move) -> String {
+        notation::notation(mv)
+    }
+
+    fn move_to_json(_state: &State, mv: &Move) -> Value {
+        json!({
+            "row": mv.row,
+            "col": mv.col,
+            "size": mv.size,
+            "notation": notation::notation(mv),
+        })
+    }
+
+    fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
+        notation::parse(state, value)
+    }
+
+    fn choose_move(
+        state: &State,
+        level: &LevelSpec,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Move>, GameError> {
+        levels::choose(state, level, params, budget)
+    }
+
+    fn analyze(
+        state: &State,
+        top: usize,
+        _params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Move>, GameError> {
+        Ok(levels::analyze(state, top, budget))
+    }
+}

@@ -1,0 +1,709 @@
+//! Unit tests of the rules, notation, validation, levels and solver.
+
+use super::solver::{describe, Solver};
+use super::state::full_hand;
+use super::*;
+use crate::game::{Budget, StopReason};
+use proptest::prelude::*;
+use serde_json::json;
+
+const O: Player = Player::First;
+const X: Player = Player::Second;
+
+/// A state from rows of cell texts ("O3", "X1", ".") and explicit hands; not validated.
+fn position(rows: &[&str], pieces: u8, hand_o: &[u8], hand_x: &[u8], to_move: Player) -> State {
+    let n = rows.len();
+    let mut state = State::new(n as u8, pieces);
+    for (r, row) in rows.iter().enumerate() {
+        for (c, text) in row.split_whitespace().enumerate() {
+            state.cells[r * n + c] = match text {
+                "." => Cell::EMPTY,
+                t => {
+                    let owner = if t.starts_with('O') { O } else { X };
+                    Cell::marker(owner, t[1..].parse().unwrap())
+                }
+            };
+        }
+    }
+    state.hands = [hand_o, hand_x].map(|h| h.iter().fold(0u16, |acc, s| acc | 1 << s));
+    state.to_move = to_move;
+    state
+}
+
+fn typed(state: &State, text: &str) -> Result<Move, GameError> {
+    Naughts::parse_move(state, &json!(text))
+}
+
+fn code_of(result: Result<Move, GameError>) -> (&'static str, String) {
+    match result {
+        Err(GameError::IllegalMove { code, detail }) => (code, detail),
+        other => panic!("expected an illegal move, got {other:?}"),
+    }
+}
+
+fn play(state: &State, text: &str) -> State {
+    let mv = typed(state, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    state.apply(&mv)
+}
+
+fn moves_of(state: &State) -> Vec<Move> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+}
+
+fn invalid_pointer(value: Value) -> (Option<String>, String) {
+    match Naughts::state_from_json(&value) {
+        Err(GameError::InvalidState { pointer, detail }) => (pointer, detail),
+        other => panic!("expected invalid_state for {value}, got {other:?}"),
+    }
+}
+
+fn empty_json() -> Value {
+    Naughts::state_to_json(&State::new(3, 5))
+}
+
+// ---- setup and JSON ----
+
+#[test]
+fn new_game_defaults_and_options() {
+    let state = Naughts::new_game(&Map::new()).unwrap();
+    assert_eq!((state.grid(), state.pieces()), (3, 5));
+    assert_eq!(moves_of(&state).len(), 45);
+    let options = json!({"grid_size": 8, "pieces": 9});
+    let state = Naughts::new_game(options.as_object().unwrap()).unwrap();
+    assert_eq!(moves_of(&state).len(), 64 * 9);
+    for bad in [
+        json!({"grid_size": 1}),
+        json!({"grid_size": 9}),
+        json!({"pieces": 4}),
+        json!({"pieces": 10}),
+        json!({"pieces": "5"}),
+        json!({"size": 3}),
+    ] {
+        assert!(matches!(
+            Naughts::new_game(bad.as_object().unwrap()),
+            Err(GameError::InvalidOption(_))
+        ));
+    }
+}
+
+#[test]
+fn state_json_round_trips() {
+    let state = play(&play(&State::new(3, 5), "2 2 3"), "2 2 4");
+    let value = Naughts::state_to_json(&state);
+    assert_eq!(
+        value,
+        json!({"grid_size": 3, "pieces": 5,
+               "board": [["", "", ""], ["", "X4", ""], ["", "", ""]],
+               "hands": {"O": [1, 2, 4, 5], "X": [1, 2, 3, 5]}, "to_move": "O"})
+    );
+    assert_eq!(Naughts::state_from_json(&value).unwrap(), state);
+}
+
+#[test]
+fn malformed_states_name_the_place() {
+    let with = |pointer: &str, v: Value| {
+        let mut state = empty_json();
+        *state.pointer_mut(pointer).unwrap() = v;
+        state
+    };
+    let cases = [
+        (with("/grid_size", json!(1)), "/grid_size"),
+        (with("/grid_size", json!(9)), "/grid_size"),
+        (with("/pieces", json!(4)), "/pieces"),
+        (with("/pieces", json!(10)), "/pieces"),
+        (with("/board", json!([["", "", ""]])), "/board"),
+        (with("/board/1", json!(["", ""])), "/board/1"),
+        (with("/board/2/1", json!("Y3")), "/board/2/1"),
+        (with("/board/2/1", json!("O0")), "/board/2/1"),
+        (with("/board/2/1", json!("O6")), "/board/2/1"),
+        (with("/board/2/1", json!("O33")), "/board/2/1"),
+        (with("/hands/O/0", json!(0)), "/hands/O/0"),
+        (with("/hands/O/0", json!(6)), "/hands/O/0"),
+        (with("/hands/X/1", json!(1)), "/hands/X/1"),
+        (with("/hands", json!({"O": [1, 2, 3, 4, 5]})), "/hands"),
+        (with("/hands", json!({"O": [], "X": [], "Z": []})), "/hands"),
+        (with("/to_move", json!("Z")), "/to_move"),
+        (with("/to_move", json!("X")), "/to_move"),
+    ];
+    for (state, pointer) in cases {
+        let (got, detail) = invalid_pointer(state.clone());
+        assert_eq!(got.as_deref(), Some(pointer), "{state}: {detail}");
+    }
+    let (pointer, _) = invalid_pointer(json!({"grid_size": 3}));
+    assert_eq!(pointer, None);
+}
+
+#[test]
+fn visible_markers_must_agree_with_hands() {
+    let mut state = empty_json();
+    state["board"][0][0] = json!("O3");
+    let (pointer, detail) = invalid_pointer(state.clone());
+    assert_eq!(pointer.as_deref(), Some("/board/0/0"));
+    assert!(detail.contains("hand"), "{detail}");
+
+    state["hands"]["O"] = json!([1, 2, 4, 5]);
+    state["board"][1][1] = json!("O3");
+    state["to_move"] = json!("X");
+    let (pointer, detail) = invalid_pointer(state.clone());
+    assert_eq!(pointer.as_deref(), Some("/board/1/1"));
+    assert!(detail.contains("twice"), "{detail}");
+
+    // O has played its 1 but nothing on the board is big enough to hide it.
+    let mut state = empty_json();
+    state["hands"]["O"] = json!([2, 3, 4, 5]);
+    state["to_move"] = json!("X");
+    let (pointer, detail) = invalid_pointer(state);
+    assert_eq!(pointer.as_deref(), Some("/hands"));
+    assert!(detail.contains("size 1"), "{detail}");
+}
+
+#[test]
+fn turn_must_agree_with_markers_played() {
+    let mut state = empty_json();
+    state["board"][0][0] = json!("O3");
+    state["hands"]["O"] = json!([1, 2, 4, 5]);
+    assert_eq!(
+        invalid_pointer(state.clone()).0.as_deref(),
+        Some("/to_move")
+    );
+    state["to_move"] = json!("X");
+    assert!(Naughts::state_from_json(&state).is_ok());
+    // Two markers ahead is never possible while both sides can move.
+    state["board"][0][1] = json!("O4");
+    state["hands"]["O"] = json!([1, 2, 5]);
+    assert_eq!(invalid_pointer(state).0.as_deref(), Some("/to_move"));
+}
+
+#[test]
+fn won_positions_are_checked() {
+    let won = json!({"grid_size": 3, "pieces": 5,
+        "board": [["O1", "O2", "O3"], ["X1", "X2", ""], ["", "", ""]],
+        "hands": {"O": [4, 5], "X": [3, 4, 5]}, "to_move": "X"});
+    let state = Naughts::state_from_json(&won).unwrap();
+    assert!(matches!(
+        Naughts::outcome(&state),
+        Outcome::Win { winner: O, .. }
+    ));
+    assert!(moves_of(&state).is_empty());
+    let mut wrong_turn = won.clone();
+    wrong_turn["to_move"] = json!("O");
+    assert_eq!(invalid_pointer(wrong_turn).0.as_deref(), Some("/to_move"));
+    let both = json!({"grid_size": 3, "pieces": 5,
+        "board": [["O1", "O2", "O3"], ["X1", "X2", "X3"], ["", "", ""]],
+        "hands": {"O": [4, 5], "X": [4, 5]}, "to_move": "X"});
+    assert_eq!(invalid_pointer(both).0.as_deref(), Some("/board"));
+}
+
+// ---- typed moves: the table, in order ----
+
+#[test]
+fn every_row_of_the_message_table() {
+    let state = play(&State::new(3, 5), "2 2 3");
+    let cases = [
+        ("22 5", "invalid_format", notation::FORMAT_MESSAGE),
+        ("2 2 5 ", "invalid_format", notation::FORMAT_MESSAGE),
+        ("2  2 5", "invalid_format", notation::FORMAT_MESSAGE),
+        ("2 2  ", "invalid_format", notation::FORMAT_MESSAGE),
+        ("", "invalid_format", notation::FORMAT_MESSAGE),
+        ("h", "invalid_format", notation::FORMAT_MESSAGE),
+        ("4 2 5", "invalid_row", notation::ROW_MESSAGE),
+        ("0 2 5", "invalid_row", notation::ROW_MESSAGE),
+        ("2 4 5", "invalid_column", notation::COLUMN_MESSAGE),
+        ("2 a 5", "invalid_column", notation::COLUMN_MESSAGE),
+        ("2 2 6", "invalid_size", notation::SIZE_MESSAGE),
+        ("2 2 0", "invalid_size", notation::SIZE_MESSAGE),
+        ("2 2 2", "invalid_move", notation::MOVE_MESSAGE),
+        ("2 2 3", "invalid_move", notation::MOVE_MESSAGE),
+    ];
+    for (input, code, message) in cases {
+        assert_eq!(
+            code_of(typed(&state, input)),
+            (code, message.to_string()),
+            "{input:?}"
+        );
+    }
+    assert_eq!(
+        typed(&state, "2 2 4").unwrap(),
+        Move {
+            row: 1,
+            col: 1,
+            size: 4
+        }
+    );
+}
+
+#[test]
+fn the_first_failing_check_wins() {
+    let state = play(&play(&State::new(3, 5), "1 1 5"), "2 2 5");
+    let cases = [
+        ("9 9 9 ", "invalid_format"),
+        ("x y z", "invalid_row"),
+        ("9 9 9", "invalid_row"),
+        ("1 9 9", "invalid_column"),
+        ("1 1 9", "invalid_size"),
+        ("1 1 5", "invalid_move"),
+    ];
+    for (input, code) in cases {
+        assert_eq!(code_of(typed(&state, input)).0, code, "{input:?}");
+    }
+    // Naughts' 5 is already played: size 5 is still a valid size, so the move check fails.
+    assert_eq!(code_of(typed(&state, "3 3 5")).0, "invalid_move");
+}
+
+#[test]
+fn object_moves_are_zero_based() {
+    let state = State::new(3, 5);
+    let mv = Naughts::parse_move(&state, &json!({"row": 2, "col": 0, "size": 5})).unwrap();
+    assert_eq!(Naughts::notation(&state, &mv), "3 1 5");
+    assert_eq!(
+        Naughts::move_to_json(&state, &mv),
+        json!({"row": 2, "col": 0, "size": 5, "notation": "3 1 5"})
+    );
+    let bad = [
+        (json!({"row": 3, "col": 0, "size": 5}), "invalid_row"),
+        (json!({"row": 0, "col": -1, "size": 5}), "invalid_column"),
+        (json!({"row": 0, "col": 0, "size": 6}), "invalid_size"),
+        (json!({"row": 0, "col": 0}), "invalid_format"),
+        (
+            json!({"row": 0, "col": 0, "size": 1, "notation": "1 1 2"}),
+            "invalid_format",
+        ),
+        (
+            json!({"row": 0, "col": 0, "size": 1, "colour": "red"}),
+            "invalid_format",
+        ),
+        (json!(17), "invalid_format"),
+    ];
+    for (value, code) in bad {
+        assert_eq!(
+            code_of(Naughts::parse_move(&state, &value)).0,
+            code,
+            "{value}"
+        );
+    }
+    let after = play(&state, "1 1 4");
+    let (code, detail) = code_of(Naughts::parse_move(
+        &after,
+        &json!({"row": 0, "col": 0, "size": 3}),
+    ));
+    assert_eq!(code, "invalid_move");
+    assert!(detail.starts_with(notation::MOVE_MESSAGE), "{detail}");
+}
+
+// ---- rules ----
+
+/// Plays naughts along `line` (cells as (row, col)) while crosses play small
+/// markers elsewhere, and checks that the game is won exactly at the last one.
+fn win_along(n: u8, line: &[(u8, u8)]) {
+    let mut state = State::new(n, 9);
+    let spare: Vec<(u8, u8)> = (0..n)
+        .flat_map(|r| (0..n).map(move |c| (r, c)))
+        .filter(|cell| !line.contains(cell))
+        .collect();
+    for (i, &(r, c)) in line.iter().enumerate() {
+        assert_eq!(state.winner(), None);
+        state = state.apply(&Move {
+            row: r,
+            col: c,
+            size: 9 - (i as u8 % 9),
+        });
+        if i + 1 < line.len() {
+            let (xr, xc) = spare[i * 2 % spare.len()];
+            state = state.apply(&Move {
+                row: xr,
+                col: xc,
+                size: 1 + i as u8 % 9,
+            });
+        }
+    }
+    assert_eq!(state.winner(), Some(O), "{n}x{n} {line:?}");
+    assert!(matches!(
+        Naughts::outcome(&state),
+        Outcome::Win { winner: O, .. }
+    ));
+    assert!(moves_of(&state).is_empty());
+}
+
+#[test]
+fn wins_on_rows_columns_and_both_diagonals() {
+    for n in [3u8, 4, 5, 8] {
+        let k = n.min(9);
+        let last = n - 1;
+        let _ = k;
+        win_along(n, &(0..n).map(|c| (last, c)).collect::<Vec<_>>());
+        win_along(n, &(0..n).map(|r| (r, 1)).collect::<Vec<_>>());
+        win_along(n, &(0..n).map(|i| (i, i)).collect::<Vec<_>>());
+        win_along(n, &(0..n).map(|i| (i, last - i)).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn two_by_two_is_won_by_any_pair() {
+    let state = play(&play(&State::new(2, 5), "1 1 1"), "2 2 1");
+    let won = play(&state, "1 2 2");
+    let outcome = Naughts::outcome(&won);
+    assert!(
+        matches!(&outcome, Outcome::Win { winner: O, reason } if reason == "O completed row 1"),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn covering_takes_the_cell_and_breaks_lines() {
+    let state = State::new(3, 5);
+    let state = play(&state, "1 1 2");
+    let state = play(&state, "1 1 3");
+    assert_eq!(state.cell(0, 0), Cell::marker(X, 3));
+    assert_eq!(code_of(typed(&state, "1 1 3")).0, "invalid_move");
+    assert_eq!(code_of(typed(&state, "1 1 1")).0, "invalid_move");
+    let state = play(&state, "1 1 4");
+    assert_eq!(state.cell(0, 0), Cell::marker(O, 4));
+    assert_eq!(state.hand(O), vec![1, 3, 5]);
+    assert_eq!(state.hand(X), vec![1, 2, 4, 5]);
+    // O threatens the top row (O4 O1 .); X breaks it by covering the 1 instead of taking the gap.
+    let state = play(&state, "3 3 1");
+    let state = play(&state, "1 2 1");
+    let wins = |s: &State| {
+        moves_of(s)
+            .into_iter()
+            .filter(|m| s.apply(m).winner().is_some())
+            .count()
+    };
+    assert_eq!(
+        wins(&play(&state, "2 2 2")),
+        2,
+        "O wins at 1 3 with its 3 or its 5"
+    );
+    let blocked = play(&state, "1 2 2");
+    assert_eq!(blocked.cell(0, 1), Cell::marker(X, 2));
+    assert_eq!(wins(&blocked), 0);
+}
+
+#[test]
+fn the_turn_passes_when_the_opponent_is_stuck() {
+    // Crosses hold only 1 and 2 and every top is 3 or bigger: only naughts can move.
+    let state = position(
+        &["O3 X6 O4", "O5 X7 X8", "X9 O6 O7"],
+        9,
+        &[8, 9],
+        &[1, 2],
+        O,
+    );
+    let value = Naughts::state_to_json(&state);
+    assert_eq!(Naughts::state_from_json(&value).unwrap(), state);
+    let mut wrong = value.clone();
+    wrong["to_move"] = json!("X");
+    let (pointer, detail) = invalid_pointer(wrong);
+    assert_eq!(pointer.as_deref(), Some("/to_move"));
+    assert!(detail.contains("passes"), "{detail}");
+
+    let after = play(&state, "1 1 8");
+    assert_eq!(
+        after.to_move(),
+        O,
+        "crosses cannot move, so naughts go again"
+    );
+    assert_eq!(Naughts::outcome(&after), Outcome::Ongoing);
+    let after = play(&after, "1 2 9");
+    assert!(matches!(
+        Naughts::outcome(&after),
+        Outcome::Win { winner: O, .. }
+    ));
+}
+
+#[test]
+fn stalemate_when_nobody_can_move() {
+    let state = position(&["O3 X6 O4", "O5 X7 X8", "X9 O6 O9"], 9, &[8], &[1, 2], O);
+    let after = play(&state, "1 1 8");
+    assert!(after.is_stalemate());
+    assert!(matches!(Naughts::outcome(&after), Outcome::Draw { .. }));
+    assert!(moves_of(&after).is_empty());
+    let reread = Naughts::state_from_json(&Naughts::state_to_json(&after)).unwrap();
+    assert_eq!(reread, after);
+}
+
+#[test]
+fn the_opponent_side_is_to_move_after_a_win() {
+    let state = State::new(3, 5);
+    let state = ["1 1 1", "2 1 1", "1 2 2", "2 2 2"]
+        .iter()
+        .fold(state, |s, m| play(&s, m));
+    let won = play(&state, "1 3 3");
+    assert_eq!(won.to_move(), X);
+    assert_eq!(won.hands[X.index()], full_hand(5) & !(1 << 1) & !(1 << 2));
+}
+
+// ---- levels ----
+
+fn bot(state: &State, level: &str, seed: u64) -> BotChoice<Move> {
+    let spec = LevelSpec::parse(level).unwrap();
+    Naughts::choose_move(state, &spec, &BotParams::seeded(seed), &Budget::unlimited()).unwrap()
+}
+
+#[test]
+fn random_is_seeded() {
+    let state = State::new(4, 7);
+    let a = bot(&state, "random", 7).mv;
+    assert_eq!(a, bot(&state, "random", 7).mv);
+    let distinct: std::collections::HashSet<_> =
+        (0..20).map(|s| bot(&state, "random", s).mv).collect();
+    assert!(distinct.len() > 5);
+}
+
+#[test]
+fn greedy_wins_then_blocks() {
+    // O to move can win on the top row.
+    let state = ["1 1 1", "3 1 1", "1 2 2", "3 2 2"]
+        .iter()
+        .fold(State::new(3, 5), |s, m| play(&s, m));
+    for seed in 0..10 {
+        let mv = bot(&state, "greedy", seed).mv;
+        assert!(state.apply(&mv).winner() == Some(O), "seed {seed}: {mv:?}");
+    }
+    // X to move must stop O's top row (O1 O2 .), by the empty cell or by covering.
+    let state = ["1 1 1", "3 1 1", "1 2 2"]
+        .iter()
+        .fold(State::new(3, 5), |s, m| play(&s, m));
+    for seed in 0..20 {
+        let mv = bot(&state, "greedy", seed).mv;
+        let after = state.apply(&mv);
+        assert!(
+            moves_of(&after)
+                .iter()
+                .all(|m| after.apply(m).winner().is_none()),
+            "seed {seed}: {mv:?}"
+        );
+    }
+}
+
+#[test]
+fn perfect_takes_an_immediate_win_and_reports_it() {
+    let state = ["1 1 1", "3 1 1", "1 2 2", "3 2 2"]
+        .iter()
+        .fold(State::new(3, 5), |s, m| play(&s, m));
+    let choice = bot(&state, "perfect", 0);
+    assert_eq!(state.apply(&choice.mv).winner(), Some(O));
+    assert_eq!(choice.report.proven, Some(true));
+    assert_eq!(choice.report.stopped_by, Some(StopReason::Proven));
+    assert_eq!(choice.report.extra["value"], json!("win in 1"));
+}
+
+#[test]
+fn perfect_respects_tiny_budgets_on_big_grids() {
+    let state = State::new(8, 9);
+    let spec = LevelSpec::parse("perfect").unwrap();
+    let budget = Budget::unlimited().nodes(2_000);
+    let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &budget).unwrap();
+    assert!(state.allows(&choice.mv));
+    assert_eq!(choice.report.proven, Some(false));
+    let again = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &budget).unwrap();
+    assert_eq!(again.mv, choice.mv, "node budgets are deterministic");
+    let timed = Budget::with_time_ms(30);
+    let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &timed).unwrap();
+    assert!(state.allows(&choice.mv));
+    let deep = Budget::unlimited().depth(1);
+    let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &deep).unwrap();
+    assert_eq!(choice.report.depth, Some(1));
+}
+
+#[test]
+fn levels_reject_options_and_unknown_names() {
+    let state = State::new(3, 5);
+    let params = BotParams::seeded(0);
+    for level in ["perfect:depth=3", "oracle"] {
+        let spec = LevelSpec::parse(level).unwrap();
+        assert!(Naughts::choose_move(&state, &spec, &params, &Budget::unlimited()).is_err());
+    }
+}
+
+#[test]
+fn analyze_gives_exact_values() {
+    // X to move must block O's top row; every other move loses at once.
+    let state = ["1 1 1", "3 1 1", "1 2 2"]
+        .iter()
+        .fold(State::new(3, 5), |s, m| play(&s, m));
+    let analysis =
+        Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+    assert_eq!(analysis.report.proven, Some(true));
+    assert_eq!(analysis.moves.len(), moves_of(&state).len());
+    for scored in &analysis.moves {
+        let exact = scored.exact.as_deref().expect("proven");
+        assert_eq!(exact, describe(scored.score as i32));
+        assert_eq!(scored.pv[0], scored.mv);
+        let after = state.apply(&scored.mv);
+        if moves_of(&after)
+            .iter()
+            .any(|m| after.apply(m).winner().is_some())
+        {
+            assert_eq!(exact, "loss in 2", "{:?}", scored.mv);
+        }
+    }
+    let best = &analysis.moves[0];
+    assert!(analysis.moves.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_ne!(best.exact.as_deref(), Some("loss in 2"));
+}
+
+#[test]
+fn solver_values_agree_with_a_plain_minimax_on_small_games() {
+    // 2×2 with 5 pieces: every position two plies in, solver vs brute force.
+    fn minimax(state: &State) -> i32 {
+        if state.winner().is_some() {
+            return -(solver::WIN);
+        }
+        let moves = moves_of(state);
+        if moves.is_empty() {
+            return 0;
+        }
+        moves
+            .iter()
+            .map(|mv| {
+                let child = state.apply(mv);
+                let v = if child.winner().is_some() {
+                    -(solver::WIN)
+                } else if child.to_move() == state.to_move() {
+                    -minimax(&child)
+                } else {
+                    minimax(&child)
+                };
+                let v = -v;
+                v - v.signum()
+            })
+            .max()
+            .unwrap()
+    }
+    let start = State::new(2, 5);
+    for first in moves_of(&start) {
+        let state = start.apply(&first);
+        let budget = Budget::unlimited();
+        let solution = Solver::new(2, &budget, 12).solve(&state, true);
+        let expected = minimax(&state);
+        assert_eq!(solution.moves[0].score, expected, "after {first:?}");
+        assert!(solution.moves.iter().all(|r| r.proven));
+    }
+}
+
+// ---- through the type-erased view ----
+
+#[test]
+fn the_registry_serves_naughts() {
+    let game = crate::games::find("naughts").unwrap();
+    let info = game.info();
+    assert_eq!((info.id, info.default_level), ("naughts", "perfect"));
+    let state = game.new_game(&json!({"grid_size": 4})).unwrap().state;
+    let moves = game.legal_moves(&state).unwrap();
+    assert_eq!(moves.count, 16 * 5);
+    assert_eq!(
+        moves.moves[0],
+        json!({"row": 0, "col": 0, "size": 1, "notation": "1 1 1"})
+    );
+    let played = game.play(&state, &json!("2 3 5")).unwrap();
+    assert_eq!(played.state["board"][1][2], json!("O5"));
+    assert_eq!(played.outcome, json!({"status": "ongoing"}));
+    let err = game.play(&state, &json!("2 3 6")).unwrap_err();
+    assert_eq!(
+        err,
+        GameError::IllegalMove {
+            code: "invalid_size",
+            detail: notation::SIZE_MESSAGE.to_string()
+        }
+    );
+    let mut bad = state.clone();
+    bad["board"][3][3] = json!("Q");
+    match game.legal_moves(&bad) {
+        Err(GameError::InvalidState { pointer, .. }) => {
+            assert_eq!(pointer.as_deref(), Some("/state/board/3/3"))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_registry_bot_answers_small_boards_proven() {
+    let game = crate::games::find("naughts").unwrap();
+    let state = game.new_game(&json!({})).unwrap().state;
+    let request = crate::game::erased::BotRequest {
+        state,
+        seed: Some(3),
+        ..Default::default()
+    };
+    let reply = game
+        .bot_move(&request, &Budget::with_time_ms(5_000))
+        .unwrap();
+    assert_eq!(reply.search.proven, Some(true));
+    assert_eq!(reply.search.level, "perfect");
+}
+
+// ---- property tests ----
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_playouts_respect_the_rules(grid in 2u8..=5, pieces in 5u8..=9, picks in proptest::collection::vec(any::<u16>(), 0..60)) {
+        let mut state = State::new(grid, pieces);
+        for pick in picks {
+            let moves = moves_of(&state);
+            prop_assert_eq!(moves.is_empty(), Naughts::outcome(&state).is_over());
+            if moves.is_empty() {
+                break;
+            }
+            let json = Naughts::state_to_json(&state);
+            prop_assert_eq!(Naughts::state_from_json(&json).unwrap(), state);
+            for mv in &moves {
+                let text = Naughts::notation(&state, mv);
+                prop_assert_eq!(&typed(&state, &text).unwrap(), mv);
+                let object = Naughts::move_to_json(&state, mv);
+                prop_assert_eq!(&Naughts::parse_move(&state, &object).unwrap(), mv);
+            }
+            let n = grid;
+            for row in 0..n {
+                for col in 0..n {
+                    for size in 1..=pieces {
+                        let mv = Move { row, col, size };
+                        let object = json!({"row": row, "col": col, "size": size});
+                        prop_assert_eq!(moves.contains(&mv), Naughts::parse_move(&state, &object).is_ok());
+                    }
+                }
+            }
+            let mover = state.to_move();
+            state = state.apply(&moves[pick as usize % moves.len()]);
+            if !Naughts::outcome(&state).is_over() {
+                prop_assert!(state.can_move(state.to_move()));
+                if state.to_move() == mover {
+                    prop_assert!(!state.can_move(mover.other()));
+                }
+            }
+        }
+        let json = Naughts::state_to_json(&state);
+        prop_assert_eq!(Naughts::state_from_json(&json).unwrap(), state);
+    }
+}
+
+// ---- bars (release build, ignored) ----
+
+#[test]
+#[ignore]
+fn solve_empty_boards() {
+    let only: Option<u8> = std::env::var("NAUGHTS_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    for pieces in (5..=9).filter(|p| only.is_none_or(|o| o == *p)) {
+        let state = State::new(3, pieces);
+        let budget = Budget::with_time_ms(60_000);
+        let started = std::time::Instant::now();
+        let mut solver = Solver::new(3, &budget, 22);
+        let solution = solver.solve(&state, false);
+        let best = &solution.moves[0];
+        println!(
+            "3x3 pieces={pieces}: {} proven={} move={} nodes={} depth={} {:?}",
+            describe(best.score),
+            best.proven,
+            notation::notation(&best.mv),
+            solution.nodes,
+            solution.depth,
+            started.elapsed()
+        );
+    }
+}
