@@ -1,0 +1,3 @@
+//! The legacy harness contracts, one module per game.
+
+pub mod crush;
