@@ -33,6 +33,10 @@ pub struct CrushArgs {
     /// Time the bot gets for each swap, in milliseconds.
     #[arg(long, default_value_t = 50)]
     pub time_ms: u64,
+    /// A node cap for the bot on top of the time (makes its choices
+    /// reproducible and independent of the machine's load).
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
     /// Seed of the bot's own random choices (it never sees the game's generator).
     #[arg(long, default_value_t = 0)]
     pub bot_seed: u64,
@@ -42,7 +46,8 @@ pub struct CrushArgs {
     /// Benchmark: number of games (game seeds 0..N) per level and k.
     #[arg(long, default_value_t = 50)]
     pub seeds: u32,
-    /// Benchmark: the levels to compare, comma-separated.
+    /// Benchmark: the levels to compare, comma-separated (level options too:
+    /// `greedy,strong:depth=2,rounds=50`).
     #[arg(long, value_delimiter = ',', default_value = "greedy,strong")]
     pub levels: Vec<String>,
     /// Benchmark: the values of k, comma-separated.
@@ -135,7 +140,7 @@ pub fn interactive<R: BufRead, W: Write>(
     while Crush::outcome(&state) == Outcome::Ongoing {
         let swap = match &level {
             Some(level) => {
-                let swap = bot_swap(&state, level, args.time_ms, args.bot_seed)?;
+                let swap = bot_swap(&state, level, Limits::of(args), args.bot_seed)?;
                 writeln!(out, "bot swaps {}", swap.notation())?;
                 swap
             }
@@ -211,7 +216,7 @@ fn show_swap<W: Write>(state: &State, swap: Swap, out: &mut W) -> Result<State, 
 pub fn bot_swap(
     state: &State,
     level: &LevelSpec,
-    time_ms: u64,
+    limits: Limits,
     bot_seed: u64,
 ) -> Result<Swap, CliError> {
     let params = BotParams::seeded(
@@ -219,15 +224,35 @@ pub fn bot_swap(
             .wrapping_mul(1_000)
             .wrapping_add(u64::from(state.swaps_left)),
     );
-    let budget = Budget::with_time_ms(time_ms);
+    let mut budget = Budget::with_time_ms(limits.time_ms);
+    budget.max_nodes = limits.max_nodes;
     Ok(Crush::choose_move(state, level, &params, &budget)?.mv)
 }
 
+/// What the bot may spend on each swap.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Wall time a swap, in milliseconds.
+    pub time_ms: u64,
+    /// Nodes a swap, if capped.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// The limits the arguments ask for.
+    pub fn of(args: &CrushArgs) -> Limits {
+        Limits {
+            time_ms: args.time_ms,
+            max_nodes: args.max_nodes,
+        }
+    }
+}
+
 /// A whole game of `k` digits from game seed `seed` played by `level`; its total.
-pub fn play_game(k: u8, seed: u32, level: &LevelSpec, time_ms: u64) -> Result<i64, CliError> {
+pub fn play_game(k: u8, seed: u32, level: &LevelSpec, limits: Limits) -> Result<i64, CliError> {
     let mut state = Crush::new_seeded(k, seed);
     while state.swaps_left > 0 {
-        let swap = bot_swap(&state, level, time_ms, u64::from(seed))?;
+        let swap = bot_swap(&state, level, limits, u64::from(seed))?;
         state = Crush::apply(&state, &swap);
     }
     Ok(state.score)
@@ -236,11 +261,19 @@ pub fn play_game(k: u8, seed: u32, level: &LevelSpec, time_ms: u64) -> Result<i6
 /// Plays `--seeds` games for every level and k on all cores and prints the
 /// mean totals, with each level's gain over the first level.
 pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
-    let levels: Vec<LevelSpec> = args
-        .levels
+    let levels: Vec<LevelSpec> = join_level_options(&args.levels)
         .iter()
         .map(|l| bot_level(l))
         .collect::<Result<_, _>>()?;
+    for level in &levels {
+        let probe = Budget::unlimited().nodes(1);
+        Crush::choose_move(
+            &Crush::new_seeded(4, 0),
+            level,
+            &BotParams::seeded(0),
+            &probe,
+        )?;
+    }
     if let Some(k) = args.ks.iter().find(|k| !(4..=7).contains(*k)) {
         return Err(CliError::Usage(format!("k must be 4..=7, got {k}")));
     }
@@ -261,7 +294,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         for _ in 0..threads {
             scope.spawn(|| {
                 while let Some(&(ki, li, seed)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    match play_game(args.ks[ki], seed, &levels[li], args.time_ms) {
+                    match play_game(args.ks[ki], seed, &levels[li], Limits::of(args)) {
                         Ok(total) => totals.lock().unwrap()[ki][li].push(total),
                         Err(error) => *failure.lock().unwrap() = Some(error),
                     }
@@ -275,9 +308,11 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     let totals = totals.into_inner().unwrap_or_default();
     writeln!(
         out,
-        "{} games per level and k, {} ms a swap, {} threads, {:.1} s",
+        "{} games per level and k, {} ms{} a swap, {} threads, {:.1} s",
         args.seeds,
         args.time_ms,
+        args.max_nodes
+            .map_or(String::new(), |n| format!(" / {n} nodes")),
         threads,
         started.elapsed().as_secs_f64()
     )?;
@@ -308,6 +343,22 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         }
     }
     Ok(())
+}
+
+/// Rejoins level options that the comma delimiter split off:
+/// `strong:depth=2`, `rounds=9`, `greedy` → `strong:depth=2,rounds=9`, `greedy`.
+fn join_level_options(parts: &[String]) -> Vec<String> {
+    let mut levels: Vec<String> = Vec::new();
+    for part in parts {
+        match levels.last_mut() {
+            Some(last) if part.contains('=') && !part.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => levels.push(part.clone()),
+        }
+    }
+    levels
 }
 
 fn mean(values: &[i64]) -> f64 {

@@ -3,7 +3,7 @@
 //! needs refills it treats them as unknown ([`Unseen`]) or samples them
 //! uniformly over `1..=k` from its own seeded stream ([`Sampled`]).
 
-use super::board::{Board, Refill, Unseen, SIDE};
+use super::board::{Board, Refill, Unseen, SIDE, UNKNOWN};
 use super::moves::{Swap, ALL_SWAPS};
 use super::state::State;
 use crate::game::{
@@ -13,8 +13,8 @@ use crate::game::{
 use rand::{Rng, RngCore};
 use serde_json::json;
 
-/// Default lookahead of `strong`, in swaps (the first one included).
-pub const DEFAULT_DEPTH: u32 = 3;
+/// Default number of sampled swaps in a `strong` rollout (the first one included).
+pub const DEFAULT_DEPTH: u32 = 1;
 /// Rounds of sampling `strong` runs when neither a deadline nor a node cap bounds it.
 pub const DEFAULT_ROUNDS: u64 = 64;
 /// The most rounds `strong` runs at all, whatever the budget.
@@ -79,25 +79,34 @@ impl Refill for Sampled {
 
 /// Whether the swap makes a run through one of its two cells (no copy made).
 pub fn swap_matches(board: &Board, swap: Swap) -> bool {
-    let (a, b) = (swap.a(), swap.b());
-    let (da, db) = (board.get(a), board.get(b));
-    da != db && (run_through(board, b, da, a) || run_through(board, a, db, b))
+    immediate_points(board, swap) > 0
 }
 
-/// Whether `digit`, put at `at`, lines up with 2 more equal digits, not
-/// counting the direction of `from` (the cell it came from, which now holds
-/// another digit).
-fn run_through(board: &Board, at: usize, digit: u8, from: usize) -> bool {
+/// The points of the runs the swap itself makes (the first settling step,
+/// before anything falls), computed in place.
+pub fn immediate_points(board: &Board, swap: Swap) -> u32 {
+    let (a, b) = (swap.a(), swap.b());
+    let (da, db) = (board.get(a), board.get(b));
+    if da == db {
+        return 0;
+    }
+    points_through(board, b, da, a) + points_through(board, a, db, b)
+}
+
+/// The points of the runs `digit` makes when put at `at`, not counting the
+/// direction of `from` (the cell it came from, which now holds another digit).
+fn points_through(board: &Board, at: usize, digit: u8, from: usize) -> u32 {
+    if digit == UNKNOWN {
+        return 0;
+    }
     let (row, col) = (at / SIDE, at % SIDE);
     let same = |r: usize, c: usize| r * SIDE + c != from && board.get(r * SIDE + c) == digit;
     let left = (0..col).rev().take_while(|&c| same(row, c)).count();
     let right = (col + 1..SIDE).take_while(|&c| same(row, c)).count();
-    if left + right >= 2 {
-        return true;
-    }
     let up = (0..row).rev().take_while(|&r| same(r, col)).count();
     let down = (row + 1..SIDE).take_while(|&r| same(r, col)).count();
-    up + down >= 2
+    let score = |len: usize| if len >= 3 { (len * len) as u32 } else { 0 };
+    score(left + right + 1) + score(up + down + 1)
 }
 
 /// What a swap scores from the cells visible now: its runs and the cascades
@@ -154,10 +163,10 @@ pub fn choose(
             Ok(BotChoice { mv, report })
         }
         "strong" => {
-            level.only_options(&["depth", "rounds"])?;
-            let depth = level.int_option("depth", 1..=8)?.map(|d| d as u32);
+            level.only_options(&["depth", "rounds", "policy", "leaf", "halve"])?;
             let rounds = level.int_option("rounds", 1..=MAX_ROUNDS)?;
-            let search = Strong::new(view, params, budget, depth, rounds).run();
+            let tuning = Tuning::from_level(level, view.k, budget)?;
+            let search = Strong::new(view, params, budget, rounds, tuning).run();
             let best = search
                 .ranked()
                 .first()
@@ -175,7 +184,13 @@ pub fn choose(
 
 /// The `top` swaps by `strong`'s estimate, with their expected points.
 pub fn analyze(view: &View, top: usize, params: &BotParams, budget: &Budget) -> Analysis<Swap> {
-    let search = Strong::new(view, params, budget, None, None).run();
+    let tuning = Tuning::from_level(
+        &LevelSpec::parse("strong").expect("a plain level name"),
+        view.k,
+        budget,
+    )
+    .expect("no options to refuse");
+    let search = Strong::new(view, params, budget, None, tuning).run();
     let mut moves: Vec<ScoredMove<Swap>> = search
         .ranked()
         .into_iter()
@@ -202,12 +217,63 @@ pub fn analyze(view: &View, top: usize, params: &BotParams, budget: &Budget) -> 
     }
 }
 
+/// Knobs of `strong`; each can be set as a level option.
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Swaps after the first in a rollout, played by a policy (`depth` − 1).
+    depth: u32,
+    /// The policy of those swaps: the greedy level (else the cheap [`policy`]).
+    greedy_policy: bool,
+    /// Weight, in percent, of the leaf value: the best visible gain left on
+    /// the board the rollout ends on (0: none).
+    leaf_percent: u32,
+    /// Successive halving: every time the rounds double (from 8), drop the
+    /// worse half of the candidates.
+    halve: bool,
+}
+
+impl Tuning {
+    /// The defaults, measured with the benchmark (see the module's report):
+    /// one sampled swap, then the next swap's visible gain as the leaf,
+    /// weighted 2.2 for k = 4 (where a swap's expected points are about 2.2
+    /// times its visible gain) and 1 above.
+    fn for_k(k: u8) -> Tuning {
+        Tuning {
+            depth: DEFAULT_DEPTH,
+            greedy_policy: false,
+            leaf_percent: if k == 4 { 220 } else { 100 },
+            halve: false,
+        }
+    }
+
+    /// The defaults for `k` with the level's options applied.
+    fn from_level(level: &LevelSpec, k: u8, budget: &Budget) -> Result<Tuning, GameError> {
+        let defaults = Tuning::for_k(k);
+        let flag = |key: &str, default: bool| -> Result<bool, GameError> {
+            Ok(level.int_option(key, 0..=1)?.map_or(default, |v| v == 1))
+        };
+        Ok(Tuning {
+            depth: level
+                .int_option("depth", 1..=8)?
+                .map(|d| d as u32)
+                .or(budget.max_depth.map(|d| d.clamp(1, 8)))
+                .unwrap_or(defaults.depth),
+            greedy_policy: flag("policy", defaults.greedy_policy)?,
+            leaf_percent: level
+                .int_option("leaf", 0..=1000)?
+                .map_or(defaults.leaf_percent, |v| v as u32),
+            halve: flag("halve", defaults.halve)?,
+        })
+    }
+}
+
 /// One swap `strong` weighs, with the sum of its sampled values.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     swap: Swap,
     total: f64,
     samples: u32,
+    active: bool,
 }
 
 impl Candidate {
@@ -228,7 +294,7 @@ impl Candidate {
 struct Strong<'a> {
     view: &'a View,
     budget: &'a Budget,
-    depth: u32,
+    tuning: Tuning,
     max_rounds: u64,
     seeds: rand_chacha::ChaCha8Rng,
     candidates: Vec<Candidate>,
@@ -243,13 +309,9 @@ impl<'a> Strong<'a> {
         view: &'a View,
         params: &BotParams,
         budget: &'a Budget,
-        depth: Option<u32>,
         rounds: Option<u64>,
+        tuning: Tuning,
     ) -> Self {
-        let depth = depth
-            .or(budget.max_depth)
-            .unwrap_or(DEFAULT_DEPTH)
-            .clamp(1, 8);
         let unbounded = budget.deadline.is_none() && budget.max_nodes.is_none();
         let max_rounds = rounds.unwrap_or(if unbounded {
             DEFAULT_ROUNDS
@@ -260,7 +322,7 @@ impl<'a> Strong<'a> {
         Strong {
             view,
             budget,
-            depth,
+            tuning,
             max_rounds,
             seeds: params.rng(),
             candidates: candidates(&view.board),
@@ -276,21 +338,48 @@ impl<'a> Strong<'a> {
             self.stopped_by = StopReason::Proven;
             return self;
         }
+        let mut next_cut = 8;
         while self.rounds < self.max_rounds {
+            if self.tuning.halve && self.rounds == next_cut {
+                self.halve();
+                next_cut *= 2;
+            }
             let seed = self.seeds.next_u64();
             for i in 0..self.candidates.len() {
+                if !self.candidates[i].active {
+                    continue;
+                }
                 if let Some(reason) = self.must_stop() {
                     self.stopped_by = reason;
                     return self;
                 }
                 let value = self.rollout(self.candidates[i].swap, seed);
                 let candidate = &mut self.candidates[i];
-                candidate.total += f64::from(value);
+                candidate.total += value;
                 candidate.samples += 1;
             }
             self.rounds += 1;
         }
         self
+    }
+
+    /// Keeps the better half of the active candidates (at least 3).
+    fn halve(&mut self) {
+        let mut active: Vec<(f64, usize)> = self
+            .candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.active)
+            .map(|(i, c)| (c.mean(), i))
+            .collect();
+        if active.len() <= 3 {
+            return;
+        }
+        active.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let keep = active.len().div_ceil(2).max(3);
+        for &(_, i) in &active[keep..] {
+            self.candidates[i].active = false;
+        }
     }
 
     fn must_stop(&self) -> Option<StopReason> {
@@ -301,19 +390,28 @@ impl<'a> Strong<'a> {
     }
 
     /// One sampled future of `first`: its settling, then greedy swaps.
-    fn rollout(&mut self, first: Swap, seed: u64) -> u32 {
+    fn rollout(&mut self, first: Swap, seed: u64) -> f64 {
         let mut stream = Sampled::new(seed, self.view.k);
         let mut board = self.view.board;
         board.swap(first.a(), first.b());
         let mut total = board.settle_quiet(&mut stream);
         self.nodes += 1;
-        for _ in 1..self.depth {
-            let next = policy(&board, &mut stream);
+        for _ in 1..self.tuning.depth {
+            let next = if self.tuning.greedy_policy {
+                greedy_policy(&board, &mut stream)
+            } else {
+                policy(&board, &mut stream)
+            };
             board.swap(next.a(), next.b());
             total += board.settle_quiet(&mut stream);
             self.nodes += 1;
         }
-        total
+        let mut value = f64::from(total);
+        if self.tuning.leaf_percent > 0 {
+            value += f64::from(greedy(&board).1) * f64::from(self.tuning.leaf_percent) / 100.0;
+            self.nodes += 1;
+        }
+        value
     }
 
     /// Candidates best first (by mean value, then position order).
@@ -338,7 +436,7 @@ impl<'a> Strong<'a> {
             .map(Candidate::mean)
             .filter(|m| m.is_finite());
         let mut report = SearchReport {
-            depth: Some(self.depth),
+            depth: Some(self.tuning.depth),
             nodes: Some(self.nodes),
             score: best.map(|m| m.round() as i64),
             stopped_by: Some(self.stopped_by),
@@ -371,13 +469,33 @@ fn candidates(board: &Board) -> Vec<Candidate> {
             swap,
             total: 0.0,
             samples: 0,
+            active: true,
         })
         .collect()
 }
 
-/// The rollout policy: greedy on what is visible; when nothing matches, a
-/// swap drawn from the stream.
+/// The rollout policy, cheap enough to run thousands of times a swap: the
+/// swap whose own runs score most, the lowest on the board among equals
+/// (more cells fall, more cascades); when nothing matches, a swap drawn from
+/// the stream.
 fn policy(board: &Board, stream: &mut Sampled) -> Swap {
+    let mut best = (ALL_SWAPS[0], 0);
+    for &swap in ALL_SWAPS.iter().rev() {
+        let points = immediate_points(board, swap);
+        if points > best.1 {
+            best = (swap, points);
+        }
+    }
+    if best.1 > 0 {
+        best.0
+    } else {
+        ALL_SWAPS[stream.below(ALL_SWAPS.len() as u64) as usize]
+    }
+}
+
+/// The greedy level as a rollout policy: the best visible gain; when nothing
+/// matches, a swap drawn from the stream.
+fn greedy_policy(board: &Board, stream: &mut Sampled) -> Swap {
     let (swap, gain) = greedy(board);
     if gain > 0 {
         swap

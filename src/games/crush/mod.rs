@@ -179,7 +179,7 @@ impl Game for Crush {
                 },
                 LevelInfo {
                     id: "strong",
-                    description: "samples unknown refills and plays ahead a few swaps (options depth=1..8, rounds=1..100000)",
+                    description: "weighs each swap by its expected points over sampled refills plus the best visible gain it leaves (options depth=1..8, leaf=0..1000 percent, rounds, policy=0|1, halve=0|1)",
                 },
             ],
             default_level: "strong",
