@@ -2,4 +2,5 @@
 
 pub mod advance;
 pub mod arena;
+pub mod crush;
 pub mod naughts;

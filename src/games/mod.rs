@@ -4,6 +4,7 @@
 use crate::game::{DynGame, Erased};
 
 pub mod advance;
+pub mod crush;
 pub mod naughts;
 pub mod reversi;
 
@@ -12,6 +13,7 @@ pub static REGISTRY: &[&dyn DynGame] = &[
     &Erased::<advance::Advance>::VIEW,
     &Erased::<reversi::Reversi>::VIEW,
     &Erased::<naughts::Naughts>::VIEW,
+    &Erased::<crush::Crush>::VIEW,
 ];
 
 /// The game with this id, if there is one.

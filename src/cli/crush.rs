@@ -1,0 +1,370 @@
+//! The course's interactive Number Crush program, and a benchmark of the bot
+//! levels. Interactive: reads four-digit swaps from standard input, one per
+//! line (so test files can be piped in), prints the board, the cells
+//! eliminated and the score after every swap, warns about an invalid swap and
+//! asks again, and prints the total and the final board after 100 swaps (or
+//! at the end of the input). With `--bot` the bot plays all 100 swaps.
+
+use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome};
+use crate::games::crush::moves::Swap;
+use crate::games::crush::{board_text, Crush, State};
+use serde_json::Value;
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Command-line arguments of the `crush` subcommand.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CrushArgs {
+    /// Number of digits on the board, 4..=7.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=7))]
+    pub k: u8,
+    /// TinyMT32 seed of the game (default 0).
+    #[arg(long, conflicts_with = "preset")]
+    pub seed: Option<u32>,
+    /// Start from a preset board instead: `course` (k 4, seed 0).
+    #[arg(long, value_parser = ["course"], conflicts_with = "k")]
+    pub preset: Option<String>,
+    /// Let this bot level play all the swaps (`random`, `greedy`, `strong`, `strong:depth=4`).
+    #[arg(long)]
+    pub bot: Option<String>,
+    /// Time the bot gets for each swap, in milliseconds.
+    #[arg(long, default_value_t = 50)]
+    pub time_ms: u64,
+    /// A node cap for the bot on top of the time (makes its choices
+    /// reproducible and independent of the machine's load).
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Seed of the bot's own random choices (it never sees the game's generator).
+    #[arg(long, default_value_t = 0)]
+    pub bot_seed: u64,
+    /// Benchmark mode: play whole games with each level and print the mean totals.
+    #[arg(long)]
+    pub benchmark: bool,
+    /// Benchmark: number of games (game seeds 0..N) per level and k.
+    #[arg(long, default_value_t = 50)]
+    pub seeds: u32,
+    /// Benchmark: the levels to compare, comma-separated (level options too:
+    /// `greedy,strong:depth=2,rounds=50`).
+    #[arg(long, value_delimiter = ',', default_value = "greedy,strong")]
+    pub levels: Vec<String>,
+    /// Benchmark: the values of k, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "4,5,6,7")]
+    pub ks: Vec<u8>,
+    /// Benchmark: worker threads (default: the available cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs the subcommand: the interactive game, the bot game or the benchmark.
+pub fn run(args: CrushArgs) -> ExitCode {
+    let result = if args.benchmark {
+        benchmark(&args, &mut io::stdout().lock())
+    } else {
+        let stdin = io::stdin();
+        interactive(&args, stdin.lock(), &mut io::stdout().lock())
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(message)) => {
+            eprintln!("crush: {message}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Io(error)) => {
+            eprintln!("crush: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Why the program stopped early.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad arguments (an unknown level, say).
+    Usage(String),
+    /// Reading or writing failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for CliError {
+    fn from(error: io::Error) -> Self {
+        CliError::Io(error)
+    }
+}
+
+impl From<GameError> for CliError {
+    fn from(error: GameError) -> Self {
+        CliError::Usage(error.to_string())
+    }
+}
+
+/// The starting state the arguments ask for.
+pub fn starting_state(args: &CrushArgs) -> State {
+    match args.preset.as_deref() {
+        Some(_) => Crush::new_course(),
+        None => Crush::new_seeded(args.k, args.seed.unwrap_or(0)),
+    }
+}
+
+/// A checked bot level.
+pub fn bot_level(name: &str) -> Result<LevelSpec, CliError> {
+    let spec = LevelSpec::parse(name)?;
+    if Crush::info().levels.iter().any(|l| l.id == spec.name) {
+        Ok(spec)
+    } else {
+        Err(CliError::Usage(format!(
+            "unknown level '{}'; crush has random, greedy, strong",
+            spec.name
+        )))
+    }
+}
+
+/// Plays one game from the arguments: swaps read from `input`, or all chosen
+/// by `--bot`; everything shown on `out`.
+pub fn interactive<R: BufRead, W: Write>(
+    args: &CrushArgs,
+    input: R,
+    out: &mut W,
+) -> Result<(), CliError> {
+    let level = args.bot.as_deref().map(bot_level).transpose()?;
+    let mut state = starting_state(args);
+    writeln!(
+        out,
+        "Number Crush, k = {}, {} swaps",
+        state.k, state.swaps_left
+    )?;
+    write!(out, "{}", board_text(&state.board))?;
+    let mut lines = input.lines();
+    while Crush::outcome(&state) == Outcome::Ongoing {
+        let swap = match &level {
+            Some(level) => {
+                let swap = bot_swap(&state, level, Limits::of(args), args.bot_seed)?;
+                writeln!(out, "bot swaps {}", swap.notation())?;
+                swap
+            }
+            None => match ask_swap(&mut lines, out)? {
+                Some(swap) => swap,
+                None => {
+                    writeln!(out, "end of input")?;
+                    break;
+                }
+            },
+        };
+        state = show_swap(&state, swap, out)?;
+    }
+    writeln!(out, "Total score: {}", state.score)?;
+    writeln!(out, "Final board:")?;
+    write!(out, "{}", board_text(&state.board))?;
+    Ok(())
+}
+
+/// Asks for swaps until a valid one comes; `None` at the end of the input.
+fn ask_swap<I: Iterator<Item = io::Result<String>>, W: Write>(
+    lines: &mut I,
+    out: &mut W,
+) -> Result<Option<Swap>, CliError> {
+    loop {
+        write!(out, "swap (e.g. 2122): ")?;
+        out.flush()?;
+        let Some(line) = lines.next().transpose()? else {
+            writeln!(out)?;
+            return Ok(None);
+        };
+        match Swap::from_json(&Value::String(line.trim().to_string())) {
+            Ok(swap) => return Ok(Some(swap)),
+            Err(error) => writeln!(out, "invalid swap: {error}; try again")?,
+        }
+    }
+}
+
+/// Plays `swap`, prints what it eliminated, the score and the board.
+fn show_swap<W: Write>(state: &State, swap: Swap, out: &mut W) -> Result<State, CliError> {
+    let (after, steps) = Crush::play_swap(state, swap);
+    writeln!(out, "swap {}:", swap.notation())?;
+    if steps.is_empty() {
+        writeln!(out, "  nothing matched")?;
+    }
+    for (i, step) in steps.iter().enumerate() {
+        for run in &step.runs {
+            let cells: Vec<String> = run.cells().map(|c| format!("{c:02}")).collect();
+            writeln!(
+                out,
+                "  step {}: eliminated {} ({} in a {}, {} points)",
+                i + 1,
+                cells.join(" "),
+                run.len,
+                if run.horizontal { "row" } else { "column" },
+                run.points()
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "score +{} = {}, swaps left {}",
+        after.score - state.score,
+        after.score,
+        after.swaps_left
+    )?;
+    write!(out, "{}", board_text(&after.board))?;
+    Ok(after)
+}
+
+/// The bot's swap at `level` with `time_ms` a swap; the seed of its own
+/// random choices depends on `bot_seed` and the swap number only.
+pub fn bot_swap(
+    state: &State,
+    level: &LevelSpec,
+    limits: Limits,
+    bot_seed: u64,
+) -> Result<Swap, CliError> {
+    let params = BotParams::seeded(
+        bot_seed
+            .wrapping_mul(1_000)
+            .wrapping_add(u64::from(state.swaps_left)),
+    );
+    let mut budget = Budget::with_time_ms(limits.time_ms);
+    budget.max_nodes = limits.max_nodes;
+    Ok(Crush::choose_move(state, level, &params, &budget)?.mv)
+}
+
+/// What the bot may spend on each swap.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Wall time a swap, in milliseconds.
+    pub time_ms: u64,
+    /// Nodes a swap, if capped.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// The limits the arguments ask for.
+    pub fn of(args: &CrushArgs) -> Limits {
+        Limits {
+            time_ms: args.time_ms,
+            max_nodes: args.max_nodes,
+        }
+    }
+}
+
+/// A whole game of `k` digits from game seed `seed` played by `level`; its total.
+pub fn play_game(k: u8, seed: u32, level: &LevelSpec, limits: Limits) -> Result<i64, CliError> {
+    let mut state = Crush::new_seeded(k, seed);
+    while state.swaps_left > 0 {
+        let swap = bot_swap(&state, level, limits, u64::from(seed))?;
+        state = Crush::apply(&state, &swap);
+    }
+    Ok(state.score)
+}
+
+/// Plays `--seeds` games for every level and k on all cores and prints the
+/// mean totals, with each level's gain over the first level.
+pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
+    let levels: Vec<LevelSpec> = join_level_options(&args.levels)
+        .iter()
+        .map(|l| bot_level(l))
+        .collect::<Result<_, _>>()?;
+    for level in &levels {
+        let probe = Budget::unlimited().nodes(1);
+        Crush::choose_move(
+            &Crush::new_seeded(4, 0),
+            level,
+            &BotParams::seeded(0),
+            &probe,
+        )?;
+    }
+    if let Some(k) = args.ks.iter().find(|k| !(4..=7).contains(*k)) {
+        return Err(CliError::Usage(format!("k must be 4..=7, got {k}")));
+    }
+    let jobs: Vec<(usize, usize, u32)> = (0..args.ks.len())
+        .flat_map(|ki| {
+            (0..levels.len()).flat_map(move |li| (0..args.seeds).map(move |s| (ki, li, s)))
+        })
+        .collect();
+    let totals = Mutex::new(vec![vec![Vec::new(); levels.len()]; args.ks.len()]);
+    let next = AtomicUsize::new(0);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let started = Instant::now();
+    let failure: Mutex<Option<CliError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(&(ki, li, seed)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    match play_game(args.ks[ki], seed, &levels[li], Limits::of(args)) {
+                        Ok(total) => totals.lock().unwrap()[ki][li].push(total),
+                        Err(error) => *failure.lock().unwrap() = Some(error),
+                    }
+                }
+            });
+        }
+    });
+    if let Some(error) = failure.into_inner().unwrap_or(None) {
+        return Err(error);
+    }
+    let totals = totals.into_inner().unwrap_or_default();
+    writeln!(
+        out,
+        "{} games per level and k, {} ms{} a swap, {} threads, {:.1} s",
+        args.seeds,
+        args.time_ms,
+        args.max_nodes
+            .map_or(String::new(), |n| format!(" / {n} nodes")),
+        threads,
+        started.elapsed().as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "{:<24} {:>3} {:>10} {:>8} {:>8} {:>9}",
+        "level", "k", "mean", "min", "max", "vs first"
+    )?;
+    for (ki, k) in args.ks.iter().enumerate() {
+        let base = mean(&totals[ki][0]);
+        for (li, level) in levels.iter().enumerate() {
+            let scores = &totals[ki][li];
+            let m = mean(scores);
+            writeln!(
+                out,
+                "{:<24} {:>3} {:>10.1} {:>8} {:>8} {:>+8.1}%",
+                level.to_string(),
+                k,
+                m,
+                scores.iter().min().copied().unwrap_or(0),
+                scores.iter().max().copied().unwrap_or(0),
+                if base > 0.0 {
+                    (m / base - 1.0) * 100.0
+                } else {
+                    0.0
+                }
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Rejoins level options that the comma delimiter split off:
+/// `strong:depth=2`, `rounds=9`, `greedy` → `strong:depth=2,rounds=9`, `greedy`.
+fn join_level_options(parts: &[String]) -> Vec<String> {
+    let mut levels: Vec<String> = Vec::new();
+    for part in parts {
+        match levels.last_mut() {
+            Some(last) if part.contains('=') && !part.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => levels.push(part.clone()),
+        }
+    }
+    levels
+}
+
+fn mean(values: &[i64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<i64>() as f64 / values.len() as f64
+    }
+}

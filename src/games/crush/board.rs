@@ -1,0 +1,272 @@
+//! The 10×10 board of digits, its runs, and settling (remove, fall, refill,
+//! repeat). The value 0 stands for a cell whose digit is not known (a bot's
+//! view of a refill): it never belongs to a run.
+
+use super::rng::TinyMt32;
+
+/// Cells per row and per column.
+pub const SIDE: usize = 10;
+/// Cells on the board.
+pub const CELLS: usize = SIDE * SIDE;
+/// The digit of a cell nobody can see yet (never part of a run).
+pub const UNKNOWN: u8 = 0;
+/// The most runs one settling step can find (3 per line, 20 lines).
+const MAX_RUNS: usize = 3 * 2 * SIDE;
+/// Safety cap on cascade steps of one settling. A fair generator never comes
+/// near it; it only stops a hand-crafted generator state from looping forever.
+pub const MAX_CASCADES: usize = 10_000;
+
+/// A maximal horizontal or vertical line of 3 or more equal digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Run {
+    /// The top or left cell, as an index `row * 10 + col`.
+    pub start: u8,
+    /// How many cells it covers (3..=10).
+    pub len: u8,
+    /// Whether it runs along a row (else along a column).
+    pub horizontal: bool,
+}
+
+impl Run {
+    /// What it scores: its length squared.
+    pub fn points(&self) -> u32 {
+        u32::from(self.len) * u32::from(self.len)
+    }
+
+    /// The cells it covers, as indices, top/left first.
+    pub fn cells(&self) -> impl Iterator<Item = usize> {
+        let step = if self.horizontal { 1 } else { SIDE };
+        let start = usize::from(self.start);
+        (0..usize::from(self.len)).map(move |i| start + i * step)
+    }
+}
+
+/// The runs found in one settling step, on the stack.
+#[derive(Clone, Copy, Debug)]
+pub struct Runs {
+    items: [Run; MAX_RUNS],
+    len: usize,
+}
+
+impl Default for Runs {
+    fn default() -> Self {
+        Runs {
+            items: [Run::default(); MAX_RUNS],
+            len: 0,
+        }
+    }
+}
+
+impl Runs {
+    /// The runs, horizontal ones first (row by row), then vertical ones.
+    pub fn as_slice(&self) -> &[Run] {
+        &self.items[..self.len]
+    }
+
+    /// The points of all the runs together.
+    pub fn points(&self) -> u32 {
+        self.as_slice().iter().map(Run::points).sum()
+    }
+
+    fn push(&mut self, run: Run) {
+        self.items[self.len] = run;
+        self.len += 1;
+    }
+}
+
+/// Where the digits of refilled cells come from.
+pub trait Refill {
+    /// The digit of the next empty cell, in the refill order.
+    fn digit(&mut self) -> u8;
+}
+
+/// The game's own refill: `next_u32() % k + 1` from TinyMT32.
+pub struct GameRefill<'a> {
+    /// The game's generator, advanced by every draw.
+    pub rng: &'a mut TinyMt32,
+    /// Digits are `1..=k`.
+    pub k: u8,
+}
+
+impl Refill for GameRefill<'_> {
+    fn digit(&mut self) -> u8 {
+        self.rng.next_digit(self.k)
+    }
+}
+
+/// A bot's refill: the new cells are unknown and never match.
+pub struct Unseen;
+
+impl Refill for Unseen {
+    fn digit(&mut self) -> u8 {
+        UNKNOWN
+    }
+}
+
+/// A 10×10 board; cell `row * 10 + col` holds a digit (or [`UNKNOWN`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    cells: [u8; CELLS],
+}
+
+impl Board {
+    /// A board from its cells, row by row. The caller checks the digits.
+    pub fn from_cells(cells: [u8; CELLS]) -> Self {
+        Board { cells }
+    }
+
+    /// A board filled row by row, left to right, from `refill`.
+    pub fn filled(refill: &mut impl Refill) -> Self {
+        let mut cells = [0; CELLS];
+        for cell in &mut cells {
+            *cell = refill.digit();
+        }
+        Board { cells }
+    }
+
+    /// The cells, row by row.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// The digit at index `i`.
+    pub fn get(&self, i: usize) -> u8 {
+        self.cells[i]
+    }
+
+    /// Row `row` as text, one character per cell (`?` for unknown).
+    pub fn row_text(&self, row: usize) -> String {
+        self.cells[row * SIDE..(row + 1) * SIDE]
+            .iter()
+            .map(|&d| {
+                if d == UNKNOWN {
+                    '?'
+                } else {
+                    char::from(b'0' + d)
+                }
+            })
+            .collect()
+    }
+
+    /// Exchanges two cells' digits.
+    pub fn swap(&mut self, a: usize, b: usize) {
+        self.cells.swap(a, b);
+    }
+
+    /// Whether swapping `a` and `b` makes a run through either of them.
+    pub fn swap_matches(&self, a: usize, b: usize) -> bool {
+        let mut after = *self;
+        after.swap(a, b);
+        after.has_run_through(a) || after.has_run_through(b)
+    }
+
+    /// Whether the cell at `i` belongs to a run.
+    pub fn has_run_through(&self, i: usize) -> bool {
+        let digit = self.cells[i];
+        if digit == UNKNOWN {
+            return false;
+        }
+        let (row, col) = (i / SIDE, i % SIDE);
+        let same = |r: usize, c: usize| self.cells[r * SIDE + c] == digit;
+        let left = (0..col).rev().take_while(|&c| same(row, c)).count();
+        let right = (col + 1..SIDE).take_while(|&c| same(row, c)).count();
+        if left + right >= 2 {
+            return true;
+        }
+        let up = (0..row).rev().take_while(|&r| same(r, col)).count();
+        let down = (row + 1..SIDE).take_while(|&r| same(r, col)).count();
+        up + down >= 2
+    }
+
+    /// Finds every maximal run into `runs` and returns the set of their cells
+    /// as a bit mask (bit `i` for cell `i`).
+    pub fn find_runs(&self, runs: &mut Runs) -> u128 {
+        runs.len = 0;
+        let mut mask = 0u128;
+        for line in 0..SIDE {
+            mask |= self.scan_line(line * SIDE, 1, true, runs);
+        }
+        for line in 0..SIDE {
+            mask |= self.scan_line(line, SIDE, false, runs);
+        }
+        mask
+    }
+
+    fn scan_line(&self, first: usize, step: usize, horizontal: bool, runs: &mut Runs) -> u128 {
+        let mut mask = 0u128;
+        let mut start = 0;
+        while start < SIDE {
+            let digit = self.cells[first + start * step];
+            let mut end = start + 1;
+            while end < SIDE && self.cells[first + end * step] == digit {
+                end += 1;
+            }
+            if digit != UNKNOWN && end - start >= 3 {
+                let run = Run {
+                    start: (first + start * step) as u8,
+                    len: (end - start) as u8,
+                    horizontal,
+                };
+                runs.push(run);
+                for cell in run.cells() {
+                    mask |= 1 << cell;
+                }
+            }
+            start = end;
+        }
+        mask
+    }
+
+    /// Whether the board has no run at all.
+    pub fn is_settled(&self) -> bool {
+        self.find_runs(&mut Runs::default()) == 0
+    }
+
+    /// Removes the cells of `mask`, lets each column fall, and refills the
+    /// empty cells row by row from the top, left to right, from `refill`.
+    pub fn remove_and_refill(&mut self, mask: u128, refill: &mut impl Refill) {
+        let mut empty = [0usize; SIDE];
+        for (col, empty_in_col) in empty.iter_mut().enumerate() {
+            let mut write = SIDE;
+            for row in (0..SIDE).rev() {
+                let i = row * SIDE + col;
+                if mask & (1 << i) == 0 {
+                    write -= 1;
+                    self.cells[write * SIDE + col] = self.cells[i];
+                }
+            }
+            *empty_in_col = write;
+        }
+        let deepest = empty.iter().copied().max().unwrap_or(0);
+        for row in 0..deepest {
+            for (col, &empty_in_col) in empty.iter().enumerate() {
+                if row < empty_in_col {
+                    self.cells[row * SIDE + col] = refill.digit();
+                }
+            }
+        }
+    }
+
+    /// Settles the board: repeats find runs / remove / fall / refill until no
+    /// run is left (or [`MAX_CASCADES`] steps), calling `on_step` with each
+    /// step's runs. Returns the points scored.
+    pub fn settle(&mut self, refill: &mut impl Refill, mut on_step: impl FnMut(&Runs)) -> u32 {
+        let mut runs = Runs::default();
+        let mut total = 0u32;
+        for _ in 0..MAX_CASCADES {
+            let mask = self.find_runs(&mut runs);
+            if mask == 0 {
+                break;
+            }
+            total = total.saturating_add(runs.points());
+            on_step(&runs);
+            self.remove_and_refill(mask, refill);
+        }
+        total
+    }
+
+    /// Settles without watching the steps; returns the points scored.
+    pub fn settle_quiet(&mut self, refill: &mut impl Refill) -> u32 {
+        self.settle(refill, |_| {})
+    }
+}

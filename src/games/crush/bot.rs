@@ -1,0 +1,505 @@
+//! The bot levels. Fair play: a level sees a [`View`] — the board and `k`,
+//! nothing else — so it cannot read the generator to foresee refills. Where it
+//! needs refills it treats them as unknown ([`Unseen`]) or samples them
+//! uniformly over `1..=k` from its own seeded stream ([`Sampled`]).
+
+use super::board::{Board, Refill, Unseen, SIDE, UNKNOWN};
+use super::moves::{Swap, ALL_SWAPS};
+use super::state::State;
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
+    StopReason,
+};
+use rand::{Rng, RngCore};
+use serde_json::json;
+
+/// Default number of sampled swaps in a `strong` rollout (the first one included).
+pub const DEFAULT_DEPTH: u32 = 1;
+/// Rounds of sampling `strong` runs when neither a deadline nor a node cap bounds it.
+pub const DEFAULT_ROUNDS: u64 = 64;
+/// The most rounds `strong` runs at all, whatever the budget.
+const MAX_ROUNDS: u64 = 100_000;
+/// Below this many matching swaps, `strong` also weighs swaps that match nothing now.
+const FEW_MATCHES: usize = 6;
+
+/// What a bot may see: the board and `k`, never the generator.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// The settled board.
+    pub board: Board,
+    /// Digits run from 1 to `k`.
+    pub k: u8,
+}
+
+impl View {
+    /// The fair view of a state.
+    pub fn of(state: &State) -> View {
+        View {
+            board: state.board,
+            k: state.k,
+        }
+    }
+}
+
+/// Refills sampled uniformly over `1..=k` from a small fast stream
+/// (SplitMix64), seeded from the level's ChaCha generator.
+pub struct Sampled {
+    state: u64,
+    k: u64,
+}
+
+impl Sampled {
+    /// A stream for digits `1..=k`.
+    pub fn new(seed: u64, k: u8) -> Self {
+        Sampled {
+            state: seed,
+            k: u64::from(k),
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    fn below(&mut self, n: u64) -> u64 {
+        ((self.next() >> 32) * n) >> 32
+    }
+}
+
+impl Refill for Sampled {
+    fn digit(&mut self) -> u8 {
+        self.below(self.k) as u8 + 1
+    }
+}
+
+/// Whether the swap makes a run through one of its two cells (no copy made).
+pub fn swap_matches(board: &Board, swap: Swap) -> bool {
+    immediate_points(board, swap) > 0
+}
+
+/// The points of the runs the swap itself makes (the first settling step,
+/// before anything falls), computed in place.
+pub fn immediate_points(board: &Board, swap: Swap) -> u32 {
+    let (a, b) = (swap.a(), swap.b());
+    let (da, db) = (board.get(a), board.get(b));
+    if da == db {
+        return 0;
+    }
+    points_through(board, b, da, a) + points_through(board, a, db, b)
+}
+
+/// The points of the runs `digit` makes when put at `at`, not counting the
+/// direction of `from` (the cell it came from, which now holds another digit).
+fn points_through(board: &Board, at: usize, digit: u8, from: usize) -> u32 {
+    if digit == UNKNOWN {
+        return 0;
+    }
+    let (row, col) = (at / SIDE, at % SIDE);
+    let same = |r: usize, c: usize| r * SIDE + c != from && board.get(r * SIDE + c) == digit;
+    let left = (0..col).rev().take_while(|&c| same(row, c)).count();
+    let right = (col + 1..SIDE).take_while(|&c| same(row, c)).count();
+    let up = (0..row).rev().take_while(|&r| same(r, col)).count();
+    let down = (row + 1..SIDE).take_while(|&r| same(r, col)).count();
+    let score = |len: usize| if len >= 3 { (len * len) as u32 } else { 0 };
+    score(left + right + 1) + score(up + down + 1)
+}
+
+/// What a swap scores from the cells visible now: its runs and the cascades
+/// among cells already on the board (refills unknown).
+pub fn visible_gain(board: &Board, swap: Swap) -> u32 {
+    if !swap_matches(board, swap) {
+        return 0;
+    }
+    let mut after = *board;
+    after.swap(swap.a(), swap.b());
+    after.settle_quiet(&mut Unseen)
+}
+
+/// The greedy choice: the highest visible gain, the first in position order
+/// among equals. Also returns that gain.
+pub fn greedy(board: &Board) -> (Swap, u32) {
+    let mut best = (ALL_SWAPS[0], 0);
+    for &swap in &ALL_SWAPS {
+        let gain = visible_gain(board, swap);
+        if gain > best.1 {
+            best = (swap, gain);
+        }
+    }
+    best
+}
+
+/// Runs the level named in `level`.
+pub fn choose(
+    view: &View,
+    level: &LevelSpec,
+    params: &BotParams,
+    budget: &Budget,
+) -> Result<BotChoice<Swap>, GameError> {
+    match level.name.as_str() {
+        "random" => {
+            level.only_options(&[])?;
+            let mut rng = params.rng();
+            let mv = ALL_SWAPS[rng.random_range(0..ALL_SWAPS.len())];
+            Ok(BotChoice {
+                mv,
+                report: SearchReport::plain(),
+            })
+        }
+        "greedy" => {
+            level.only_options(&[])?;
+            let (mv, gain) = greedy(&view.board);
+            let report = SearchReport {
+                depth: Some(1),
+                nodes: Some(ALL_SWAPS.len() as u64),
+                score: Some(i64::from(gain)),
+                stopped_by: Some(StopReason::Depth),
+                ..SearchReport::plain()
+            };
+            Ok(BotChoice { mv, report })
+        }
+        "strong" => {
+            level.only_options(&["depth", "rounds", "policy", "leaf", "halve"])?;
+            let rounds = level.int_option("rounds", 1..=MAX_ROUNDS)?;
+            let tuning = Tuning::from_level(level, view.k, budget)?;
+            let search = Strong::new(view, params, budget, rounds, tuning).run();
+            let best = search
+                .ranked()
+                .first()
+                .map(|c| c.swap)
+                .unwrap_or(search.fallback);
+            let report = search.report();
+            Ok(BotChoice { mv: best, report })
+        }
+        other => Err(GameError::UnknownLevel {
+            level: other.to_string(),
+            known: "random, greedy, strong".to_string(),
+        }),
+    }
+}
+
+/// The `top` swaps by `strong`'s estimate, with their expected points.
+pub fn analyze(view: &View, top: usize, params: &BotParams, budget: &Budget) -> Analysis<Swap> {
+    let tuning = Tuning::from_level(
+        &LevelSpec::parse("strong").expect("a plain level name"),
+        view.k,
+        budget,
+    )
+    .expect("no options to refuse");
+    let search = Strong::new(view, params, budget, None, tuning).run();
+    let mut moves: Vec<ScoredMove<Swap>> = search
+        .ranked()
+        .into_iter()
+        .take(top)
+        .map(|c| ScoredMove {
+            mv: c.swap,
+            score: c.mean().round() as i64,
+            pv: vec![c.swap],
+            exact: None,
+        })
+        .collect();
+    if moves.is_empty() {
+        let (swap, gain) = greedy(&view.board);
+        moves.push(ScoredMove {
+            mv: swap,
+            score: i64::from(gain),
+            pv: vec![swap],
+            exact: None,
+        });
+    }
+    Analysis {
+        moves,
+        report: search.report(),
+    }
+}
+
+/// Knobs of `strong`; each can be set as a level option.
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Swaps after the first in a rollout, played by a policy (`depth` − 1).
+    depth: u32,
+    /// The policy of those swaps: the greedy level (else the cheap [`policy`]).
+    greedy_policy: bool,
+    /// Weight, in percent, of the leaf value: the best visible gain left on
+    /// the board the rollout ends on (0: none).
+    leaf_percent: u32,
+    /// Successive halving: every time the rounds double (from 8), drop the
+    /// worse half of the candidates.
+    halve: bool,
+}
+
+impl Tuning {
+    /// The defaults, measured with the benchmark (see the module's report):
+    /// one sampled swap, then the next swap's visible gain as the leaf,
+    /// weighted 2.2 for k = 4 (where a swap's expected points are about 2.2
+    /// times its visible gain) and 1 above.
+    fn for_k(k: u8) -> Tuning {
+        Tuning {
+            depth: DEFAULT_DEPTH,
+            greedy_policy: false,
+            leaf_percent: if k == 4 { 220 } else { 100 },
+            halve: false,
+        }
+    }
+
+    /// The defaults for `k` with the level's options applied.
+    fn from_level(level: &LevelSpec, k: u8, budget: &Budget) -> Result<Tuning, GameError> {
+        let defaults = Tuning::for_k(k);
+        let flag = |key: &str, default: bool| -> Result<bool, GameError> {
+            Ok(level.int_option(key, 0..=1)?.map_or(default, |v| v == 1))
+        };
+        Ok(Tuning {
+            depth: level
+                .int_option("depth", 1..=8)?
+                .map(|d| d as u32)
+                .or(budget.max_depth.map(|d| d.clamp(1, 8)))
+                .unwrap_or(defaults.depth),
+            greedy_policy: flag("policy", defaults.greedy_policy)?,
+            leaf_percent: level
+                .int_option("leaf", 0..=1000)?
+                .map_or(defaults.leaf_percent, |v| v as u32),
+            halve: flag("halve", defaults.halve)?,
+        })
+    }
+}
+
+/// One swap `strong` weighs, with the sum of its sampled values.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    swap: Swap,
+    total: f64,
+    samples: u32,
+    active: bool,
+}
+
+impl Candidate {
+    fn mean(&self) -> f64 {
+        if self.samples == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.total / f64::from(self.samples)
+        }
+    }
+}
+
+/// The `strong` level: Monte-Carlo rollouts. Each candidate swap is played on
+/// sampled refills, followed by `depth - 1` swaps of the greedy policy on the
+/// sampled board; a candidate's value is its mean total over the rounds. All
+/// candidates of a round share one refill stream (common random numbers), so
+/// their differences are measured with less noise.
+struct Strong<'a> {
+    view: &'a View,
+    budget: &'a Budget,
+    tuning: Tuning,
+    max_rounds: u64,
+    seeds: rand_chacha::ChaCha8Rng,
+    candidates: Vec<Candidate>,
+    fallback: Swap,
+    nodes: u64,
+    rounds: u64,
+    stopped_by: StopReason,
+}
+
+impl<'a> Strong<'a> {
+    fn new(
+        view: &'a View,
+        params: &BotParams,
+        budget: &'a Budget,
+        rounds: Option<u64>,
+        tuning: Tuning,
+    ) -> Self {
+        let unbounded = budget.deadline.is_none() && budget.max_nodes.is_none();
+        let max_rounds = rounds.unwrap_or(if unbounded {
+            DEFAULT_ROUNDS
+        } else {
+            MAX_ROUNDS
+        });
+        let (fallback, _) = greedy(&view.board);
+        Strong {
+            view,
+            budget,
+            tuning,
+            max_rounds,
+            seeds: params.rng(),
+            candidates: candidates(&view.board),
+            fallback,
+            nodes: 0,
+            rounds: 0,
+            stopped_by: StopReason::Depth,
+        }
+    }
+
+    fn run(mut self) -> Self {
+        if self.candidates.len() <= 1 {
+            self.stopped_by = StopReason::Proven;
+            return self;
+        }
+        let mut next_cut = 8;
+        while self.rounds < self.max_rounds {
+            if self.tuning.halve && self.rounds == next_cut {
+                self.halve();
+                next_cut *= 2;
+            }
+            let seed = self.seeds.next_u64();
+            for i in 0..self.candidates.len() {
+                if !self.candidates[i].active {
+                    continue;
+                }
+                if let Some(reason) = self.must_stop() {
+                    self.stopped_by = reason;
+                    return self;
+                }
+                let value = self.rollout(self.candidates[i].swap, seed);
+                let candidate = &mut self.candidates[i];
+                candidate.total += value;
+                candidate.samples += 1;
+            }
+            self.rounds += 1;
+        }
+        self
+    }
+
+    /// Keeps the better half of the active candidates (at least 3).
+    fn halve(&mut self) {
+        let mut active: Vec<(f64, usize)> = self
+            .candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.active)
+            .map(|(i, c)| (c.mean(), i))
+            .collect();
+        if active.len() <= 3 {
+            return;
+        }
+        active.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let keep = active.len().div_ceil(2).max(3);
+        for &(_, i) in &active[keep..] {
+            self.candidates[i].active = false;
+        }
+    }
+
+    fn must_stop(&self) -> Option<StopReason> {
+        if self.budget.nodes_exhausted(self.nodes) {
+            return Some(StopReason::Nodes);
+        }
+        self.budget.interrupted()
+    }
+
+    /// One sampled future of `first`: its settling, then greedy swaps.
+    fn rollout(&mut self, first: Swap, seed: u64) -> f64 {
+        let mut stream = Sampled::new(seed, self.view.k);
+        let mut board = self.view.board;
+        board.swap(first.a(), first.b());
+        let mut total = board.settle_quiet(&mut stream);
+        self.nodes += 1;
+        for _ in 1..self.tuning.depth {
+            let next = if self.tuning.greedy_policy {
+                greedy_policy(&board, &mut stream)
+            } else {
+                policy(&board, &mut stream)
+            };
+            board.swap(next.a(), next.b());
+            total += board.settle_quiet(&mut stream);
+            self.nodes += 1;
+        }
+        let mut value = f64::from(total);
+        if self.tuning.leaf_percent > 0 {
+            value += f64::from(greedy(&board).1) * f64::from(self.tuning.leaf_percent) / 100.0;
+            self.nodes += 1;
+        }
+        value
+    }
+
+    /// Candidates best first (by mean value, then position order).
+    fn ranked(&self) -> Vec<Candidate> {
+        let mut ranked: Vec<Candidate> = self
+            .candidates
+            .iter()
+            .copied()
+            .filter(|c| c.samples > 0)
+            .collect();
+        ranked.sort_by(|x, y| y.mean().total_cmp(&x.mean()).then(x.swap.cmp(&y.swap)));
+        if ranked.is_empty() && self.candidates.len() == 1 {
+            ranked.push(self.candidates[0]);
+        }
+        ranked
+    }
+
+    fn report(&self) -> SearchReport {
+        let best = self
+            .ranked()
+            .first()
+            .map(Candidate::mean)
+            .filter(|m| m.is_finite());
+        let mut report = SearchReport {
+            depth: Some(self.tuning.depth),
+            nodes: Some(self.nodes),
+            score: best.map(|m| m.round() as i64),
+            stopped_by: Some(self.stopped_by),
+            ..SearchReport::plain()
+        };
+        report.extra.insert("rounds".into(), json!(self.rounds));
+        report
+            .extra
+            .insert("candidates".into(), json!(self.candidates.len()));
+        report
+    }
+}
+
+/// The swaps `strong` weighs: every swap that matches now, and when there are
+/// few of those, every other swap too (a set-up can be worth more).
+fn candidates(board: &Board) -> Vec<Candidate> {
+    let matching: Vec<Swap> = ALL_SWAPS
+        .iter()
+        .copied()
+        .filter(|&s| swap_matches(board, s))
+        .collect();
+    let chosen: Vec<Swap> = if matching.len() < FEW_MATCHES {
+        ALL_SWAPS.to_vec()
+    } else {
+        matching
+    };
+    chosen
+        .into_iter()
+        .map(|swap| Candidate {
+            swap,
+            total: 0.0,
+            samples: 0,
+            active: true,
+        })
+        .collect()
+}
+
+/// The rollout policy, cheap enough to run thousands of times a swap: the
+/// swap whose own runs score most, the lowest on the board among equals
+/// (more cells fall, more cascades); when nothing matches, a swap drawn from
+/// the stream.
+fn policy(board: &Board, stream: &mut Sampled) -> Swap {
+    let mut best = (ALL_SWAPS[0], 0);
+    for &swap in ALL_SWAPS.iter().rev() {
+        let points = immediate_points(board, swap);
+        if points > best.1 {
+            best = (swap, points);
+        }
+    }
+    if best.1 > 0 {
+        best.0
+    } else {
+        ALL_SWAPS[stream.below(ALL_SWAPS.len() as u64) as usize]
+    }
+}
+
+/// The greedy level as a rollout policy: the best visible gain; when nothing
+/// matches, a swap drawn from the stream.
+fn greedy_policy(board: &Board, stream: &mut Sampled) -> Swap {
+    let (swap, gain) = greedy(board);
+    if gain > 0 {
+        swap
+    } else {
+        ALL_SWAPS[stream.below(ALL_SWAPS.len() as u64) as usize]
+    }
+}

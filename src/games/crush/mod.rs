@@ -1,0 +1,310 @@
+//! Number Crush: a one-player match-3 puzzle on a 10×10 board of digits
+//! (rules: `rules/crush.md`). A swap of two neighbours settles the board —
+//! runs of 3+ equal digits score their length squared, vanish, the columns
+//! fall and TinyMT32 refills the gaps — and a game is 100 swaps.
+//!
+//! The generator's four state words travel in the JSON state, so the service
+//! stays stateless. The all-zero generator state (which only yields zeros and
+//! no seed reaches) is refused as an invalid state. Bots see only the board
+//! and `k` (see [`bot`]), never the generator.
+
+pub mod board;
+pub mod bot;
+pub mod moves;
+pub mod rng;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
+    OptionInfo, Outcome, Player,
+};
+use board::{Board, GameRefill, SIDE};
+use moves::{Swap, ALL_SWAPS};
+use rng::TinyMt32;
+use serde_json::{json, Map, Value};
+pub use state::{State, SWAPS_PER_GAME};
+
+/// The course's hand-typed starting board (k = 4, seed 0), embedded so the
+/// binary never reads files at run time.
+const COURSE_BOARD: &str = include_str!("course-board.json");
+
+/// The game type registered as `crush`.
+pub struct Crush;
+
+/// One settling step as [`Crush::describe_swap`] reports it: the runs removed
+/// at once and the points they scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CascadeStep {
+    /// The runs removed in this step (cells as indices on the board of that moment).
+    pub runs: Vec<board::Run>,
+    /// Their points together.
+    pub points: u32,
+}
+
+impl Crush {
+    /// A new game of `k` digits: the board filled row by row from TinyMT32
+    /// seeded with `seed`, then settled once without scoring.
+    pub fn new_seeded(k: u8, seed: u32) -> State {
+        let mut rng = TinyMt32::for_game(seed);
+        let mut refill = GameRefill { rng: &mut rng, k };
+        let mut board = Board::filled(&mut refill);
+        board.settle_quiet(&mut refill);
+        State {
+            k,
+            board,
+            rng,
+            swaps_left: SWAPS_PER_GAME,
+            score: 0,
+        }
+    }
+
+    /// The course's game: its hand-typed board, k = 4, TinyMT32 seed 0.
+    pub fn new_course() -> State {
+        let data: Value =
+            serde_json::from_str(COURSE_BOARD).expect("embedded course board is JSON");
+        let rows: Vec<String> = data["board"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter_map(|r| r.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let board = state::parse_board(&rows, 4).expect("embedded course board is a settled board");
+        State {
+            k: 4,
+            board,
+            rng: TinyMt32::for_game(0),
+            swaps_left: SWAPS_PER_GAME,
+            score: 0,
+        }
+    }
+
+    /// Plays `swap` and returns the new state with the settling steps it caused.
+    pub fn play_swap(state: &State, swap: Swap) -> (State, Vec<CascadeStep>) {
+        let mut after = state.clone();
+        let mut steps = Vec::new();
+        after.board.swap(swap.a(), swap.b());
+        let mut refill = GameRefill {
+            rng: &mut after.rng,
+            k: state.k,
+        };
+        let gained = after.board.settle(&mut refill, |runs| {
+            steps.push(CascadeStep {
+                runs: runs.as_slice().to_vec(),
+                points: runs.points(),
+            })
+        });
+        after.score += i64::from(gained);
+        after.swaps_left = after.swaps_left.saturating_sub(1);
+        (after, steps)
+    }
+
+    /// The effects object of a swap: every cascade step's runs (cells,
+    /// length, points) and points, and the total gained.
+    pub fn describe_swap(state: &State, swap: Swap) -> Value {
+        let (after, steps) = Self::play_swap(state, swap);
+        let steps_json: Vec<Value> = steps
+            .iter()
+            .enumerate()
+            .map(|(i, step)| {
+                json!({
+                    "step": i + 1,
+                    "runs": step.runs.iter().map(run_json).collect::<Vec<_>>(),
+                    "points": step.points,
+                })
+            })
+            .collect();
+        let eliminated: usize = steps
+            .iter()
+            .flat_map(|s| s.runs.iter())
+            .map(|r| usize::from(r.len))
+            .sum();
+        json!({
+            "steps": steps_json,
+            "cascades": steps.len(),
+            "runs_removed": steps.iter().map(|s| s.runs.len()).sum::<usize>(),
+            "gained": after.score - state.score,
+            "score": after.score,
+            "cells_in_runs": eliminated,
+        })
+    }
+}
+
+fn run_json(run: &board::Run) -> Value {
+    json!({
+        "cells": run.cells().map(|i| format!("{:02}", i)).collect::<Vec<_>>(),
+        "length": run.len,
+        "direction": if run.horizontal { "row" } else { "column" },
+        "points": run.points(),
+    })
+}
+
+fn option_u64(options: &Map<String, Value>, key: &str, max: u64) -> Result<Option<u64>, GameError> {
+    match options.get(key) {
+        None => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .filter(|v| *v <= max)
+            .map(Some)
+            .ok_or_else(|| {
+                GameError::InvalidOption(format!(
+                    "option '{key}' must be a whole number 0..={max}, got {value}"
+                ))
+            }),
+    }
+}
+
+impl Game for Crush {
+    type State = State;
+    type Move = Swap;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "crush",
+            name: "Number Crush",
+            players: 1,
+            sides: vec!["player"],
+            levels: vec![
+                LevelInfo {
+                    id: "random",
+                    description: "any valid swap, chosen at random (seeded)",
+                },
+                LevelInfo {
+                    id: "greedy",
+                    description: "the swap that scores most from what is visible now (ties by position)",
+                },
+                LevelInfo {
+                    id: "strong",
+                    description: "weighs each swap by its expected points over sampled refills plus the best visible gain it leaves (options depth=1..8, leaf=0..1000 percent, rounds, policy=0|1, halve=0|1)",
+                },
+            ],
+            default_level: "strong",
+            new_options: vec![
+                OptionInfo {
+                    name: "k",
+                    description: "number of digits, 4..=7 (default 4)",
+                },
+                OptionInfo {
+                    name: "seed",
+                    description: "TinyMT32 seed, 0..=4294967295 (default 0)",
+                },
+                OptionInfo {
+                    name: "preset",
+                    description: "\"course\": the course's hand-typed board with k 4 and seed 0 (not with k or seed)",
+                },
+            ],
+            text_forms: vec![],
+        }
+    }
+
+    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
+        if let Some(key) = options
+            .keys()
+            .find(|k| !["k", "seed", "preset"].contains(&k.as_str()))
+        {
+            return Err(GameError::InvalidOption(format!(
+                "unknown option '{key}': crush takes k, seed or preset"
+            )));
+        }
+        if let Some(preset) = options.get("preset") {
+            if preset.as_str() != Some("course") {
+                return Err(GameError::InvalidOption(format!(
+                    "option 'preset' must be \"course\", got {preset}"
+                )));
+            }
+            if let Some(key) = ["k", "seed"].into_iter().find(|k| options.contains_key(*k)) {
+                return Err(GameError::InvalidOption(format!(
+                    "option '{key}' cannot be combined with 'preset' (the course game is k 4, seed 0)"
+                )));
+            }
+            return Ok(Crush::new_course());
+        }
+        let k = match option_u64(options, "k", u64::MAX)? {
+            None => 4,
+            Some(k) if (4..=7).contains(&k) => k as u8,
+            Some(k) => {
+                return Err(GameError::InvalidOption(format!(
+                    "option 'k' must be 4, 5, 6 or 7, got {k}"
+                )))
+            }
+        };
+        let seed = option_u64(options, "seed", u64::from(u32::MAX))?.unwrap_or(0) as u32;
+        Ok(Crush::new_seeded(k, seed))
+    }
+
+    fn state_from_json(value: &Value) -> Result<State, GameError> {
+        State::from_json(value)
+    }
+
+    fn state_to_json(state: &State) -> Value {
+        state.to_json()
+    }
+
+    fn to_move(_state: &State) -> Player {
+        Player::First
+    }
+
+    fn legal_moves(state: &State, out: &mut Vec<Swap>) {
+        if state.swaps_left > 0 {
+            out.extend_from_slice(&ALL_SWAPS);
+        }
+    }
+
+    fn apply(state: &State, mv: &Swap) -> State {
+        Self::play_swap(state, *mv).0
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        if state.swaps_left == 0 {
+            Outcome::Finished { score: state.score }
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    fn notation(_state: &State, mv: &Swap) -> String {
+        mv.notation()
+    }
+
+    fn move_to_json(_state: &State, mv: &Swap) -> Value {
+        mv.to_json()
+    }
+
+    fn parse_move(state: &State, value: &Value) -> Result<Swap, GameError> {
+        if state.swaps_left == 0 {
+            return Err(GameError::GameOver);
+        }
+        Swap::from_json(value)
+    }
+
+    fn describe_move(state: &State, mv: &Swap) -> Option<Value> {
+        Some(Self::describe_swap(state, *mv))
+    }
+
+    fn choose_move(
+        state: &State,
+        level: &LevelSpec,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Swap>, GameError> {
+        bot::choose(&bot::View::of(state), level, params, budget)
+    }
+
+    fn analyze(
+        state: &State,
+        top: usize,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Swap>, GameError> {
+        Ok(bot::analyze(&bot::View::of(state), top, params, budget))
+    }
+}
+
+/// The board as text, 10 lines of 10 digits (row 0 first).
+pub fn board_text(board: &Board) -> String {
+    (0..SIDE).map(|r| board.row_text(r) + "\n").collect()
+}
