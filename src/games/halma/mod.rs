@@ -25,6 +25,9 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod arena;
+
 pub use board::{CampRule, HalmaState};
 pub use movegen::HalmaMove;
 

@@ -1028,3 +1028,38 @@ fn long_playouts_reach_the_endgame_rules() {
         }
     }
 }
+
+#[test]
+fn perft_from_the_start_matches_the_reference_generator() {
+    fn reference_perft(s: &HalmaState, depth: u32) -> u64 {
+        let moves = reference_moves(s);
+        if depth == 1 || moves.is_empty() {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&(from, to, _)| {
+                let mut next = s.clone();
+                next.apply_move(from, to);
+                reference_perft(&next, depth - 1)
+            })
+            .sum()
+    }
+    let start = HalmaState::start(Player::First, CampRule::Referee);
+    let counts: Vec<u64> = (1..=2)
+        .map(|d| crate::game::perft::<Halma>(&start, d))
+        .collect();
+    assert_eq!(
+        counts,
+        vec![reference_perft(&start, 1), reference_perft(&start, 2)]
+    );
+    assert_eq!(counts, vec![PERFT_START[0], PERFT_START[1]]);
+    let basic = HalmaState::start(Player::First, CampRule::Basic);
+    assert_eq!(
+        crate::game::perft::<Halma>(&basic, 2),
+        reference_perft(&basic, 2)
+    );
+}
+
+/// perft(1) and perft(2) from the start, referee rules (also asserted by the bench).
+const PERFT_START: [u64; 2] = [40, 1600];
