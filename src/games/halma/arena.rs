@@ -13,6 +13,14 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 use std::time::Instant;
 
+/// CPU time of this thread in seconds (Linux), the measure the rules' clocks use.
+fn thread_cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
 fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
     std::env::var(key)
         .ok()
@@ -216,4 +224,44 @@ fn single_move_clock_is_kept() {
         "{count} positions: longest answer {worst:.3}s; median depth {}",
         depths[depths.len() / 2]
     );
+}
+
+#[test]
+#[ignore = "tuning aid: release mode"]
+fn duel() {
+    let games = env_or("HALMA_GAMES", 4usize);
+    let a = Contestant {
+        level: env_or("HALMA_A", "strong".to_string()),
+        clock_s: env_or("HALMA_CLOCK", 5.0),
+    };
+    let b = Contestant {
+        level: env_or("HALMA_B", "strong".to_string()),
+        clock_s: env_or("HALMA_CLOCK2", 5.0),
+    };
+    match_up(&a, &b, games);
+}
+
+#[test]
+#[ignore = "clock bar: release mode"]
+fn nearly_flagged_game_clock_is_kept() {
+    let level = LevelSpec::parse("strong").unwrap();
+    let (mut worst, mut worst_cpu, mut total) = (0.0f64, 0.0f64, 0.0);
+    let positions = midgame_positions(env_or("HALMA_POSITIONS", 100usize));
+    for (i, s) in positions.iter().enumerate() {
+        let mut params = BotParams::seeded(i as u64);
+        params
+            .extra
+            .insert("clock".into(), json!({"mode": "GAME", "time_left_s": 0.01}));
+        let (started, cpu) = (Instant::now(), thread_cpu_s());
+        Halma::choose_move(s, &level, &params, &Budget::unlimited()).unwrap();
+        let spent = started.elapsed().as_secs_f64();
+        worst = worst.max(spent);
+        worst_cpu = worst_cpu.max(thread_cpu_s() - cpu);
+        total += spent;
+    }
+    println!(
+        "GAME clock 0.01 s: longest answer {worst:.4}s wall, {worst_cpu:.4}s CPU; mean {:.4}s wall",
+        total / positions.len() as f64
+    );
+    assert!(worst_cpu < 0.01);
 }

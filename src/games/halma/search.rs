@@ -141,7 +141,9 @@ pub fn search(
         best = roots[0];
         best_score = ranked[0].1;
         depth_done = depth;
-        if best_score.abs() >= WIN - MAX_PLY as i32 {
+        // A found win stands; a "loss" may come from moves pruned below the
+        // root, so the search goes on looking for a way out.
+        if best_score >= WIN - MAX_PLY as i32 {
             stopped_by = StopReason::Proven;
             break;
         }
