@@ -3,4 +3,5 @@
 pub mod advance;
 pub mod arena;
 pub mod crush;
+pub mod halma;
 pub mod naughts;

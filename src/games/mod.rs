@@ -5,12 +5,14 @@ use crate::game::{DynGame, Erased};
 
 pub mod advance;
 pub mod crush;
+pub mod halma;
 pub mod naughts;
 pub mod reversi;
 
 /// Every game, in the order `GET /v1/games` lists them.
 pub static REGISTRY: &[&dyn DynGame] = &[
     &Erased::<advance::Advance>::VIEW,
+    &Erased::<halma::Halma>::VIEW,
     &Erased::<reversi::Reversi>::VIEW,
     &Erased::<naughts::Naughts>::VIEW,
     &Erased::<crush::Crush>::VIEW,

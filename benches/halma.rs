@@ -1,0 +1,69 @@
+//! Halma: move generation, perft and strong-search speed.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use gamebot::game::{perft, BotParams, Budget, Game, LevelSpec, Player};
+use gamebot::games::halma::eval::progress;
+use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
+
+/// A midgame position: 40 plies of each side's most forward move.
+fn midgame() -> HalmaState {
+    let mut s = HalmaState::start(Player::First, CampRule::Referee);
+    let mut moves = Vec::new();
+    for _ in 0..40 {
+        moves.clear();
+        Halma::legal_moves(&s, &mut moves);
+        let side = s.to_move();
+        let best = *moves
+            .iter()
+            .max_by_key(|m| (progress(side, m.from, m.to), m.from, m.to))
+            .unwrap();
+        s = Halma::apply(&s, &best);
+    }
+    s
+}
+
+fn movegen(c: &mut Criterion) {
+    let start = HalmaState::start(Player::First, CampRule::Referee);
+    let mid = midgame();
+    let mut moves: Vec<HalmaMove> = Vec::with_capacity(512);
+    c.bench_function("halma legal_moves start", |b| {
+        b.iter(|| {
+            moves.clear();
+            Halma::legal_moves(black_box(&start), &mut moves);
+            moves.len()
+        })
+    });
+    c.bench_function("halma legal_moves midgame", |b| {
+        b.iter(|| {
+            moves.clear();
+            Halma::legal_moves(black_box(&mid), &mut moves);
+            moves.len()
+        })
+    });
+    assert_eq!(perft::<Halma>(&start, 2), 1600, "perft(2) from the start");
+    c.bench_function("halma perft 2 start", |b| {
+        b.iter(|| perft::<Halma>(black_box(&start), 2))
+    });
+}
+
+fn search(c: &mut Criterion) {
+    let mid = midgame();
+    let level = LevelSpec::parse("strong").unwrap();
+    let mut group = c.benchmark_group("halma search");
+    group.sample_size(10);
+    group.bench_function("strong depth 3 midgame", |b| {
+        b.iter(|| {
+            Halma::choose_move(
+                &mid,
+                &level,
+                &BotParams::seeded(1),
+                &Budget::unlimited().depth(3),
+            )
+            .unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, movegen, search);
+criterion_main!(benches);

@@ -1,0 +1,288 @@
+//! The bot levels (`random`, `minimax`, `strong`) and the clock manager.
+
+use super::board::HalmaState;
+use super::eval::{distance_eval, distance_sum};
+use super::movegen::{generate, HalmaMove};
+use super::search::{search, StrongOptions, WIN};
+use crate::game::{
+    BotChoice, BotParams, Budget, GameError, LevelSpec, Player, SearchReport, StopReason,
+};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// How the clock of a bot request counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClockMode {
+    /// One move: the bot may spend most of the time left.
+    Single,
+    /// A whole game: the time left must last for the rest of it.
+    Game,
+}
+
+/// The `clock` field of a bot request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    /// Single move or whole game.
+    pub mode: ClockMode,
+    /// Seconds of play time left.
+    pub time_left_s: f64,
+}
+
+impl Clock {
+    /// The JSON form, as requests carry it.
+    pub fn to_json(self) -> Value {
+        let mode = match self.mode {
+            ClockMode::Single => "SINGLE",
+            ClockMode::Game => "GAME",
+        };
+        json!({"mode": mode, "time_left_s": self.time_left_s})
+    }
+}
+
+/// Reads `params.extra["clock"]`, if present: `{"mode": "SINGLE"|"GAME", "time_left_s": x > 0}`.
+pub fn read_clock(params: &BotParams) -> Result<Option<Clock>, GameError> {
+    let Some(value) = params.extra.get("clock") else {
+        return Ok(None);
+    };
+    let bad = |detail: String| Err(GameError::InvalidOption(detail));
+    let Some(map) = value.as_object() else {
+        return bad(format!(
+            "clock is {value}: expected {{\"mode\": \"SINGLE\" or \"GAME\", \"time_left_s\": seconds}}"
+        ));
+    };
+    if let Some(key) = map.keys().find(|k| *k != "mode" && *k != "time_left_s") {
+        return bad(format!(
+            "clock.{key}: unknown field; a clock has mode and time_left_s"
+        ));
+    }
+    let mode = match map
+        .get("mode")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_uppercase)
+        .as_deref()
+    {
+        Some("SINGLE") => ClockMode::Single,
+        Some("GAME") => ClockMode::Game,
+        _ => {
+            return bad(format!(
+                "clock.mode is {}: expected \"SINGLE\" or \"GAME\"",
+                map.get("mode")
+                    .map_or("missing".to_string(), Value::to_string)
+            ))
+        }
+    };
+    match map.get("time_left_s").and_then(Value::as_f64) {
+        Some(t) if t.is_finite() && t > 0.0 => Ok(Some(Clock {
+            mode,
+            time_left_s: t,
+        })),
+        _ => bad(format!(
+            "clock.time_left_s is {}: expected a number of seconds above 0",
+            map.get("time_left_s")
+                .map_or("missing".to_string(), Value::to_string)
+        )),
+    }
+}
+
+/// The moves the mover probably still needs: its pieces' remaining distance
+/// over the typical progress of a move, with a floor for the endgame shuffle.
+pub fn expected_moves_left(state: &HalmaState) -> f64 {
+    let side = state.to_move();
+    // A full goal camp sums to 60 (Manhattan distances to the corner).
+    let remaining = (distance_sum(state, side) - 60).max(0) as f64;
+    (remaining / 3.0 + 12.0).clamp(12.0, 150.0)
+}
+
+/// How long the strong level may think for this move under `clock`.
+pub fn time_for_move(state: &HalmaState, clock: Clock) -> Duration {
+    let left = clock.time_left_s;
+    let seconds = match clock.mode {
+        // Most of the time given, minus a margin for starting up and answering.
+        ClockMode::Single => (left * 0.85 - 0.05).max(left * 0.4),
+        ClockMode::Game => {
+            let share = left / expected_moves_left(state);
+            // A little more than the even share early on is fine; never a big slice.
+            (share * 1.2).min(left * 0.15)
+        }
+    };
+    Duration::from_secs_f64(seconds.max(0.0))
+}
+
+/// The legal moves in a seeded random order.
+fn shuffled_moves(state: &HalmaState, params: &BotParams) -> Vec<HalmaMove> {
+    let mut moves = Vec::new();
+    generate(state, &mut moves);
+    moves.shuffle(&mut params.rng());
+    moves
+}
+
+/// `random`: any legal move, seeded.
+pub fn random(
+    state: &HalmaState,
+    level: &LevelSpec,
+    params: &BotParams,
+) -> Result<BotChoice<HalmaMove>, GameError> {
+    level.only_options(&[])?;
+    let mut moves = Vec::new();
+    generate(state, &mut moves);
+    let mv = moves[params.rng().random_range(0..moves.len())];
+    Ok(BotChoice {
+        mv,
+        report: SearchReport::plain(),
+    })
+}
+
+struct Minimax<'a> {
+    root_side: Player,
+    budget: &'a Budget,
+    nodes: u64,
+    stopped: Option<StopReason>,
+}
+
+impl Minimax<'_> {
+    /// Plain minimax (no pruning) over the distance evaluation, from the root side's view.
+    fn value(&mut self, state: &HalmaState, depth: u32) -> i32 {
+        self.nodes += 1;
+        if self.stopped.is_none() && self.nodes % 1024 == 0 {
+            self.stopped = self.budget.interrupted();
+        }
+        if self.stopped.is_none() && self.budget.nodes_exhausted(self.nodes) {
+            self.stopped = Some(StopReason::Nodes);
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let mover = state.to_move();
+        if state.has_won(mover.other()) {
+            return if mover.other() == self.root_side {
+                WIN
+            } else {
+                -WIN
+            };
+        }
+        if depth == 0 {
+            return distance_eval(state, self.root_side);
+        }
+        let mut moves = Vec::new();
+        generate(state, &mut moves);
+        if moves.is_empty() {
+            return 0;
+        }
+        let maximizing = mover == self.root_side;
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        for mv in moves {
+            let mut child = state.clone();
+            child.apply_move(mv.from, mv.to);
+            let v = self.value(&child, depth - 1);
+            best = if maximizing { best.max(v) } else { best.min(v) };
+        }
+        best
+    }
+}
+
+/// `minimax`: the course's reference opponent, plain minimax at a fixed depth
+/// (default 2; `minimax:depth=N` or the request's `max_depth`) over the sum of
+/// distances to the goal corners. Ties go to the first of a seeded shuffle.
+pub fn minimax(
+    state: &HalmaState,
+    level: &LevelSpec,
+    params: &BotParams,
+    budget: &Budget,
+) -> Result<BotChoice<HalmaMove>, GameError> {
+    level.only_options(&["depth"])?;
+    let asked = level.int_option("depth", 1..=6)?.map(|d| d as u32);
+    let depth = match (asked, budget.max_depth) {
+        (Some(a), Some(cap)) => a.min(cap),
+        (a, cap) => a.or(cap).unwrap_or(2),
+    }
+    .max(1);
+    let moves = shuffled_moves(state, params);
+    let mut search = Minimax {
+        root_side: state.to_move(),
+        budget,
+        nodes: 0,
+        stopped: None,
+    };
+    let mut best = (moves[0], i32::MIN);
+    for &mv in &moves {
+        let mut child = state.clone();
+        child.apply_move(mv.from, mv.to);
+        let v = search.value(&child, depth - 1);
+        if search.stopped.is_some() {
+            break;
+        }
+        if v > best.1 {
+            best = (mv, v);
+        }
+    }
+    let report = SearchReport {
+        depth: Some(depth),
+        max_depth: Some(depth),
+        nodes: Some(search.nodes),
+        score: Some(if best.1 == i32::MIN { 0 } else { best.1 as i64 }),
+        stopped_by: Some(search.stopped.unwrap_or(StopReason::Depth)),
+        ..SearchReport::plain()
+    };
+    Ok(BotChoice { mv: best.0, report })
+}
+
+/// The budget of a strong search: the request's own limits, tightened by
+/// what the clock manager allows for this move. Without clock and limits,
+/// two seconds.
+pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) -> Budget {
+    let now = Instant::now();
+    match clock {
+        Some(clock) => budget.tightened(now + time_for_move(state, clock)),
+        None if budget.deadline.is_none()
+            && budget.max_depth.is_none()
+            && budget.max_nodes.is_none() =>
+        {
+            budget.tightened(now + Duration::from_secs(2))
+        }
+        None => budget.clone(),
+    }
+}
+
+/// `strong`: alpha-beta with iterative deepening, a transposition table and a
+/// clock manager (`strong:width=N` sets how many moves interior nodes search).
+pub fn strong(
+    state: &HalmaState,
+    level: &LevelSpec,
+    params: &BotParams,
+    budget: &Budget,
+) -> Result<BotChoice<HalmaMove>, GameError> {
+    level.only_options(&["width", "depth"])?;
+    let clock = read_clock(params)?;
+    let mut options = StrongOptions::default();
+    if let Some(width) = level.int_option("width", 1..=500)? {
+        options.width = width as usize;
+    }
+    if let Some(depth) = level.int_option("depth", 1..=40)? {
+        options.max_depth = depth as u32;
+    }
+    let budget = strong_budget(state, clock, budget);
+    let result = search(state, &budget, &options, shuffled_moves(state, params));
+    let mut report = SearchReport {
+        depth: Some(result.depth),
+        nodes: Some(result.nodes),
+        score: Some(result.score as i64),
+        stopped_by: Some(result.stopped_by),
+        // Below the root only the most promising moves are searched, so only
+        // a win on this very move is certain.
+        proven: Some(result.score >= WIN - 1),
+        ..SearchReport::plain()
+    };
+    if let Some(clock) = clock {
+        report.extra.insert("clock".into(), clock.to_json());
+        report.extra.insert(
+            "planned_ms".into(),
+            json!((time_for_move(state, clock).as_secs_f64() * 1000.0).round()),
+        );
+    }
+    Ok(BotChoice {
+        mv: result.best,
+        report,
+    })
+}

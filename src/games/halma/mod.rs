@@ -1,0 +1,280 @@
+//! Halma on a 16×16 board, 19 pieces a side, with the "unspoiling" win rule
+//! and the course referee's camp rules (`rules/halma.md`).
+//!
+//! Sides: black (top-left camp) moves first from the start position, white
+//! (bottom-right camp) second. The rules text names no first mover (the
+//! legacy input names the colour to play each time); the course's master
+//! agent started with black, so `new` does too unless `to_move` says otherwise.
+//!
+//! - [`board`]: geometry, camps, 256-bit cell sets, the position.
+//! - [`movegen`]: steps, jump chains, camp rules; moves are small `Copy` values.
+//! - [`notation`]: moves as text and JSON, reading them back (any valid chain).
+//! - [`state`]: the state's JSON form.
+//! - [`eval`], [`search`], [`levels`]: the bots and the clock manager.
+//! - [`text`]: the course's `input.txt` / `output.txt` contract.
+
+pub mod board;
+pub mod eval;
+pub mod levels;
+pub mod movegen;
+pub mod notation;
+pub mod search;
+pub mod state;
+pub mod text;
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod arena;
+
+pub use board::{CampRule, HalmaState};
+pub use movegen::HalmaMove;
+
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
+    OptionInfo, Outcome, Player, ScoredMove, SearchReport, TextRequest,
+};
+use crate::search::{describe_decisive, Evaluate, SearchOptions};
+use serde_json::{Map, Value};
+use std::time::{Duration, Instant};
+
+/// The game of Halma, for the registry.
+pub struct Halma;
+
+impl Game for Halma {
+    type State = HalmaState;
+    type Move = HalmaMove;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "halma",
+            name: "Halma",
+            players: 2,
+            sides: vec!["black", "white"],
+            levels: vec![
+                LevelInfo {
+                    id: "random",
+                    description: "any legal move, seeded",
+                },
+                LevelInfo {
+                    id: "minimax",
+                    description: "the course's reference opponent: plain minimax at depth 2 (depth=N) over the distance to goal",
+                },
+                LevelInfo {
+                    id: "strong",
+                    description: "alpha-beta with iterative deepening, a transposition table and a clock manager",
+                },
+            ],
+            default_level: "strong",
+            new_options: vec![
+                OptionInfo {
+                    name: "camp_rule",
+                    description: "\"referee\" (default: the course referee's camp rules) or \"basic\"",
+                },
+                OptionInfo {
+                    name: "to_move",
+                    description: "\"black\" (default) or \"white\": who moves first",
+                },
+            ],
+            text_forms: vec!["text/plain"],
+        }
+    }
+
+    fn new_game(options: &Map<String, Value>) -> Result<HalmaState, GameError> {
+        let mut camp_rule = CampRule::Referee;
+        let mut to_move = Player::First;
+        for (key, value) in options {
+            match (key.as_str(), value.as_str()) {
+                ("camp_rule", Some(text)) => {
+                    camp_rule = state::parse_camp_rule(text).ok_or_else(|| {
+                        GameError::InvalidOption(format!(
+                            "camp_rule={value}: expected \"referee\" or \"basic\""
+                        ))
+                    })?
+                }
+                ("to_move", Some(text)) => {
+                    to_move = state::parse_side(text).ok_or_else(|| {
+                        GameError::InvalidOption(format!(
+                            "to_move={value}: expected \"black\" or \"white\""
+                        ))
+                    })?
+                }
+                ("camp_rule" | "to_move", None) => {
+                    return Err(GameError::InvalidOption(format!(
+                        "{key}={value}: expected a string"
+                    )))
+                }
+                _ => {
+                    return Err(GameError::InvalidOption(format!(
+                        "unknown option '{key}'; halma takes camp_rule and to_move"
+                    )))
+                }
+            }
+        }
+        Ok(HalmaState::start(to_move, camp_rule))
+    }
+
+    fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
+        state::state_from_json(value)
+    }
+
+    fn state_to_json(state: &HalmaState) -> Value {
+        state::state_to_json(state)
+    }
+
+    fn to_move(state: &HalmaState) -> Player {
+        state.to_move()
+    }
+
+    fn legal_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) {
+        movegen::generate(state, out);
+    }
+
+    fn apply(state: &HalmaState, mv: &HalmaMove) -> HalmaState {
+        let mut next = state.clone();
+        next.apply_move(mv.from, mv.to);
+        next
+    }
+
+    fn outcome(state: &HalmaState) -> Outcome {
+        let last = state.to_move().other();
+        if state.has_won(last) {
+            Outcome::Win {
+                winner: last,
+                reason: "filled the opposing camp".to_string(),
+            }
+        } else if !movegen::has_any_move(state) {
+            Outcome::Draw {
+                reason: "no legal move".to_string(),
+            }
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
+        notation::notation(state, mv)
+    }
+
+    fn move_to_json(state: &HalmaState, mv: &HalmaMove) -> Value {
+        notation::move_json(state, mv)
+    }
+
+    fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
+        notation::parse_move(state, value)
+    }
+
+    fn choose_move(
+        state: &HalmaState,
+        level: &LevelSpec,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<HalmaMove>, GameError> {
+        match level.name.as_str() {
+            "random" => levels::random(state, level, params),
+            "minimax" => levels::minimax(state, level, params, budget),
+            "strong" => levels::strong(state, level, params, budget),
+            other => Err(GameError::UnknownLevel {
+                level: other.to_string(),
+                known: "random, minimax, strong".to_string(),
+            }),
+        }
+    }
+
+    fn analyze(
+        state: &HalmaState,
+        top: usize,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<HalmaMove>, GameError> {
+        let clock = levels::read_clock(params)?;
+        let budget = match clock {
+            Some(_) => levels::strong_budget(state, clock, budget),
+            None if budget.deadline.is_none() => {
+                budget.tightened(Instant::now() + Duration::from_secs(2))
+            }
+            None => budget.clone(),
+        };
+        let options = SearchOptions {
+            max_depth: 12,
+            tt_log2: 18,
+        };
+        let (roots, depth, nodes, stopped_by) =
+            crate::search::analyze::<Halma>(state, top, &budget, &options);
+        let moves = roots
+            .into_iter()
+            .map(|r| ScoredMove {
+                mv: r.mv,
+                score: r.score as i64,
+                pv: r.pv,
+                exact: if r.proven {
+                    describe_decisive(r.score)
+                } else {
+                    None
+                },
+            })
+            .collect();
+        Ok(Analysis {
+            moves,
+            report: SearchReport {
+                depth: Some(depth),
+                nodes: Some(nodes),
+                stopped_by: Some(stopped_by),
+                ..SearchReport::plain()
+            },
+        })
+    }
+
+    fn parse_text(
+        _endpoint: &str,
+        body: &str,
+        query: &Map<String, Value>,
+    ) -> Result<TextRequest<HalmaState>, GameError> {
+        let camp_rule = match query.get("camp_rule") {
+            None => CampRule::Referee,
+            Some(value) => value
+                .as_str()
+                .and_then(state::parse_camp_rule)
+                .ok_or_else(|| {
+                    GameError::InvalidOption(format!(
+                        "camp_rule={value}: expected referee or basic"
+                    ))
+                })?,
+        };
+        let input = text::parse_input(body, camp_rule)?;
+        let mut extra = Map::new();
+        extra.insert("clock".to_string(), input.clock.to_json());
+        Ok(TextRequest {
+            state: input.state,
+            level: None,
+            extra,
+        })
+    }
+
+    /// One move per line; a jump chain's lines are joined by `; `.
+    fn text_legal_moves(state: &HalmaState, moves: &[HalmaMove]) -> String {
+        moves
+            .iter()
+            .map(|m| notation::notation(state, m).replace('\n', "; ") + "\n")
+            .collect()
+    }
+
+    fn text_bot_move(before: &HalmaState, mv: &HalmaMove, _after: &HalmaState) -> String {
+        text::output_text(before, mv)
+    }
+}
+
+impl Evaluate for Halma {
+    fn evaluate(state: &HalmaState) -> i32 {
+        eval::strong_eval(state)
+    }
+
+    fn hash(state: &HalmaState) -> u64 {
+        state.hash()
+    }
+
+    fn order_hint(state: &HalmaState, mv: &HalmaMove) -> i32 {
+        eval::progress(state.to_move(), mv.from, mv.to)
+    }
+}

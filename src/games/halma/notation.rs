@@ -1,0 +1,311 @@
+//! Moves as text (`E 4,3 3,2`, or `J` lines) and as JSON objects: writing
+//! them, and reading them back with a check of the chain and of the rules.
+
+use super::board::{cell, col, home, row, CampRule, Cell, HalmaState, SIZE};
+use super::movegen::{camp_allows, generate, move_path, HalmaMove};
+use crate::game::{GameError, Player};
+use serde_json::{json, Value};
+
+/// A cell as `x,y`.
+pub fn format_cell(c: Cell) -> String {
+    format!("{},{}", col(c), row(c))
+}
+
+/// The side's name as in states: `black` or `white`.
+pub fn side_name(side: Player) -> &'static str {
+    match side {
+        Player::First => "black",
+        Player::Second => "white",
+    }
+}
+
+/// The notation of a path: one `E` line for a step, one `J` line per jump.
+pub fn path_notation(path: &[Cell], jump: bool) -> String {
+    let kind = if jump { "J" } else { "E" };
+    path.windows(2)
+        .map(|w| format!("{kind} {} {}", format_cell(w[0]), format_cell(w[1])))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The notation of a move (a shortest chain for jumps), lines joined by `\n`.
+pub fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
+    path_notation(&move_path(state, mv), mv.jump)
+}
+
+/// The JSON object of a move: path, jump flag and notation.
+pub fn move_json(state: &HalmaState, mv: &HalmaMove) -> Value {
+    let path = move_path(state, mv);
+    let cells: Vec<Value> = path.iter().map(|&c| json!([col(c), row(c)])).collect();
+    json!({
+        "path": cells,
+        "jump": mv.jump,
+        "notation": path_notation(&path, mv.jump),
+    })
+}
+
+fn bad(detail: impl Into<String>) -> GameError {
+    GameError::illegal_move(detail)
+}
+
+/// Reads `x,y` with both coordinates from 0 to 15.
+pub fn parse_cell(text: &str) -> Result<Cell, GameError> {
+    let parse = |part: Option<&str>| part.and_then(|p| p.trim().parse::<usize>().ok());
+    let mut parts = text.split(',');
+    match (parse(parts.next()), parse(parts.next()), parts.next()) {
+        (Some(x), Some(y), None) if x < SIZE && y < SIZE => Ok(cell(x, y)),
+        _ => Err(bad(format!(
+            "'{text}' is not a cell: expected x,y with x and y from 0 to 15"
+        ))),
+    }
+}
+
+/// Reads a move's text: one `E from to` line, or `J` lines that chain (each
+/// starting where the last ended; a `J` line may also list several cells).
+/// Lines are separated by newlines or `;`. Returns the cells and whether it jumps.
+pub fn parse_notation(text: &str) -> Result<(Vec<Cell>, bool), GameError> {
+    let lines: Vec<&str> = text
+        .split(['\n', ';'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.is_empty() {
+        return Err(bad(
+            "empty move: expected 'E x,y x,y' or one or more 'J x,y x,y' lines",
+        ));
+    }
+    let mut path: Vec<Cell> = Vec::new();
+    let mut jump = None;
+    for (n, line) in lines.iter().enumerate() {
+        let mut tokens = line.split_whitespace();
+        let kind = match tokens.next().map(str::to_ascii_uppercase).as_deref() {
+            Some("E") => false,
+            Some("J") => true,
+            _ => {
+                return Err(bad(format!(
+                    "line {} '{line}': expected it to start with E (step) or J (jump)",
+                    n + 1
+                )))
+            }
+        };
+        if jump.is_some_and(|j| j != kind) || (!kind && n > 0) {
+            return Err(bad(format!(
+                "line {} '{line}': a move is one E line or only J lines; steps and jumps never mix",
+                n + 1
+            )));
+        }
+        jump = Some(kind);
+        let cells = tokens.map(parse_cell).collect::<Result<Vec<_>, _>>()?;
+        if cells.len() < 2 || (!kind && cells.len() != 2) {
+            return Err(bad(format!(
+                "line {} '{line}': expected {} cells after {}",
+                n + 1,
+                if kind { "two or more" } else { "exactly two" },
+                if kind { "J" } else { "E" }
+            )));
+        }
+        match path.last() {
+            Some(&last) if last != cells[0] => {
+                return Err(bad(format!(
+                    "line {} '{line}' starts at {} but the previous jump ended at {}",
+                    n + 1,
+                    format_cell(cells[0]),
+                    format_cell(last)
+                )))
+            }
+            Some(_) => path.extend_from_slice(&cells[1..]),
+            None => path.extend_from_slice(&cells),
+        }
+    }
+    Ok((path, jump.unwrap_or(false)))
+}
+
+/// Reads a JSON path `[[x, y], ...]`.
+fn parse_path(value: &Value) -> Result<Vec<Cell>, GameError> {
+    let Some(items) = value.as_array() else {
+        return Err(bad("move.path must be an array of [x, y] cells"));
+    };
+    if items.len() < 2 {
+        return Err(bad(
+            "move.path must hold at least two cells: where the piece starts and where it ends",
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let coords: Option<Vec<u64>> = item
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_u64).collect());
+            match coords.as_deref() {
+                Some(&[x, y])
+                    if item.as_array().is_some_and(|a| a.len() == 2) && x < 16 && y < 16 =>
+                {
+                    Ok(cell(x as usize, y as usize))
+                }
+                _ => Err(bad(format!(
+                    "move.path[{i}] is {item}: expected [x, y] with whole numbers from 0 to 15"
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// Reads a move object: `path` (with optional `jump`), or failing that `notation`.
+fn parse_object(map: &serde_json::Map<String, Value>) -> Result<(Vec<Cell>, bool), GameError> {
+    if let Some(key) = map
+        .keys()
+        .find(|k| !["path", "jump", "notation"].contains(&k.as_str()))
+    {
+        return Err(bad(format!(
+            "move has an unknown field '{key}'; a move has path, jump and notation"
+        )));
+    }
+    let jump = match map.get("jump") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(other) => return Err(bad(format!("move.jump is {other}: expected true or false"))),
+    };
+    let (path, jump) = match (map.get("path"), map.get("notation")) {
+        (Some(path), _) => {
+            let path = parse_path(path)?;
+            let adjacent = path.len() == 2
+                && col(path[0]).abs_diff(col(path[1])) <= 1
+                && row(path[0]).abs_diff(row(path[1])) <= 1;
+            (path, jump.unwrap_or(!adjacent))
+        }
+        (None, Some(Value::String(text))) => {
+            let (path, parsed_jump) = parse_notation(text)?;
+            if jump.is_some_and(|j| j != parsed_jump) {
+                return Err(bad("move.jump disagrees with move.notation"));
+            }
+            (path, parsed_jump)
+        }
+        (None, Some(other)) => {
+            return Err(bad(format!("move.notation is {other}: expected a string")))
+        }
+        (None, None) => return Err(bad("move needs a path (or a notation)")),
+    };
+    Ok((path, jump))
+}
+
+/// Checks that `path` is a step or a chain of jumps the mover can make on
+/// this board, and returns the move it makes.
+fn check_path(state: &HalmaState, path: &[Cell], jump: bool) -> Result<HalmaMove, GameError> {
+    let side = state.to_move;
+    let (from, to) = (path[0], path[path.len() - 1]);
+    if !state.side(side).has(from) {
+        let what = if state.side(side.other()).has(from) {
+            format!("a {} piece", side_name(side.other()))
+        } else {
+            "no piece".to_string()
+        };
+        return Err(bad(format!(
+            "{} holds {what}; {} is to move",
+            format_cell(from),
+            side_name(side)
+        )));
+    }
+    let mut others = state.occupied();
+    others.clear(from);
+    if !jump {
+        if path.len() != 2 {
+            return Err(bad("a step moves one cell: its path has exactly two cells"));
+        }
+        let (dx, dy) = (col(from).abs_diff(col(to)), row(from).abs_diff(row(to)));
+        if dx > 1 || dy > 1 || (dx, dy) == (0, 0) {
+            return Err(bad(format!(
+                "E {} {}: a step goes to one of the 8 adjacent cells",
+                format_cell(from),
+                format_cell(to)
+            )));
+        }
+        if others.has(to) {
+            return Err(bad(format!(
+                "E {} {}: {} is occupied",
+                format_cell(from),
+                format_cell(to),
+                format_cell(to)
+            )));
+        }
+        return Ok(HalmaMove { from, to, jump });
+    }
+    for (n, w) in path.windows(2).enumerate() {
+        let (a, b) = (w[0], w[1]);
+        let line = format!("jump {} (J {} {})", n + 1, format_cell(a), format_cell(b));
+        let (dx, dy) = (col(b) as i32 - col(a) as i32, row(b) as i32 - row(a) as i32);
+        if !matches!(dx, -2 | 0 | 2) || !matches!(dy, -2 | 0 | 2) || (dx, dy) == (0, 0) {
+            return Err(bad(format!(
+                "{line}: a jump goes two cells in a straight or diagonal line"
+            )));
+        }
+        let over = cell(
+            (col(a) as i32 + dx / 2) as usize,
+            (row(a) as i32 + dy / 2) as usize,
+        );
+        if !others.has(over) {
+            return Err(bad(format!(
+                "{line}: there is no piece on {} to jump over",
+                format_cell(over)
+            )));
+        }
+        if others.has(b) {
+            return Err(bad(format!("{line}: {} is occupied", format_cell(b))));
+        }
+    }
+    if from == to {
+        return Err(bad(
+            "the jump chain ends where it started: that is not a move",
+        ));
+    }
+    Ok(HalmaMove { from, to, jump })
+}
+
+/// Why a rules-possible move is not legal: which camp rule forbids it.
+fn camp_refusal(state: &HalmaState, mv: &HalmaMove, legal: &[HalmaMove]) -> String {
+    let side = state.to_move;
+    let name = side_name(side);
+    let text = notation(state, mv).replace('\n', "; ");
+    if !camp_allows(CampRule::Basic, side, mv.from, mv.to) {
+        return format!("{text}: a piece in the opposing camp may not leave it");
+    }
+    if !camp_allows(state.camp_rule, side, mv.from, mv.to) {
+        return format!(
+            "{text}: under the referee's camp rule a piece outside its own camp may not move back into it"
+        );
+    }
+    let own = home(side);
+    match legal.first() {
+        Some(first) if own.has(first.from) && !own.has(first.to) => format!(
+            "{text}: under the referee's camp rule {name} must move a piece out of its own camp while it can (e.g. {})",
+            notation(state, first).replace('\n', "; ")
+        ),
+        Some(first) if own.has(first.from) => format!(
+            "{text}: under the referee's camp rule {name} must move a piece in its own camp farther from its corner while it can (e.g. {})",
+            notation(state, first).replace('\n', "; ")
+        ),
+        _ => format!("{text} is not legal here"),
+    }
+}
+
+/// Reads a move given as notation text or as a JSON object and checks that it
+/// is legal: any valid chain between two cells is accepted.
+pub fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
+    let (path, jump) = match value {
+        Value::String(text) => parse_notation(text)?,
+        Value::Object(map) => parse_object(map)?,
+        other => {
+            return Err(bad(format!(
+                "a move is a notation string or an object with a path, not {other}"
+            )))
+        }
+    };
+    let mv = check_path(state, &path, jump)?;
+    let mut legal = Vec::new();
+    generate(state, &mut legal);
+    if legal.contains(&mv) {
+        Ok(mv)
+    } else {
+        Err(bad(camp_refusal(state, &mv, &legal)))
+    }
+}

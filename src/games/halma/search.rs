@@ -1,0 +1,398 @@
+//! The `strong` level's search: negamax with alpha-beta (principal-variation
+//! search), iterative deepening, a transposition table, history ordering and
+//! forward pruning to the most promising moves below the root.
+
+use super::board::{HalmaState, CELLS};
+use super::eval::{progress, strong_eval};
+use super::movegen::{generate, generate_ignoring_outcome, HalmaMove};
+use crate::game::{Budget, StopReason};
+
+/// Scores at or beyond this magnitude are won or lost games.
+pub const WIN: i32 = 1_000_000;
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 64;
+const CHECK_EVERY: u64 = 256;
+
+/// A table sized to the time: clearing a big one costs milliseconds that a
+/// nearly flagged clock does not have.
+fn table_log2(budget: &Budget) -> u32 {
+    match budget.remaining_ms() {
+        Some(ms) if ms < 100.0 => 14,
+        Some(ms) if ms < 1500.0 => 18,
+        _ => 20,
+    }
+}
+
+/// Tuning of the strong search.
+#[derive(Clone, Debug)]
+pub struct StrongOptions {
+    /// How many moves (best ordered first) are searched at interior nodes.
+    pub width: usize,
+    /// The deepest iteration.
+    pub max_depth: u32,
+}
+
+impl Default for StrongOptions {
+    fn default() -> Self {
+        StrongOptions {
+            width: 14,
+            max_depth: 40,
+        }
+    }
+}
+
+/// What the strong search found.
+#[derive(Clone, Debug)]
+pub struct StrongResult {
+    /// The best move found.
+    pub best: HalmaMove,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<HalmaMove>,
+    /// Why the search stopped.
+    pub stopped_by: StopReason,
+}
+
+#[derive(Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    score: i32,
+    depth: u8,
+    bound: u8,
+    from: u8,
+    to: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+struct Searcher<'a> {
+    budget: &'a Budget,
+    options: &'a StrongOptions,
+    table: Vec<TtEntry>,
+    history: Vec<i32>,
+    lists: Vec<Vec<(i32, HalmaMove)>>,
+    moves: Vec<HalmaMove>,
+    nodes: u64,
+    stopped: Option<StopReason>,
+}
+
+/// Searches `state` (not finished) under `budget`. `root_order` may put some
+/// moves first (the caller's seeded shuffle keeps games varied). Depth 1
+/// always completes, so a move comes back however small the budget.
+pub fn search(
+    state: &HalmaState,
+    budget: &Budget,
+    options: &StrongOptions,
+    mut roots: Vec<HalmaMove>,
+) -> StrongResult {
+    let mut searcher = Searcher {
+        budget,
+        options,
+        table: vec![TtEntry::default(); 1 << table_log2(budget)],
+        history: vec![0; CELLS * CELLS],
+        lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+        moves: Vec::with_capacity(512),
+        nodes: 0,
+        stopped: None,
+    };
+    if roots.is_empty() {
+        generate(state, &mut roots);
+    }
+    let side = state.to_move();
+    // Stable sort: equal progress keeps the caller's (shuffled) order.
+    roots.sort_by_key(|m| -progress(side, m.from, m.to));
+    let max_depth = budget
+        .max_depth
+        .map_or(options.max_depth, |d| d.min(options.max_depth))
+        .clamp(1, MAX_PLY as u32 - 1);
+    let mut best = roots[0];
+    let mut best_score = 0;
+    let mut depth_done = 0;
+    let mut stopped_by = StopReason::Depth;
+    for depth in 1..=max_depth {
+        let (scores, complete) = searcher.root(state, &roots, depth);
+        if !complete && depth > 1 {
+            // Moves searched before the stop have exact scores or fail low, so
+            // the best of them stands if it beats the previous iteration's best.
+            let first_best =
+                scores
+                    .iter()
+                    .fold(None, |acc: Option<(usize, i32)>, &(i, s)| match acc {
+                        Some((_, b)) if b >= s => acc,
+                        _ => Some((i, s)),
+                    });
+            if let Some((i, s)) = first_best {
+                best = roots[i];
+                best_score = s;
+            }
+            stopped_by = searcher.stopped.unwrap_or(StopReason::Time);
+            break;
+        }
+        let mut ranked = scores;
+        ranked.sort_by_key(|&(_, s)| -s);
+        roots = ranked.iter().map(|&(i, _)| roots[i]).collect();
+        best = roots[0];
+        best_score = ranked[0].1;
+        depth_done = depth;
+        // A found win stands; a "loss" may come from moves pruned below the
+        // root, so the search goes on looking for a way out.
+        if best_score >= WIN - MAX_PLY as i32 {
+            stopped_by = StopReason::Proven;
+            break;
+        }
+        if budget.nodes_exhausted(searcher.nodes) {
+            stopped_by = StopReason::Nodes;
+            break;
+        }
+        if let Some(reason) = searcher.stopped.or_else(|| budget.interrupted()) {
+            stopped_by = reason;
+            break;
+        }
+    }
+    let pv = searcher.principal_variation(state, best);
+    StrongResult {
+        best,
+        score: best_score,
+        depth: depth_done.max(1),
+        nodes: searcher.nodes,
+        pv,
+        stopped_by,
+    }
+}
+
+impl Searcher<'_> {
+    /// Searches every root move to `depth`; returns (index, score) for those
+    /// searched and whether all were. Depth 1 is never interrupted.
+    fn root(
+        &mut self,
+        state: &HalmaState,
+        roots: &[HalmaMove],
+        depth: u32,
+    ) -> (Vec<(usize, i32)>, bool) {
+        let mut scores = Vec::with_capacity(roots.len());
+        let mut alpha = -INFINITY;
+        for (i, mv) in roots.iter().enumerate() {
+            let mut child = state.clone();
+            child.apply_move(mv.from, mv.to);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, 1, -INFINITY, INFINITY, depth > 1)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, depth > 1);
+                if probe > alpha && self.stopped.is_none() {
+                    -self.negamax(&child, depth - 1, 1, -INFINITY, -alpha, depth > 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                return (scores, false);
+            }
+            // Root moves after the first only get exact scores when they beat alpha.
+            scores.push((
+                i,
+                if score > alpha || i == 0 {
+                    score
+                } else {
+                    score.min(alpha) - 1
+                },
+            ));
+            alpha = alpha.max(score);
+        }
+        (scores, true)
+    }
+
+    fn check_budget(&mut self, interruptible: bool) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if !interruptible {
+            return false;
+        }
+        if self.budget.nodes_exhausted(self.nodes) {
+            self.stopped = Some(StopReason::Nodes);
+        } else if self.nodes % CHECK_EVERY == 0 {
+            self.stopped = self.budget.interrupted();
+        }
+        self.stopped.is_some()
+    }
+
+    fn negamax(
+        &mut self,
+        state: &HalmaState,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        interruptible: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.check_budget(interruptible) {
+            return 0;
+        }
+        if state.has_won(state.to_move().other()) {
+            return -(WIN - ply as i32);
+        }
+        if depth == 0 || ply >= MAX_PLY {
+            return strong_eval(state);
+        }
+        let key = state.hash();
+        let slot = (key as usize) & (self.table.len() - 1);
+        let entry = self.table[slot];
+        let mut tt_move = None;
+        if entry.key == key && entry.bound != 0 {
+            tt_move = Some((entry.from, entry.to));
+            if entry.depth as u32 >= depth {
+                let score = from_table(entry.score, ply);
+                let usable = match entry.bound {
+                    EXACT => true,
+                    LOWER => score >= beta,
+                    _ => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.order_moves(state, tt_move, &mut list);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return 0;
+        }
+        let width = list.len().min(self.options.width);
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = list[0].1;
+        for (n, &(_, mv)) in list[..width].iter().enumerate() {
+            let mut child = state.clone();
+            child.apply_move(mv.from, mv.to);
+            let score = if n == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, interruptible)
+            } else {
+                let probe = -self.negamax(
+                    &child,
+                    depth - 1,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    interruptible,
+                );
+                if probe > alpha && probe < beta && self.stopped.is_none() {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, interruptible)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped.is_some() {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    self.history[mv.from as usize * CELLS + mv.to as usize] +=
+                        (depth * depth) as i32;
+                    break;
+                }
+            }
+        }
+        self.lists[ply] = list;
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha_start {
+            EXACT
+        } else {
+            UPPER
+        };
+        let old = &mut self.table[slot];
+        if old.key != key || depth as u8 >= old.depth || bound == EXACT {
+            *old = TtEntry {
+                key,
+                score: to_table(best, ply),
+                depth: depth as u8,
+                bound,
+                from: best_move.from,
+                to: best_move.to,
+            };
+        }
+        best
+    }
+
+    /// Fills `list` with the legal moves, best first: the table's move, then
+    /// by progress towards the goal and by history.
+    fn order_moves(
+        &mut self,
+        state: &HalmaState,
+        tt_move: Option<(u8, u8)>,
+        list: &mut Vec<(i32, HalmaMove)>,
+    ) {
+        self.moves.clear();
+        generate_ignoring_outcome(state, &mut self.moves);
+        let side = state.to_move();
+        list.clear();
+        for &mv in &self.moves {
+            let key = if tt_move == Some((mv.from, mv.to)) {
+                i32::MAX
+            } else {
+                progress(side, mv.from, mv.to) * 64
+                    + self.history[mv.from as usize * CELLS + mv.to as usize].min(63)
+            };
+            list.push((key, mv));
+        }
+        list.sort_unstable_by_key(|&(k, mv)| (-k, mv.from, mv.to));
+    }
+
+    /// The line the table expects after `best`.
+    fn principal_variation(&self, state: &HalmaState, best: HalmaMove) -> Vec<HalmaMove> {
+        let mut line = vec![best];
+        let mut current = state.clone();
+        current.apply_move(best.from, best.to);
+        let mut legal = Vec::new();
+        while line.len() < 12 {
+            let entry = self.table[(current.hash() as usize) & (self.table.len() - 1)];
+            if entry.key != current.hash() || entry.bound == 0 {
+                break;
+            }
+            legal.clear();
+            generate(&current, &mut legal);
+            let Some(&mv) = legal
+                .iter()
+                .find(|m| (m.from, m.to) == (entry.from, entry.to))
+            else {
+                break;
+            };
+            line.push(mv);
+            current.apply_move(mv.from, mv.to);
+        }
+        line
+    }
+}
+
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN - MAX_PLY as i32 * 2 {
+        score + ply as i32
+    } else if score <= -(WIN - MAX_PLY as i32 * 2) {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN - MAX_PLY as i32 * 2 {
+        score - ply as i32
+    } else if score <= -(WIN - MAX_PLY as i32 * 2) {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,152 @@
+//! The state's JSON form and the board text, read with a precise error for
+//! every malformed field, row or cell.
+
+use super::board::{cell, Bits, CampRule, HalmaState, PIECES, SIZE};
+use super::notation::side_name;
+use crate::game::{GameError, Player};
+use serde_json::{json, Map, Value};
+
+/// Reads one board row of 16 `B`/`W`/`.` characters into the piece sets.
+/// The error says which column is wrong and why.
+pub fn parse_row(y: usize, text: &str, pieces: &mut [Bits; 2]) -> Result<(), String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != SIZE {
+        return Err(format!(
+            "row {y} has {} characters; expected 16 of B, W or .",
+            chars.len()
+        ));
+    }
+    for (x, ch) in chars.into_iter().enumerate() {
+        match ch {
+            'B' => pieces[0].set(cell(x, y)),
+            'W' => pieces[1].set(cell(x, y)),
+            '.' => {}
+            other => {
+                return Err(format!(
+                    "row {y}, column {x}: '{other}' is not B (black), W (white) or . (empty)"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that each side has exactly 19 pieces.
+pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
+    for (side, bits) in [Player::First, Player::Second].into_iter().zip(pieces) {
+        if bits.count() != PIECES {
+            return Err(format!(
+                "the board has {} {} pieces; each side has exactly 19",
+                bits.count(),
+                side_name(side)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads `"black"` or `"white"` (any case).
+pub fn parse_side(text: &str) -> Option<Player> {
+    match text.to_ascii_lowercase().as_str() {
+        "black" => Some(Player::First),
+        "white" => Some(Player::Second),
+        _ => None,
+    }
+}
+
+/// Reads `"referee"` or `"basic"`.
+pub fn parse_camp_rule(text: &str) -> Option<CampRule> {
+    match text {
+        "referee" => Some(CampRule::Referee),
+        "basic" => Some(CampRule::Basic),
+        _ => None,
+    }
+}
+
+fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
+    let Some(rows) = value.and_then(Value::as_array) else {
+        return Err(GameError::invalid_state_at(
+            "/board",
+            "board must be an array of 16 strings of B, W and .",
+        ));
+    };
+    if rows.len() != SIZE {
+        return Err(GameError::invalid_state_at(
+            "/board",
+            format!("board has {} rows; expected 16", rows.len()),
+        ));
+    }
+    let mut pieces = [Bits::EMPTY; 2];
+    for (y, row) in rows.iter().enumerate() {
+        let pointer = format!("/board/{y}");
+        let Some(text) = row.as_str() else {
+            return Err(GameError::invalid_state_at(
+                pointer,
+                format!("row {y} is {row}: expected a string of 16 B, W or ."),
+            ));
+        };
+        parse_row(y, text, &mut pieces).map_err(|e| GameError::invalid_state_at(pointer, e))?;
+    }
+    check_counts(&pieces).map_err(|e| GameError::invalid_state_at("/board", e))?;
+    Ok(pieces)
+}
+
+/// Parses and validates a JSON state.
+pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
+    let Some(map) = value.as_object() else {
+        return Err(GameError::invalid_state(
+            "the state must be an object with board, to_move and (optionally) camp_rule",
+        ));
+    };
+    check_keys(map)?;
+    let pieces = board_from_json(map.get("board"))?;
+    let to_move = match map.get("to_move") {
+        Some(Value::String(s)) => parse_side(s),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        GameError::invalid_state_at("/to_move", "to_move must be \"black\" or \"white\"")
+    })?;
+    let camp_rule = match map.get("camp_rule") {
+        None | Some(Value::Null) => Some(CampRule::Referee),
+        Some(Value::String(s)) => parse_camp_rule(s),
+        Some(_) => None,
+    }
+    .ok_or_else(|| {
+        GameError::invalid_state_at(
+            "/camp_rule",
+            "camp_rule must be \"referee\" (the default) or \"basic\"",
+        )
+    })?;
+    Ok(HalmaState::from_parts(pieces, to_move, camp_rule))
+}
+
+fn check_keys(map: &Map<String, Value>) -> Result<(), GameError> {
+    for key in map.keys() {
+        match key.as_str() {
+            "board" | "to_move" | "camp_rule" => {}
+            "clock" => {
+                return Err(GameError::invalid_state_at(
+                    "/clock",
+                    "clock belongs in the bot-move request beside state, not inside the state",
+                ))
+            }
+            other => {
+                return Err(GameError::invalid_state_at(
+                    format!("/{other}"),
+                    format!("unknown field '{other}': a state has board, to_move and camp_rule"),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The JSON form of a state.
+pub fn state_to_json(state: &HalmaState) -> Value {
+    json!({
+        "board": state.rows(),
+        "to_move": side_name(state.to_move),
+        "camp_rule": state.camp_rule.name(),
+    })
+}

@@ -1,0 +1,70 @@
+//! The course's `input.txt` / `output.txt` text contract.
+
+use super::board::{Bits, CampRule, HalmaState};
+use super::levels::{Clock, ClockMode};
+use super::movegen::HalmaMove;
+use super::notation::notation;
+use super::state::{check_counts, parse_row};
+use crate::game::{GameError, Player};
+
+/// A parsed `input.txt`: the position and the clock of the side to play.
+#[derive(Clone, Debug)]
+pub struct LegacyInput {
+    /// The position, with the colour to play.
+    pub state: HalmaState,
+    /// SINGLE or GAME, and the seconds left.
+    pub clock: Clock,
+}
+
+fn bad(detail: String) -> GameError {
+    GameError::invalid_state(detail)
+}
+
+/// Reads `input.txt`: `SINGLE`|`GAME`, `WHITE`|`BLACK`, the seconds left (> 0),
+/// then 16 board lines. Trailing spaces, CRLF line ends and blank lines at the
+/// end are tolerated; anything else wrong is named with its line number.
+pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameError> {
+    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    if lines.len() != 19 {
+        return Err(bad(format!(
+            "input.txt has {} lines; expected 19: SINGLE or GAME, WHITE or BLACK, the seconds left, then 16 board lines",
+            lines.len()
+        )));
+    }
+    let mode = match lines[0].trim() {
+        "SINGLE" => ClockMode::Single,
+        "GAME" => ClockMode::Game,
+        other => return Err(bad(format!("line 1 is '{other}': expected SINGLE or GAME"))),
+    };
+    let to_move = match lines[1].trim() {
+        "BLACK" => Player::First,
+        "WHITE" => Player::Second,
+        other => return Err(bad(format!("line 2 is '{other}': expected WHITE or BLACK"))),
+    };
+    let time_left_s = match lines[2].trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => t,
+        _ => {
+            return Err(bad(format!(
+                "line 3 is '{}': expected the seconds of play time left, a number above 0",
+                lines[2].trim()
+            )))
+        }
+    };
+    let mut pieces = [Bits::EMPTY; 2];
+    for (y, line) in lines[3..].iter().enumerate() {
+        parse_row(y, line, &mut pieces).map_err(|e| bad(format!("line {}: {e}", y + 4)))?;
+    }
+    check_counts(&pieces).map_err(bad)?;
+    Ok(LegacyInput {
+        state: HalmaState::from_parts(pieces, to_move, camp_rule),
+        clock: Clock { mode, time_left_s },
+    })
+}
+
+/// `output.txt` for a move: one line per step or jump, each ending in a newline.
+pub fn output_text(state: &HalmaState, mv: &HalmaMove) -> String {
+    notation(state, mv) + "\n"
+}
