@@ -29,6 +29,14 @@ enum Command {
     Serve(ServeConfig),
     /// Play two bots against each other and report the results.
     Arena(cli::arena::ArenaArgs),
+    /// Advance's tournament harness: `name`, or `white|black IN OUT`.
+    Advance(cli::advance::AdvanceArgs),
+    /// Halma's referee contract: read input.txt, write output.txt.
+    Halma(cli::halma::HalmaArgs),
+    /// Fancy Naughts & Crosses in the terminal.
+    Naughts(cli::naughts::NaughtsArgs),
+    /// Number Crush in the terminal (or played by a bot).
+    Crush(cli::crush::CrushArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +45,10 @@ fn main() -> ExitCode {
         None => serve(cli.serve),
         Some(Command::Serve(config)) => serve(config),
         Some(Command::Arena(args)) => cli::arena::run(args),
+        Some(Command::Advance(args)) => cli::advance::run(args),
+        Some(Command::Halma(args)) => cli::halma::run(args),
+        Some(Command::Naughts(args)) => cli::naughts::run(args),
+        Some(Command::Crush(args)) => cli::crush::run(args),
     }
 }
 

@@ -116,7 +116,7 @@ fn reference_moves(state: &HalmaState) -> BTreeSet<(Cell, Cell, bool)> {
     let (own, target) = (home(side), goal(side));
     let basic: BTreeSet<_> = raw
         .into_iter()
-        .filter(|&(f, t, _)| !(target.has(f) && !target.has(t)))
+        .filter(|&(f, t, _)| !target.has(f) || target.has(t))
         .collect();
     if state.camp_rule() == CampRule::Basic {
         return basic;
