@@ -542,3 +542,39 @@ async fn the_openapi_document_is_served() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap()
     );
 }
+
+#[tokio::test]
+async fn a_panic_in_a_handler_is_a_500_problem_and_the_service_goes_on() {
+    use axum::routing::get as route_get;
+    let state = AppState::new(config());
+    let routes = axum::Router::new().route(
+        "/boom",
+        route_get(|| async { panic!("test-only trigger") as &'static str }),
+    );
+    let app = gamebot::api::with_middleware(routes, state);
+    let request = axum::http::Request::get("/boom")
+        .body(Body::empty())
+        .unwrap();
+    let response = tower::ServiceExt::oneshot(app.clone(), request)
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/problem+json"
+    );
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let problem: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(problem["code"], "internal_error");
+    let request = axum::http::Request::get("/boom")
+        .body(Body::empty())
+        .unwrap();
+    let again = tower::ServiceExt::oneshot(app, request).await.unwrap();
+    assert_eq!(
+        again.status(),
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "still serving"
+    );
+}

@@ -231,8 +231,19 @@ fn the_binary_serves_and_exits_0_on_sigterm_after_finishing_its_requests() {
         .unwrap()
         .read_to_string(&mut logs)
         .unwrap();
+    let search_line = logs
+        .lines()
+        .find(|line| line.contains("search finished"))
+        .unwrap_or_else(|| panic!("a search log line: {logs}"));
+    let search: Value = serde_json::from_str(search_line).expect("JSON log lines");
+    assert_eq!(search["game"], "reversi");
+    assert_eq!(search["level"], "strong");
+    assert!(search["elapsed_ms"].as_f64().is_some(), "{search}");
+    assert_eq!(search["outcome"], "ongoing");
     assert!(
-        logs.contains("\"request_id\"") || logs.contains("\"id\""),
-        "JSON logs carry the request id: {logs}"
+        search["span"]["request_id"]
+            .as_str()
+            .is_some_and(|id| !id.is_empty()),
+        "JSON logs carry the request id: {search}"
     );
 }

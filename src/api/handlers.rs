@@ -169,7 +169,7 @@ impl AppState {
     }
 }
 
-fn record_search(game: &str, search: &crate::game::SearchReport) {
+fn record_search(game: &str, search: &crate::game::SearchReport, outcome: &Value) {
     let labels = [("game", game.to_string()), ("level", search.level.clone())];
     metrics::counter!("gamebot_search_nodes_total", &labels).increment(search.nodes.unwrap_or(0));
     metrics::histogram!("gamebot_search_seconds", &labels).record(search.elapsed_ms / 1000.0);
@@ -181,6 +181,7 @@ fn record_search(game: &str, search: &crate::game::SearchReport) {
         nodes = search.nodes,
         score = search.score,
         stopped_by = ?search.stopped_by,
+        outcome = %outcome["status"].as_str().unwrap_or("-"),
         "search finished"
     );
 }
@@ -311,7 +312,7 @@ pub async fn bot_move(
                     game.bot_move(&bot, &budget)
                 })
                 .await?;
-            record_search(&id, &reply.search);
+            record_search(&id, &reply.search, &reply.outcome);
             Ok(Json(reply).into_response())
         }
     }
@@ -348,7 +349,7 @@ pub async fn analyze(
             game.analyze(&bot, top as usize, &budget)
         })
         .await?;
-    record_search(&id, &reply.search);
+    record_search(&id, &reply.search, &Value::Null);
     Ok(Json(reply).into_response())
 }
 

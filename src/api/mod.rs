@@ -96,13 +96,21 @@ pub fn routes() -> Vec<(Method, &'static str)> {
 
 /// The whole application: routes, middleware and state.
 pub fn router(state: AppState) -> Router {
-    let request_id = HeaderName::from_static("x-request-id");
-    let body_limit = state.config.max_body_bytes;
-    route_table()
+    let routes = route_table()
         .into_iter()
         .fold(Router::new(), |router, (path, _, handler)| {
             router.route(path, handler)
-        })
+        });
+    with_middleware(routes, state)
+}
+
+/// Wraps `routes` in the service's middleware (fallbacks, metrics, body limit,
+/// request ids, tracing, panic catching) and gives them their state. Public so
+/// that tests can check the middleware on routes of their own.
+pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let body_limit = state.config.max_body_bytes;
+    routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(telemetry::track))
