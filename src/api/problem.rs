@@ -159,8 +159,10 @@ impl IntoResponse for ApiError {
         let problem = self.problem();
         let status =
             StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        if status.is_server_error() {
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(code = problem.code, detail = %problem.detail, "request failed");
+        } else {
+            tracing::debug!(code = problem.code, detail = %problem.detail, "request refused");
         }
         let body = serde_json::to_vec(&problem).unwrap_or_default();
         let mut response = (status, body).into_response();
