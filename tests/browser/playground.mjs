@@ -1,0 +1,167 @@
+// Plays one move of every game listed by GET /v1/games in the playground, in
+// headless Chromium: pick the game, click a legal move, see the bot answer (or,
+// for one-player games, ask it for one), ask for a hint, save a screenshot.
+// Any console error, page error or error shown by the page fails the game.
+//
+// Usage: GAMEBOT_URL=http://127.0.0.1:PORT node playground.mjs [screenshot dir]
+import { chromium } from 'playwright-core';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const BASE = process.env.GAMEBOT_URL || 'http://127.0.0.1:8080';
+const SHOTS = resolve(process.argv[2] || 'target/screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const GAME_TIMEOUT_MS = 60_000;
+// Without these, Chromium waits on connections this machine refuses.
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+async function waitForServer() {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const reply = await fetch(`${BASE}/readyz`);
+      if (reply.ok) return;
+    } catch (_) {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${BASE}/readyz did not answer 200 within 30 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Waits until the page is idle (no request of its own running). */
+const idle = (page) => page.waitForFunction(() => document.body.dataset.busy === '' && document.body.dataset.turn);
+
+/** Fails with the error the page shows, if any. */
+async function noPageError(page) {
+  const error = page.locator('#error');
+  if (await error.isVisible()) throw new Error(`the page shows an error: ${await error.textContent()}`);
+}
+
+/** Clicks one legal move the way a person would; answers what was clicked. */
+async function clickLegalMove(page) {
+  const board = page.locator('#board');
+  const clicked = [];
+  if ((await board.locator('.cell.target').count()) === 0) {
+    const movable = board.locator('.cell.movable').first();
+    if ((await movable.count()) > 0) {
+      clicked.push(await movable.getAttribute('data-key'));
+      await movable.click();
+    }
+  }
+  const target = board.locator('.cell.target').first();
+  const pass = board.locator('.extra .move').first();
+  if ((await target.count()) > 0) {
+    clicked.push(await target.getAttribute('data-key'));
+    await target.click();
+  } else if ((await pass.count()) > 0) {
+    clicked.push(await pass.textContent());
+    await pass.click();
+  } else {
+    // The generic view: the legal moves are buttons.
+    await page.locator('#moves-box summary').click();
+    const move = page.locator('#moves .move').first();
+    clicked.push(await move.textContent());
+    await move.click();
+  }
+  const choice = page.locator('#choice:not([hidden]) .move').first();
+  if ((await choice.count()) > 0) {
+    clicked.push(await choice.textContent());
+    await choice.click();
+  }
+  return clicked.join(' → ');
+}
+
+async function playOneGame(context, game) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.setDefaultTimeout(GAME_TIMEOUT_MS);
+  try {
+    await page.goto(`${BASE}/`);
+    await page.locator(`#game option[value="${game.id}"]`).waitFor({ state: 'attached' });
+    await idle(page);
+    await page.fill('#time', '300');
+    await page.selectOption('#game', game.id);
+    await page.waitForFunction((id) => document.body.dataset.game === id, game.id);
+    await idle(page);
+    await page.waitForFunction(() => document.body.dataset.turn === 'human');
+    await noPageError(page);
+
+    const before = await page.locator('#state-json').textContent();
+    const clicked = await clickLegalMove(page);
+    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('you:')));
+    if (game.players < 2) {
+      await idle(page);
+      await page.click('#bot');
+    }
+    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('bot:')));
+    await page.locator('#search table').waitFor();
+    await idle(page);
+    await noPageError(page);
+    const after = await page.locator('#state-json').textContent();
+    if (after === before) throw new Error('the state did not change after the moves');
+
+    if (await page.locator('#hint').isEnabled()) {
+      await page.click('#hint');
+      await page.locator('#analysis ol li').first().waitFor();
+      await idle(page);
+      await noPageError(page);
+    }
+    const search = await page.locator('#search').innerText();
+    await page.screenshot({ path: join(SHOTS, `${game.id}.png`), fullPage: true });
+    if (problems.length) throw new Error(problems.join('; '));
+    const nodes = /nodes\s+([\d,]+)/.exec(search);
+    return `clicked ${clicked}; bot searched${nodes ? ` ${nodes[1]} nodes` : ''}`;
+  } catch (error) {
+    await page.screenshot({ path: join(SHOTS, `${game.id}-failed.png`), fullPage: true }).catch(() => {});
+    throw new Error([error.message.split('\n')[0], ...problems].join('; '));
+  } finally {
+    await page.close();
+  }
+}
+
+async function main() {
+  mkdirSync(SHOTS, { recursive: true });
+  await waitForServer();
+  const { games } = await (await fetch(`${BASE}/v1/games`)).json();
+  const profile = mkdtempSync(join(tmpdir(), 'gamebot-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const game of games) {
+      const started = Date.now();
+      try {
+        const what = await playOneGame(context, game);
+        passed += 1;
+        console.log(`ok   ${game.id} (${Date.now() - started} ms): ${what}`);
+      } catch (error) {
+        failed += 1;
+        console.log(`FAIL ${game.id} (${Date.now() - started} ms): ${error.message}`);
+      }
+    }
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  console.log(`screenshots in ${SHOTS}`);
+  console.log(`browser: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.log(`browser: ${error.message}`);
+  console.log('browser: 0 passed, 1 failed');
+  process.exitCode = 1;
+});
