@@ -33,8 +33,8 @@ async function waitForServer() {
   }
 }
 
-/** Waits until the page is idle (no request of its own running). */
-const idle = (page) => page.waitForFunction(() => document.body.dataset.busy === '' && document.body.dataset.turn);
+/** The page is idle: no request of its own running. */
+const IDLE = () => document.body.dataset.busy === '' && document.body.dataset.turn;
 
 /** Fails with the error the page shows, if any. */
 async function noPageError(page) {
@@ -79,30 +79,39 @@ async function clickLegalMove(page) {
 async function playOneGame(context, game) {
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  let stop;
+  // Rejects at the first console or page error, so that waits fail at once.
+  const broken = new Promise((_, reject) => { stop = reject; });
+  broken.catch(() => {});
+  const problem = (text) => {
+    problems.push(text);
+    stop(new Error(text));
+  };
+  page.on('console', (m) => m.type() === 'error' && problem(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problem(`page error: ${e.message}`));
+  const until = (fn, arg) => Promise.race([page.waitForFunction(fn, arg), broken]);
   page.setDefaultTimeout(GAME_TIMEOUT_MS);
   try {
     await page.goto(`${BASE}/`);
     await page.locator(`#game option[value="${game.id}"]`).waitFor({ state: 'attached' });
-    await idle(page);
+    await until(IDLE);
     await page.fill('#time', '300');
     await page.selectOption('#game', game.id);
-    await page.waitForFunction((id) => document.body.dataset.game === id, game.id);
-    await idle(page);
-    await page.waitForFunction(() => document.body.dataset.turn === 'human');
+    await until((id) => document.body.dataset.game === id, game.id);
+    await until(IDLE);
+    await until(() => document.body.dataset.turn === 'human');
     await noPageError(page);
 
     const before = await page.locator('#state-json').textContent();
     const clicked = await clickLegalMove(page);
-    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('you:')));
+    await until(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('you:')));
     if (game.players < 2) {
-      await idle(page);
+      await until(IDLE);
       await page.click('#bot');
     }
-    await page.waitForFunction(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('bot:')));
+    await until(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('bot:')));
     await page.locator('#search table').waitFor();
-    await idle(page);
+    await until(IDLE);
     await noPageError(page);
     const after = await page.locator('#state-json').textContent();
     if (after === before) throw new Error('the state did not change after the moves');
@@ -110,7 +119,7 @@ async function playOneGame(context, game) {
     if (await page.locator('#hint').isEnabled()) {
       await page.click('#hint');
       await page.locator('#analysis ol li').first().waitFor();
-      await idle(page);
+      await until(IDLE);
       await noPageError(page);
     }
     const search = await page.locator('#search').innerText();

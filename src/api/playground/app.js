@@ -298,6 +298,7 @@
     ui.info = ui.games.find((g) => g.id === $('game').value) || null;
     if (!ui.info) return;
     ui.renderer = renderers[ui.info.id] || null;
+    Object.assign(ui, { state: null, moves: [], outcome: { status: 'ongoing' }, from: null, pick: null });
     const levels = ui.info.levels.map((l) => {
       const option = new Option(l.id, l.id);
       option.title = l.description;
@@ -412,7 +413,7 @@
     for (const entry of reply.moves || []) {
       const item = document.createElement('li');
       const { move, score, pv, ...rest } = entry;
-      const line = Array.isArray(pv) ? pv.map((m) => (typeof m === 'string' ? m : m.notation)).join(' ') : '';
+      const line = Array.isArray(pv) ? pv.map((m) => (typeof m === 'string' ? m : m.notation)).join(', ') : '';
       const extra = Object.entries(rest).map(([k, v]) => ` · ${k} ${format(v)}`).join('');
       item.textContent = `${move.notation} — score ${format(score)}${extra}${line ? ` — line: ${line}` : ''}`;
       list.append(item);
@@ -447,8 +448,15 @@
     $('bot').disabled = !idle || isOver();
     $('hint').disabled = !idle || isOver();
     $('new').disabled = ui.busy;
-    renderPicker();
-    renderBoard();
+    try {
+      renderPicker();
+      renderBoard();
+    } catch (error) {
+      // A state this page cannot draw: say so, and fall back to the generic view.
+      showError(new Error(`cannot draw this state (${error.message}); showing it as JSON`));
+      ui.renderer = null;
+      renderBoard();
+    }
     renderMoveList();
     renderChoice([]);
   }
