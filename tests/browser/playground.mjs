@@ -87,7 +87,12 @@ async function playOneGame(context, game) {
     problems.push(text);
     stop(new Error(text));
   };
-  page.on('console', (m) => m.type() === 'error' && problem(`console error: ${m.text()}`));
+  let expectRejection = false;
+  page.on('console', (m) => {
+    // Chromium logs every 4xx answer; only the one the test asks for is expected.
+    const rejected = /Failed to load resource: the server responded with a status of 4\d\d/.test(m.text());
+    if (m.type() === 'error' && !(expectRejection && rejected)) problem(`console error: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problem(`page error: ${e.message}`));
   const until = (fn, arg) => Promise.race([page.waitForFunction(fn, arg), broken]);
   page.setDefaultTimeout(GAME_TIMEOUT_MS);
@@ -101,6 +106,16 @@ async function playOneGame(context, game) {
     await until(IDLE);
     await until(() => document.body.dataset.turn === 'human');
     await noPageError(page);
+
+    // An illegal typed move: the API's problem detail must be shown.
+    expectRejection = true;
+    await page.fill('#notation', 'no-such-move');
+    await page.click('#typed-play');
+    await page.locator('#error').waitFor({ state: 'visible' });
+    await until(IDLE);
+    expectRejection = false;
+    const shown = await page.locator('#error').textContent();
+    if (!/\(4\d\d [a-z_]+\): ./.test(shown)) throw new Error(`the error shown lacks the problem's status, code or detail: ${shown}`);
 
     const before = await page.locator('#state-json').textContent();
     const clicked = await clickLegalMove(page);

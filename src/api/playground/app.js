@@ -310,10 +310,26 @@
     $('side-label').hidden = ui.info.players < 2;
     $('bot').textContent = ui.info.players < 2 ? 'Bot plays one swap' : 'Bot plays one move';
     document.body.dataset.game = ui.info.id;
+    const options = ui.info.new_options || [];
+    $('options').value = '';
+    $('options').placeholder = options.length ? `{"${options[0].name}": …}` : '{} (no options)';
+    $('options').title = options.map((o) => `${o.name}: ${o.description}`).join('\n') || 'This game takes no options.';
+    $('options-label').hidden = options.length === 0;
+  }
+
+  /** The options typed for a new game (an empty box means none). */
+  function newGameOptions() {
+    const text = $('options').value.trim();
+    if (!text) return {};
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new Error(`the new game options are not JSON: ${error.message}`);
+    }
   }
 
   async function newGame() {
-    const reply = await api('POST', `/v1/games/${ui.info.id}/new`, {});
+    const reply = await api('POST', `/v1/games/${ui.info.id}/new`, { options: newGameOptions() });
     ui.state = reply.state;
     ui.last = [];
     ui.hint = [];
@@ -448,6 +464,7 @@
     $('bot').disabled = !idle || isOver();
     $('hint').disabled = !idle || isOver();
     $('new').disabled = ui.busy;
+    $('typed-play').disabled = !idle || !humansTurn();
     try {
       renderPicker();
       renderBoard();
@@ -617,6 +634,16 @@
       await letBotPlay();
     }));
     $('hint').addEventListener('click', () => busy(analyze));
+    // A typed move goes to the API as the game's notation string, as typed.
+    $('typed').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const notation = $('notation').value.trim();
+      if (!notation || !humansTurn()) return;
+      busy(async () => {
+        await play(notation);
+        $('notation').value = '';
+      });
+    });
     $('clear').addEventListener('click', () => {
       ui.from = null;
       render();
