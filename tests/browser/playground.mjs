@@ -1,6 +1,8 @@
 // Plays one move of every game listed by GET /v1/games in the playground, in
-// headless Chromium: pick the game, click a legal move, see the bot answer (or,
-// for one-player games, ask it for one), ask for a hint, save a screenshot.
+// headless Chromium, on the game's board and in the generic view: pick the game,
+// check that an illegal typed move shows the API's error, click a legal move, see
+// the bot answer (or, for one-player games, ask it for one), ask for a hint, and
+// save a screenshot.
 // Any console error, page error or error shown by the page fails the game.
 //
 // Usage: GAMEBOT_URL=http://127.0.0.1:PORT node playground.mjs [screenshot dir]
@@ -63,8 +65,7 @@ async function clickLegalMove(page) {
     await pass.click();
   } else {
     // The generic view: the legal moves are buttons.
-    await page.locator('#moves-box summary').click();
-    const move = page.locator('#moves .move').first();
+    const move = board.locator('.moves .move').first();
     clicked.push(await move.textContent());
     await move.click();
   }
@@ -76,7 +77,7 @@ async function clickLegalMove(page) {
   return clicked.join(' → ');
 }
 
-async function playOneGame(context, game) {
+async function playOneGame(context, game, view) {
   const page = await context.newPage();
   const problems = [];
   let stop;
@@ -97,7 +98,7 @@ async function playOneGame(context, game) {
   const until = (fn, arg) => Promise.race([page.waitForFunction(fn, arg), broken]);
   page.setDefaultTimeout(GAME_TIMEOUT_MS);
   try {
-    await page.goto(`${BASE}/`);
+    await page.goto(`${BASE}/${view === 'generic' ? '?view=generic' : ''}`);
     await page.locator(`#game option[value="${game.id}"]`).waitFor({ state: 'attached' });
     await until(IDLE);
     await page.fill('#time', '300');
@@ -138,12 +139,12 @@ async function playOneGame(context, game) {
       await noPageError(page);
     }
     const search = await page.locator('#search').innerText();
-    await page.screenshot({ path: join(SHOTS, `${game.id}.png`), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, `${game.id}-${view}.png`), fullPage: true });
     if (problems.length) throw new Error(problems.join('; '));
     const nodes = /nodes\s+([\d,]+)/.exec(search);
     return `clicked ${clicked}; bot searched${nodes ? ` ${nodes[1]} nodes` : ''}`;
   } catch (error) {
-    await page.screenshot({ path: join(SHOTS, `${game.id}-failed.png`), fullPage: true }).catch(() => {});
+    await page.screenshot({ path: join(SHOTS, `${game.id}-${view}-failed.png`), fullPage: true }).catch(() => {});
     throw new Error([error.message.split('\n')[0], ...problems].join('; '));
   } finally {
     await page.close();
@@ -164,15 +165,19 @@ async function main() {
   let passed = 0;
   let failed = 0;
   try {
-    for (const game of games) {
-      const started = Date.now();
-      try {
-        const what = await playOneGame(context, game);
-        passed += 1;
-        console.log(`ok   ${game.id} (${Date.now() - started} ms): ${what}`);
-      } catch (error) {
-        failed += 1;
-        console.log(`FAIL ${game.id} (${Date.now() - started} ms): ${error.message}`);
+    // Each game on its own board, then in the generic view that any future game gets.
+    for (const view of ['board', 'generic']) {
+      for (const game of games) {
+        const started = Date.now();
+        const name = `${game.id} (${view})`;
+        try {
+          const what = await playOneGame(context, game, view);
+          passed += 1;
+          console.log(`ok   ${name} ${Date.now() - started} ms: ${what}`);
+        } catch (error) {
+          failed += 1;
+          console.log(`FAIL ${name} ${Date.now() - started} ms: ${error.message}`);
+        }
       }
     }
   } finally {

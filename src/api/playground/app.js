@@ -297,7 +297,9 @@
   function chooseGame() {
     ui.info = ui.games.find((g) => g.id === $('game').value) || null;
     if (!ui.info) return;
-    ui.renderer = renderers[ui.info.id] || null;
+    // `?view=generic` shows any game the way a game without a renderer is shown.
+    const generic = new URLSearchParams(location.search).get('view') === 'generic';
+    ui.renderer = generic ? null : renderers[ui.info.id] || null;
     Object.assign(ui, { state: null, moves: [], outcome: { status: 'ongoing' }, from: null, pick: null });
     const levels = ui.info.levels.map((l) => {
       const option = new Option(l.id, l.id);
@@ -510,14 +512,17 @@
     board.dataset.version = String(ui.version);
     board.dataset.game = ui.info ? ui.info.id : '';
     if (!ui.state) return board.replaceChildren();
+    board.classList.toggle('generic', !ui.renderer);
     if (!ui.renderer) {
       const note = document.createElement('p');
       note.className = 'muted';
-      note.textContent = 'This game has no board drawing here yet: play it with the legal moves listed below, and read the state JSON.';
+      note.textContent = 'No board drawing for this game here: pick one of its legal moves, and read the state below.';
+      const moves = document.createElement('div');
+      moves.className = 'moves';
+      moves.replaceChildren(...ui.moves.map(moveButton));
       const pre = document.createElement('pre');
       pre.textContent = JSON.stringify(ui.state, null, 1);
-      $('moves-box').open = true;
-      return board.replaceChildren(note, pre);
+      return board.replaceChildren(note, moves, pre);
     }
     const grid = ui.renderer.grid(ui.state);
     const mine = humansTurn() && !ui.busy;
