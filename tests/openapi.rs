@@ -144,6 +144,9 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         "/readyz",
         "/metrics",
         "/openapi.yaml",
+        "/",
+        "/playground/app.js",
+        "/playground/style.css",
     ] {
         let reply = get(&app, path).await;
         assert_eq!(reply.status, StatusCode::OK);

@@ -5,6 +5,7 @@
 mod body;
 mod handlers;
 mod ops;
+mod playground;
 mod problem;
 mod server;
 mod telemetry;
@@ -56,7 +57,7 @@ impl AppState {
 /// Every route: path, method and handler. The router is built from this
 /// table, and the OpenAPI test checks the document against it.
 fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
-    vec![
+    let mut table = vec![
         ("/v1/games", Method::GET, get(handlers::list_games)),
         (
             "/v1/games/{game}/new",
@@ -83,7 +84,9 @@ fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/readyz", Method::GET, get(ops::readyz)),
         ("/metrics", Method::GET, get(ops::metrics)),
         ("/openapi.yaml", Method::GET, get(ops::openapi)),
-    ]
+    ];
+    table.extend(playground::routes());
+    table
 }
 
 /// The (method, path) of every route the router serves.

@@ -141,6 +141,12 @@ impl<G> Erased<G> {
     pub const VIEW: Erased<G> = Erased(PhantomData);
 }
 
+/// A random seed for a request that names none. It stays below 2^53 so that
+/// JavaScript clients, whose numbers are doubles, can echo it back exactly.
+fn fresh_seed() -> u64 {
+    rand::random::<u64>() >> 11
+}
+
 /// The JSON form of an outcome, with the game's names for the sides.
 pub fn outcome_json(outcome: &Outcome, sides: &[&str]) -> Value {
     match outcome {
@@ -190,7 +196,7 @@ impl<G: Game> Erased<G> {
 
     fn params(request: &BotRequest) -> BotParams {
         BotParams {
-            seed: request.seed.unwrap_or_else(rand::random),
+            seed: request.seed.unwrap_or_else(fresh_seed),
             extra: request.extra.clone(),
         }
     }
@@ -384,7 +390,7 @@ impl<G: Game> DynGame for Erased<G> {
             })
             .transpose()?;
         let params = BotParams {
-            seed: seed.unwrap_or_else(rand::random),
+            seed: seed.unwrap_or_else(fresh_seed),
             extra: request.extra.clone(),
         };
         let choice = Self::choose(&request.state, &level, &params, budget)?;

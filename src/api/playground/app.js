@@ -1,0 +1,664 @@
+// The gamebot playground: plays any game of GET /v1/games against the bot,
+// through the public API only. One small renderer per game id draws the board;
+// games without one get a generic view (state JSON and the legal moves as buttons).
+'use strict';
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const key = (row, col) => `${row},${col}`;
+
+  /** An API error: the message carries the problem+json title, status, code and detail. */
+  class ApiError extends Error {}
+
+  /** Sends a request; answers the parsed JSON or throws an ApiError. */
+  async function api(method, path, body) {
+    const init = { method, headers: { accept: 'application/json' } };
+    if (body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      throw new ApiError(`${method} ${path}: the server could not be reached (${error.message})`);
+    }
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch (_) {
+      data = null;
+    }
+    if (!response.ok) {
+      const problem = data || {};
+      const code = problem.code ? ` ${problem.code}` : '';
+      const detail = problem.detail || text || response.statusText;
+      throw new ApiError(`${problem.title || 'Error'} (${response.status}${code}): ${detail}`);
+    }
+    // Keep the text: JSON numbers over 2^53 (seeds) lose digits in JSON.parse.
+    if (data && typeof data === 'object') Object.defineProperty(data, 'raw', { value: text });
+    return data;
+  }
+
+  /** The exact `seed` of an answer, read from its text. */
+  const exactSeed = (reply) => {
+    const match = /"seed"\s*:\s*(\d+)/.exec(reply.raw || '');
+    return match ? match[1] : undefined;
+  };
+
+  // ---- Renderers: grid(state) draws cells; pairs(move) says which cells a move
+  // goes from/to (moves without a `from` are played by clicking their target).
+
+  const range = (n, from = 0) => Array.from({ length: n }, (_, i) => i + from);
+
+  const ADVANCE_NAMES = {
+    z: 'Zombie', b: 'Builder', j: 'Jester', m: 'Miner',
+    s: 'Sentinel', c: 'Catapult', d: 'Dragon', g: 'General',
+  };
+
+  function inHalmaBlackCamp(x, y) {
+    const widths = [5, 5, 4, 3, 2];
+    return y < widths.length && x < widths[y];
+  }
+
+  const reversiSquare = (square) => ({ row: Number(square.slice(1)) - 1, col: square.charCodeAt(0) - 97 });
+
+  const renderers = {
+    reversi: {
+      grid(state) {
+        return {
+          rows: 8, cols: 8,
+          rowLabels: range(8, 1), colLabels: 'abcdefgh'.split(''),
+          cell(r, c) {
+            const ch = state.board[r][c];
+            const name = `${'abcdefgh'[c]}${r + 1}`;
+            if (ch === 'B') return { cls: 'disc black', title: `${name}: black` };
+            if (ch === 'W') return { cls: 'disc white', title: `${name}: white` };
+            return { cls: 'empty green', title: name };
+          },
+        };
+      },
+      pairs(move) {
+        if (!move.square) return [];
+        const { row, col } = reversiSquare(move.square);
+        return [{ to: key(row, col) }];
+      },
+      info(state) {
+        const all = state.board.join('');
+        const count = (ch) => all.split(ch).length - 1;
+        return `black ${count('B')} · white ${count('W')}`;
+      },
+    },
+
+    advance: {
+      grid(state) {
+        return {
+          rows: 9, cols: 9, rowLabels: range(9), colLabels: range(9),
+          cell(r, c) {
+            const ch = state.board[r][c];
+            if (ch === '.') return { cls: 'empty', title: `${r},${c}` };
+            if (ch === '#') return { cls: 'wall', title: `${r},${c}: wall` };
+            const white = ch === ch.toUpperCase();
+            const name = ADVANCE_NAMES[ch.toLowerCase()] || ch;
+            return {
+              cls: `piece ${white ? 'white' : 'black'}`,
+              text: ch.toUpperCase(),
+              title: `${r},${c}: ${white ? 'white' : 'black'} ${name}`,
+            };
+          },
+        };
+      },
+      pairs(move) {
+        return move.from && move.to ? [{ from: key(...move.from), to: key(...move.to) }] : [];
+      },
+      label: (move) => `${move.kind} ${move.notation}`,
+      info: (state) => (state.ply === undefined ? '' : `ply ${state.ply}`),
+    },
+
+    halma: {
+      grid(state) {
+        return {
+          rows: 16, cols: 16, rowLabels: range(16), colLabels: range(16),
+          cell(y, x) {
+            const ch = state.board[y][x];
+            let camp = '';
+            if (inHalmaBlackCamp(x, y)) camp = ' camp-black';
+            if (inHalmaBlackCamp(15 - x, 15 - y)) camp = ' camp-white';
+            const where = `${x},${y}`;
+            if (ch === 'B') return { cls: `disc black${camp}`, title: `${where}: black` };
+            if (ch === 'W') return { cls: `disc white${camp}`, title: `${where}: white` };
+            return { cls: `empty${camp}`, title: where };
+          },
+        };
+      },
+      pairs(move) {
+        const path = move.path || [];
+        if (path.length < 2) return [];
+        const [fx, fy] = path[0];
+        const [tx, ty] = path[path.length - 1];
+        return [{ from: key(fy, fx), to: key(ty, tx) }];
+      },
+      cells: (move) => (move.path || []).map(([x, y]) => key(y, x)),
+      label: (move) => move.notation.replace(/\n/g, ' / '),
+    },
+
+    naughts: {
+      grid(state) {
+        const n = state.grid_size;
+        return {
+          rows: n, cols: n, rowLabels: range(n, 1), colLabels: range(n, 1),
+          cell(r, c) {
+            const top = state.board[r][c];
+            if (!top) return { cls: 'empty', title: `${r + 1} ${c + 1}` };
+            const size = Number(top.slice(1));
+            return {
+              cls: `marker ${top[0]}`,
+              text: top,
+              title: `${r + 1} ${c + 1}: ${top[0]} size ${size}`,
+              scale: 0.45 + 0.55 * (size / state.pieces),
+            };
+          },
+        };
+      },
+      pairs: (move) => [{ to: key(move.row, move.col) }],
+      accepts: (move, ui) => move.size === ui.pick,
+      picker(state, moves) {
+        const sizes = [...new Set(moves.map((m) => m.size))].sort((a, b) => a - b);
+        return { label: `Marker size for ${state.to_move}`, sizes };
+      },
+      info(state) {
+        const hand = (side) => `${side}: ${(state.hands[side] || []).join(' ') || '—'}`;
+        return `hands · ${hand('O')} · ${hand('X')}`;
+      },
+    },
+
+    crush: {
+      grid(state) {
+        return {
+          rows: 10, cols: 10, rowLabels: range(10), colLabels: range(10),
+          cell(r, c) {
+            const digit = state.board[r][c];
+            return { cls: `gem d${digit}`, text: digit, title: `${r}${c}: ${digit}` };
+          },
+        };
+      },
+      pairs(move) {
+        const cell = (rc) => String(rc).padStart(2, '0');
+        const a = key(cell(move.a)[0], cell(move.a)[1]);
+        const b = key(cell(move.b)[0], cell(move.b)[1]);
+        return [{ from: a, to: b }, { from: b, to: a }];
+      },
+      info: (state) => `score ${state.score} · swaps left ${state.swaps_left} · k ${state.k}`,
+    },
+  };
+
+  // ---- What the page knows.
+
+  const ui = {
+    games: [],
+    info: null, // the GameInfo of the game being played
+    renderer: null,
+    state: null,
+    moves: [],
+    outcome: { status: 'ongoing' },
+    from: null, // the selected cell
+    pick: null, // a size, for games with a picker
+    last: [], // cells of the last move
+    hint: [], // cells of the best move of the last analysis
+    busy: false,
+    version: 0,
+  };
+
+  function showError(error) {
+    const box = $('error');
+    box.textContent = error instanceof Error ? error.message : String(error);
+    box.hidden = false;
+  }
+
+  function clearError() {
+    $('error').hidden = true;
+    $('error').textContent = '';
+  }
+
+  /** Runs an action with the controls disabled; shows whatever error it raises. */
+  async function busy(action) {
+    if (ui.busy) return;
+    ui.busy = true;
+    document.body.dataset.busy = '1';
+    render();
+    try {
+      clearError();
+      await action();
+    } catch (error) {
+      showError(error);
+    } finally {
+      ui.busy = false;
+      document.body.dataset.busy = '';
+      render();
+    }
+  }
+
+  const isOver = () => ui.outcome && ui.outcome.status !== 'ongoing';
+
+  /** Whether the person is to move (one-player games: always, until the end). */
+  function humansTurn() {
+    if (!ui.state || isOver()) return false;
+    if (ui.info.players < 2 || ui.state.to_move === undefined) return true;
+    return ui.state.to_move === $('side').value;
+  }
+
+  function cellsOf(move) {
+    const r = ui.renderer;
+    if (!r) return [];
+    if (r.cells) return r.cells(move);
+    return [...new Set(r.pairs(move).flatMap((p) => (p.from ? [p.from, p.to] : [p.to])))];
+  }
+
+  function accepted(move) {
+    return !ui.renderer.accepts || ui.renderer.accepts(move, ui);
+  }
+
+  /** Cells that start a legal move (pieces to pick up). */
+  function movableCells() {
+    const cells = new Set();
+    for (const move of ui.moves.filter(accepted)) {
+      for (const pair of ui.renderer.pairs(move)) if (pair.from) cells.add(pair.from);
+    }
+    return cells;
+  }
+
+  /** Target cell -> the legal moves that end there, given the selection. */
+  function targetCells() {
+    const targets = new Map();
+    for (const move of ui.moves.filter(accepted)) {
+      for (const pair of ui.renderer.pairs(move)) {
+        if ((pair.from || null) !== ui.from) continue;
+        const list = targets.get(pair.to) || [];
+        if (!list.includes(move)) list.push(move);
+        targets.set(pair.to, list);
+      }
+    }
+    return targets;
+  }
+
+  // ---- Talking to the API.
+
+  async function loadGames() {
+    const reply = await api('GET', '/v1/games');
+    ui.games = reply.games;
+    const select = $('game');
+    select.replaceChildren(...ui.games.map((g) => new Option(`${g.name} (${g.id})`, g.id)));
+    const wanted = new URLSearchParams(location.search).get('game');
+    if (ui.games.some((g) => g.id === wanted)) select.value = wanted;
+    chooseGame();
+  }
+
+  function chooseGame() {
+    ui.info = ui.games.find((g) => g.id === $('game').value) || null;
+    if (!ui.info) return;
+    // `?view=generic` shows any game the way a game without a renderer is shown.
+    const generic = new URLSearchParams(location.search).get('view') === 'generic';
+    ui.renderer = generic ? null : renderers[ui.info.id] || null;
+    Object.assign(ui, { state: null, moves: [], outcome: { status: 'ongoing' }, from: null, pick: null });
+    const levels = ui.info.levels.map((l) => {
+      const option = new Option(l.id, l.id);
+      option.title = l.description;
+      return option;
+    });
+    $('level').replaceChildren(...levels);
+    $('level').value = ui.info.default_level;
+    $('side').replaceChildren(...(ui.info.sides || []).map((s) => new Option(s, s)));
+    $('side-label').hidden = ui.info.players < 2;
+    $('bot').textContent = ui.info.players < 2 ? 'Bot plays one swap' : 'Bot plays one move';
+    document.body.dataset.game = ui.info.id;
+    const options = ui.info.new_options || [];
+    $('options').value = '';
+    $('options').placeholder = options.length ? `{"${options[0].name}": …}` : '{} (no options)';
+    $('options').title = options.map((o) => `${o.name}: ${o.description}`).join('\n') || 'This game takes no options.';
+    $('options-label').hidden = options.length === 0;
+  }
+
+  /** The options typed for a new game (an empty box means none). */
+  function newGameOptions() {
+    const text = $('options').value.trim();
+    if (!text) return {};
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new Error(`the new game options are not JSON: ${error.message}`);
+    }
+  }
+
+  async function newGame() {
+    const reply = await api('POST', `/v1/games/${ui.info.id}/new`, { options: newGameOptions() });
+    ui.state = reply.state;
+    ui.last = [];
+    ui.hint = [];
+    $('log').replaceChildren();
+    $('search').innerHTML = '<p class="muted">The bot has not moved yet.</p>';
+    $('analysis').innerHTML = '<p class="muted">Ask for a hint to see the best moves.</p>';
+    await refresh();
+    await letBotPlay();
+  }
+
+  /** Fetches the legal moves and outcome of the current state. */
+  async function refresh() {
+    const reply = await api('POST', `/v1/games/${ui.info.id}/legal-moves`, { state: ui.state });
+    ui.moves = reply.moves;
+    ui.outcome = reply.outcome;
+    ui.from = null;
+    if (ui.renderer && ui.renderer.picker) {
+      const { sizes } = ui.renderer.picker(ui.state, ui.moves);
+      if (!sizes.includes(ui.pick)) ui.pick = sizes.length ? sizes[sizes.length - 1] : null;
+    }
+  }
+
+  function logMove(who, move) {
+    const item = document.createElement('li');
+    item.textContent = `${who}: ${move.notation}`;
+    $('log').append(item);
+    $('log').scrollTop = $('log').scrollHeight;
+  }
+
+  async function play(move) {
+    const reply = await api('POST', `/v1/games/${ui.info.id}/play`, { state: ui.state, move });
+    ui.state = reply.state;
+    ui.last = cellsOf(reply.move);
+    ui.hint = [];
+    logMove('you', reply.move);
+    await refresh();
+    await letBotPlay();
+  }
+
+  /** The bot plays while it is its turn (a side may have to pass more than once). */
+  async function letBotPlay() {
+    for (let i = 0; i < 20 && ui.info.players > 1 && ui.state && !isOver() && !humansTurn(); i += 1) {
+      render();
+      await botMove();
+    }
+  }
+
+  async function botMove() {
+    const request = { state: ui.state, level: $('level').value, time_ms: Number($('time').value) || 500 };
+    const reply = await api('POST', `/v1/games/${ui.info.id}/bot-move`, request);
+    ui.state = reply.state;
+    ui.last = cellsOf(reply.move);
+    ui.hint = [];
+    logMove('bot', reply.move);
+    showSearch(reply.move, reply.search, exactSeed(reply));
+    await refresh();
+  }
+
+  async function analyze() {
+    const request = { state: ui.state, top: 3, time_ms: Number($('time').value) || 500 };
+    const reply = await api('POST', `/v1/games/${ui.info.id}/analyze`, request);
+    showAnalysis(reply);
+    ui.hint = reply.moves && reply.moves.length ? cellsOf(reply.moves[0].move) : [];
+  }
+
+  // ---- Drawing.
+
+  function format(value) {
+    if (typeof value === 'number') {
+      return Number.isInteger(value) ? value.toLocaleString('en') : value.toFixed(1);
+    }
+    if (value === null || value === undefined) return '—';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+
+  function figures(entries) {
+    const table = document.createElement('table');
+    for (const [name, value] of entries) {
+      const row = table.insertRow();
+      row.insertCell().textContent = name;
+      row.insertCell().textContent = format(value);
+    }
+    return table;
+  }
+
+  function showSearch(move, search, seed) {
+    const entries = [['move', move.notation], ...Object.entries(search || {})]
+      .map(([name, value]) => (name === 'seed' && seed ? [name, seed] : [name, value]));
+    if (search && search.nodes && search.elapsed_ms) {
+      entries.push(['nodes/s', Math.round(search.nodes / (search.elapsed_ms / 1000))]);
+    }
+    $('search').replaceChildren(figures(entries));
+  }
+
+  function showAnalysis(reply) {
+    const list = document.createElement('ol');
+    for (const entry of reply.moves || []) {
+      const item = document.createElement('li');
+      const { move, score, pv, ...rest } = entry;
+      const line = Array.isArray(pv) ? pv.map((m) => (typeof m === 'string' ? m : m.notation)).join(', ') : '';
+      const extra = Object.entries(rest).map(([k, v]) => ` · ${k} ${format(v)}`).join('');
+      item.textContent = `${move.notation} — score ${format(score)}${extra}${line ? ` — line: ${line}` : ''}`;
+      list.append(item);
+    }
+    const parts = [list];
+    if (reply.search) parts.push(figures(Object.entries(reply.search)));
+    $('analysis').replaceChildren(...parts);
+  }
+
+  function statusText() {
+    if (!ui.state) return 'Pick a game.';
+    const o = ui.outcome || {};
+    if (o.status === 'win') {
+      const you = ui.info.players > 1 && o.winner === $('side').value;
+      return `${o.winner} wins${o.reason ? ` (${o.reason})` : ''} — ${you ? 'you win!' : 'the bot wins.'}`;
+    }
+    if (o.status === 'draw') return `Draw${o.reason ? ` (${o.reason})` : ''}.`;
+    if (o.status === 'finished') return `Finished: score ${o.score}.`;
+    if (o.status !== 'ongoing') return `Game over: ${JSON.stringify(o)}`;
+    if (ui.busy && !humansTurn()) return 'The bot is thinking…';
+    const side = ui.state.to_move ? `${ui.state.to_move} to move — ` : '';
+    return humansTurn() ? `${side}your turn.` : `${side}the bot's turn.`;
+  }
+
+  function render() {
+    ui.version += 1;
+    $('status').textContent = statusText();
+    $('info').textContent = ui.renderer && ui.renderer.info && ui.state ? ui.renderer.info(ui.state) : '';
+    $('state-json').textContent = ui.state ? JSON.stringify(ui.state, null, 1) : '';
+    document.body.dataset.turn = isOver() ? 'over' : humansTurn() ? 'human' : 'bot';
+    const idle = !ui.busy && ui.state;
+    $('bot').disabled = !idle || isOver();
+    $('hint').disabled = !idle || isOver();
+    $('new').disabled = ui.busy;
+    $('typed-play').disabled = !idle || !humansTurn();
+    try {
+      renderPicker();
+      renderBoard();
+    } catch (error) {
+      // A state this page cannot draw: say so, and fall back to the generic view.
+      showError(new Error(`cannot draw this state (${error.message}); showing it as JSON`));
+      ui.renderer = null;
+      renderBoard();
+    }
+    renderMoveList();
+    renderChoice([]);
+  }
+
+  function renderPicker() {
+    const box = $('hand');
+    const r = ui.renderer;
+    if (!r || !r.picker || !ui.state || isOver()) {
+      box.hidden = true;
+      return;
+    }
+    const { label, sizes } = r.picker(ui.state, ui.moves);
+    const title = document.createElement('span');
+    title.textContent = `${label}: `;
+    const buttons = sizes.map((size) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = String(size);
+      button.className = size === ui.pick ? 'size picked' : 'size';
+      button.disabled = ui.busy || !humansTurn();
+      button.dataset.size = String(size);
+      button.addEventListener('click', () => {
+        ui.pick = size;
+        render();
+      });
+      return button;
+    });
+    box.replaceChildren(title, ...buttons);
+    box.hidden = false;
+  }
+
+  function renderBoard() {
+    const board = $('board');
+    board.dataset.version = String(ui.version);
+    board.dataset.game = ui.info ? ui.info.id : '';
+    if (!ui.state) return board.replaceChildren();
+    board.classList.toggle('generic', !ui.renderer);
+    if (!ui.renderer) {
+      const note = document.createElement('p');
+      note.className = 'muted';
+      note.textContent = 'No board drawing for this game here: pick one of its legal moves, and read the state below.';
+      const moves = document.createElement('div');
+      moves.className = 'moves';
+      moves.replaceChildren(...ui.moves.map(moveButton));
+      const pre = document.createElement('pre');
+      pre.textContent = JSON.stringify(ui.state, null, 1);
+      return board.replaceChildren(note, moves, pre);
+    }
+    const grid = ui.renderer.grid(ui.state);
+    const mine = humansTurn() && !ui.busy;
+    const movable = mine ? movableCells() : new Set();
+    const targets = mine ? targetCells() : new Map();
+    const cells = [];
+    board.style.setProperty('--cols', String(grid.cols));
+    cells.push(label(''));
+    for (const text of grid.colLabels) cells.push(label(text));
+    for (let r = 0; r < grid.rows; r += 1) {
+      cells.push(label(grid.rowLabels[r]));
+      for (let c = 0; c < grid.cols; c += 1) {
+        cells.push(cellButton(grid.cell(r, c), key(r, c), movable, targets));
+      }
+    }
+    board.replaceChildren(...cells);
+    renderUnmapped(mine);
+  }
+
+  function label(text) {
+    const span = document.createElement('span');
+    span.className = 'label';
+    span.textContent = String(text);
+    return span;
+  }
+
+  function cellButton(look, where, movable, targets) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.key = where;
+    button.title = look.title || where;
+    const classes = ['cell', ...look.cls.split(' ')];
+    if (movable.has(where)) classes.push('movable');
+    if (where === ui.from) classes.push('selected');
+    if (targets.has(where)) classes.push('target');
+    if (ui.last.includes(where)) classes.push('last');
+    if (ui.hint.includes(where)) classes.push('hint');
+    button.className = classes.join(' ');
+    if (look.text) {
+      const face = document.createElement('span');
+      face.className = 'face';
+      face.textContent = look.text;
+      if (look.scale) face.style.fontSize = `${look.scale * 1.6}em`;
+      button.append(face);
+    }
+    button.addEventListener('click', () => clickCell(where));
+    return button;
+  }
+
+  /** Legal moves the board cannot show (a pass): buttons under the board. */
+  function renderUnmapped(mine) {
+    const extra = ui.moves.filter((m) => ui.renderer.pairs(m).length === 0);
+    if (!mine || extra.length === 0) return;
+    const row = document.createElement('div');
+    row.className = 'extra';
+    for (const move of extra) row.append(moveButton(move));
+    $('board').append(row);
+  }
+
+  function moveButton(move) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'move';
+    button.textContent = ui.renderer && ui.renderer.label ? ui.renderer.label(move) : move.notation;
+    button.disabled = ui.busy || !humansTurn();
+    button.addEventListener('click', () => busy(() => play(move)));
+    return button;
+  }
+
+  function renderMoveList() {
+    $('move-count').textContent = String(ui.moves.length);
+    $('moves').replaceChildren(...ui.moves.map(moveButton));
+  }
+
+  /** Several moves share the clicked cells (e.g. move or build): let the person choose. */
+  function renderChoice(moves) {
+    const box = $('choice');
+    if (moves.length === 0) {
+      box.hidden = true;
+      return box.replaceChildren();
+    }
+    const title = document.createElement('span');
+    title.textContent = 'Which move? ';
+    box.replaceChildren(title, ...moves.map(moveButton));
+    box.hidden = false;
+  }
+
+  function clickCell(where) {
+    if (ui.busy || !humansTurn()) return;
+    const targets = targetCells();
+    if (targets.has(where)) {
+      const moves = targets.get(where);
+      if (moves.length === 1) return busy(() => play(moves[0]));
+      return renderChoice(moves);
+    }
+    ui.from = movableCells().has(where) && ui.from !== where ? where : null;
+    render();
+  }
+
+  // ---- Wiring.
+
+  function start() {
+    $('setup').addEventListener('submit', (event) => {
+      event.preventDefault();
+      busy(newGame);
+    });
+    $('game').addEventListener('change', () => {
+      chooseGame();
+      busy(newGame);
+    });
+    $('side').addEventListener('change', () => busy(letBotPlay));
+    $('bot').addEventListener('click', () => busy(async () => {
+      await botMove();
+      await letBotPlay();
+    }));
+    $('hint').addEventListener('click', () => busy(analyze));
+    // A typed move goes to the API as the game's notation string, as typed.
+    $('typed').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const notation = $('notation').value.trim();
+      if (!notation || !humansTurn()) return;
+      busy(async () => {
+        await play(notation);
+        $('notation').value = '';
+      });
+    });
+    $('clear').addEventListener('click', () => {
+      ui.from = null;
+      render();
+    });
+    busy(async () => {
+      await loadGames();
+      if (ui.info) await newGame();
+    });
+  }
+
+  window.playground = { renderers, ui };
+  start();
+})();
