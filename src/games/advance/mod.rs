@@ -93,7 +93,7 @@ impl Game for Advance {
                 LevelInfo { id: "win", description: "grade 5: a move that wins at once if there is one, else any legal move" },
                 LevelInfo { id: "greedy", description: "grade 6: a winning move, else one of largest immediate material gain (conversions count twice)" },
                 LevelInfo { id: "predict", description: "grade 7: a winning move, else the greedy move whose outcome is best after a greedy reply and a greedy answer" },
-                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps the greedy answer unless it costs more than margin (default strong:margin=1000, centi-points; 0 = pure search)" },
+                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps a unique greedy answer gaining at least min_gain unless it costs more than margin (defaults strong:margin=800,min_gain=4; margin in centi-points, 0 = pure search)" },
             ],
             default_level: DEFAULT_LEVEL,
             new_options: vec![],

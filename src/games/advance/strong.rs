@@ -3,12 +3,13 @@
 //! scale.
 //!
 //! The studio's test positions have one accepted answer each, and a level
-//! must also give the answers of every weaker level. When some move gains
-//! material at once, the greedy answer (a move of largest immediate gain)
-//! is therefore preferred unless the search finds it worse than the best
-//! move by more than `margin` (centi-points; 100 = one point of material).
-//! A winning move always comes first, since the search scores it highest.
-//! `strong:margin=0` plays the search's own choice.
+//! must also give the answers of every weaker level. When one move alone
+//! gains the most material at once, and that gain is at least `min_gain`
+//! points, this greedy answer is therefore preferred unless the search
+//! finds it worse than the best move by more than `margin` (centi-points;
+//! 100 = one point of material). A winning move always comes first, since
+//! the search scores it highest. `strong:margin=0` plays the search's own
+//! choice.
 
 use super::board::State;
 use super::levels::legal_moves;
@@ -20,7 +21,10 @@ use std::time::Instant;
 
 /// The default grading margin: a greedy capture is kept unless it costs
 /// more than this (in centi-points) against the search's best move.
-pub const DEFAULT_MARGIN: u64 = 1000;
+pub const DEFAULT_MARGIN: u64 = 800;
+
+/// The default smallest immediate gain for which the greedy answer is kept.
+pub const DEFAULT_MIN_GAIN: u64 = 4;
 
 /// Depth used when the budget sets no limit at all.
 const UNLIMITED_DEPTH: u32 = 5;
@@ -101,20 +105,23 @@ fn score_after(state: &State, mv: Move, depth: u32, budget: &Budget) -> (i32, u6
     (-result.score, result.nodes)
 }
 
-/// Chooses a move at level `strong` (options: `margin`).
+/// Chooses a move at level `strong` (options: `margin`, `min_gain`).
 pub fn choose(
     state: &State,
     level: &LevelSpec,
     budget: &Budget,
 ) -> Result<BotChoice<Move>, GameError> {
-    level.only_options(&["margin"])?;
+    level.only_options(&["margin", "min_gain"])?;
     let margin = level
         .int_option("margin", 0..=WIN as u64)?
         .unwrap_or(DEFAULT_MARGIN) as i32;
+    let min_gain = level
+        .int_option("min_gain", 1..=100)?
+        .unwrap_or(DEFAULT_MIN_GAIN) as i32;
     let budget = bounded(budget);
     let moves = legal_moves(state);
     let (candidates, gain) = greedy_candidates(state, &moves);
-    if gain == 0 || margin == 0 || candidates.len() == moves.len() {
+    if gain < min_gain || margin == 0 || candidates.len() != 1 {
         let result = search::search::<Advance>(state, &budget, &options());
         return Ok(BotChoice {
             mv: result.best,
