@@ -194,7 +194,7 @@ impl Game for Advance {
         let moves = roots
             .into_iter()
             .map(|r| ScoredMove {
-                exact: if r.proven {
+                exact: if r.proven || search::is_decisive(r.score) {
                     describe_decisive(r.score)
                 } else {
                     None
