@@ -1285,3 +1285,50 @@ fn play_through_the_erased_view_reports_the_outcome() {
     assert_eq!(new.state, start_json());
     assert!(game.new_game(&json!({"size": 7})).is_err());
 }
+
+#[test]
+#[ignore = "timing: run with --release --ignored --nocapture"]
+fn perft_speed_from_the_start() {
+    for depth in 1..=5 {
+        let started = std::time::Instant::now();
+        let nodes = super::movegen::perft(&mut State::start(), depth);
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "perft({depth}) = {nodes} in {:.3} s, {:.1} M nodes/s",
+            seconds,
+            nodes as f64 / seconds / 1e6
+        );
+    }
+}
+
+#[test]
+#[ignore = "timing: run with --release --ignored --nocapture"]
+fn level_timing() {
+    let examples = fixture("seed-examples.json");
+    let midgame = fixture_state(&examples["examples"][2]);
+    for (name, state) in [("start", State::start()), ("midgame", midgame)] {
+        for level in LEVELS {
+            let spec = crate::game::LevelSpec::parse(level).unwrap();
+            let runs = 5;
+            let started = std::time::Instant::now();
+            let mut report = None;
+            for seed in 0..runs {
+                let choice = Advance::choose_move(
+                    &state,
+                    &spec,
+                    &BotParams::seeded(seed),
+                    &Budget::with_time_ms(100),
+                )
+                .unwrap();
+                report = Some(choice.report);
+            }
+            let report = report.unwrap();
+            println!(
+                "{name} {level}: {:.3} ms per move (depth {:?}, nodes {:?})",
+                started.elapsed().as_secs_f64() * 1000.0 / runs as f64,
+                report.depth,
+                report.nodes
+            );
+        }
+    }
+}
