@@ -1332,3 +1332,38 @@ fn level_timing() {
         }
     }
 }
+
+/// The position seen from the other side: rows reversed, colours swapped.
+fn mirrored(state: &State) -> State {
+    let rows: Vec<String> = (0..9)
+        .rev()
+        .map(|r| {
+            state
+                .row_text(r)
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    State::from_rows(&rows, state.to_move().other(), state.ply()).unwrap()
+}
+
+#[test]
+fn evaluation_and_move_counts_are_colour_symmetric() {
+    for seed in 0..40 {
+        let state = random_board(seed);
+        let mirror = mirrored(&state);
+        assert_eq!(
+            super::eval::evaluate(&state),
+            super::eval::evaluate(&mirror),
+            "{state:?}"
+        );
+        assert_eq!(legal(&state).len(), legal(&mirror).len(), "{state:?}");
+    }
+}
