@@ -1306,7 +1306,14 @@ fn perft_speed_from_the_start() {
 fn level_timing() {
     let examples = fixture("seed-examples.json");
     let midgame = fixture_state(&examples["examples"][2]);
-    for (name, state) in [("start", State::start()), ("midgame", midgame)] {
+    let mut played = State::start();
+    random_playout(State::start(), 11, 30, |s| played = s.clone());
+    println!("after 30 random plies:\n{played:?}");
+    for (name, state) in [
+        ("start", State::start()),
+        ("midgame", midgame),
+        ("playout", played),
+    ] {
         for level in LEVELS {
             let spec = crate::game::LevelSpec::parse(level).unwrap();
             let runs = 5;
@@ -1366,4 +1373,14 @@ fn evaluation_and_move_counts_are_colour_symmetric() {
         );
         assert_eq!(legal(&state).len(), legal(&mirror).len(), "{state:?}");
     }
+}
+
+#[test]
+fn generic_perft_counts_finished_games_as_leaves_unlike_the_fixture() {
+    let examples = fixture("seed-examples.json");
+    let state = fixture_state(&examples["examples"][1]);
+    assert_eq!(super::movegen::perft(&mut state.clone(), 2), 2085);
+    // The one winning move leaves black without a move: a leaf for the generic perft.
+    assert_eq!(crate::game::perft::<Advance>(&state, 2), 2086);
+    assert_eq!(crate::game::perft::<Advance>(&State::start(), 3), 80_482);
 }
