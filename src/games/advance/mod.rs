@@ -155,6 +155,9 @@ impl Game for Advance {
         if level.name != "strong" {
             level.only_options(&[])?;
         }
+        if outcome(state).is_over() {
+            return Err(GameError::GameOver);
+        }
         let mut rng = params.rng();
         let mut scratch = levels::Scratch::new();
         let plain = |mv| BotChoice {
@@ -188,6 +191,9 @@ impl Game for Advance {
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
+        if outcome(state).is_over() {
+            return Err(GameError::GameOver);
+        }
         let (roots, depth, nodes, stopped_by) =
             search::analyze::<Advance>(state, top, &strong::bounded(budget), &strong::options());
         let best = roots.first().map(|r| r.score as i64);

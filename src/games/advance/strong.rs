@@ -53,15 +53,18 @@ pub fn bounded(budget: &Budget) -> Budget {
     budget
 }
 
-/// `share` percent of what is left of `budget` (time and nodes).
-fn share_of(budget: &Budget, share: u64) -> Budget {
+/// `share` percent of what is left of `budget` (time, and nodes once
+/// `used` have been spent).
+fn share_of(budget: &Budget, share: u64, used: u64) -> Budget {
     let mut part = budget.clone();
     if let (Some(deadline), Some(left)) = (budget.deadline, budget.remaining_ms()) {
         let ms = left * share as f64 / 100.0;
         part = part.tightened(Instant::now() + std::time::Duration::from_secs_f64(ms / 1000.0));
         part.deadline = part.deadline.map(|d| d.min(deadline));
     }
-    part.max_nodes = budget.max_nodes.map(|n| (n * share / 100).max(1));
+    part.max_nodes = budget
+        .max_nodes
+        .map(|n| (n.saturating_sub(used) * share / 100).max(1));
     part
 }
 
@@ -128,7 +131,7 @@ pub fn choose(
             report: report(&result, result.nodes, result.score),
         });
     }
-    let first = search::search::<Advance>(state, &share_of(&budget, FIRST_SHARE), &options());
+    let first = search::search::<Advance>(state, &share_of(&budget, FIRST_SHARE, 0), &options());
     if candidates.contains(&first.best) {
         return Ok(BotChoice {
             mv: first.best,
@@ -141,7 +144,7 @@ pub fn choose(
         if i > 0 && budget.interrupted().is_some() {
             break;
         }
-        let part = share_of(&budget, 100 / (candidates.len() - i) as u64);
+        let part = share_of(&budget, 100 / (candidates.len() - i) as u64, nodes);
         let (score, spent) = score_after(state, mv, first.depth, &part);
         nodes += spent;
         if kept.map_or(true, |(_, best)| score > best) {

@@ -1281,6 +1281,20 @@ fn play_through_the_erased_view_reports_the_outcome() {
     assert_eq!(game.legal_moves(&reply.state).unwrap().count, 0);
     let over = game.play(&reply.state, &json!("a9-a8")).unwrap_err();
     assert!(matches!(over, crate::game::GameError::GameOver));
+    let finished = Advance::state_from_json(&reply.state).unwrap();
+    for level in LEVELS {
+        let spec = crate::game::LevelSpec::parse(level).unwrap();
+        let error = Advance::choose_move(
+            &finished,
+            &spec,
+            &BotParams::seeded(1),
+            &Budget::unlimited(),
+        );
+        assert!(
+            matches!(error, Err(crate::game::GameError::GameOver)),
+            "{level}"
+        );
+    }
     let new = game.new_game(&Value::Null).unwrap();
     assert_eq!(new.state, start_json());
     assert!(game.new_game(&json!({"size": 7})).is_err());
