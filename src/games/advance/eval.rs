@@ -58,16 +58,20 @@ struct Survey {
 }
 
 impl Survey {
-    fn of(state: &State, side: Color) -> Survey {
-        let mut survey = Survey::default();
+    /// Both sides' surveys, white first, in one pass over the board.
+    fn both(state: &State) -> [Survey; 2] {
+        let mut surveys = [Survey::default(), Survey::default()];
         for &sq in SQUARES.iter() {
             let sq = sq as usize;
             let cell = state.cells[sq];
-            if owner(cell) == side as u8 {
-                survey.add_piece(state, sq, kind(cell), side);
+            let side = owner(cell);
+            if side == 0 {
+                surveys[0].add_piece(state, sq, kind(cell), Color::White);
+            } else if side == 1 {
+                surveys[1].add_piece(state, sq, kind(cell), Color::Black);
             }
         }
-        survey
+        surveys
     }
 
     fn add_piece(&mut self, state: &State, sq: usize, piece: u8, side: Color) {
@@ -134,49 +138,76 @@ impl Survey {
     }
 }
 
-/// The positional and material score of `side`, knowing both surveys.
-fn side_score(state: &State, side: Color, own: &Survey, enemy: &Survey, to_move: bool) -> i32 {
-    let me = side as u8;
-    let mut score = state.material(side) * PAWN + own.mobility * MOBILITY;
-    let mut hanging_total = 0;
-    let mut hanging_max = 0;
+/// What the scan of one side's pieces adds up to.
+#[derive(Default)]
+struct Tally {
+    score: i32,
+    hanging_total: i32,
+    hanging_max: i32,
+}
+
+/// Scores one piece of `side` on `sq` into its side's tally.
+fn score_piece(
+    state: &State,
+    sq: usize,
+    cell: u8,
+    side: Color,
+    surveys: &[Survey; 2],
+    tally: &mut Tally,
+) {
+    let (own, enemy) = (&surveys[side.index()], &surveys[side.other().index()]);
+    let piece = kind(cell);
+    if piece == GENERAL {
+        tally.score += general_safety(state, sq, side, enemy);
+        return;
+    }
+    if piece == ZOMBIE {
+        let row = super::board::row_of(sq) as i32;
+        let advanced = if side == Color::White {
+            7 - row
+        } else {
+            row - 1
+        };
+        tally.score += advanced.max(0) * ZOMBIE_STEP;
+    }
+    let guarded = state.protected(sq, side as u8);
+    if guarded && piece != SENTINEL {
+        tally.score += value(cell) * PROTECTION;
+    }
+    let b = bit(sq);
+    let threatened = (enemy.captures & b != 0 && !guarded) || enemy.converts & b != 0;
+    if threatened && own.captures & b == 0 {
+        tally.hanging_total += value(cell);
+        tally.hanging_max = tally.hanging_max.max(value(cell));
+    }
+}
+
+/// Both sides' positional and material scores, white first.
+fn side_scores(state: &State, surveys: &[Survey; 2]) -> [i32; 2] {
+    let mut tallies = [Tally::default(), Tally::default()];
     for &sq in SQUARES.iter() {
         let sq = sq as usize;
         let cell = state.cells[sq];
-        if owner(cell) != me {
-            continue;
-        }
-        let piece = kind(cell);
-        if piece == GENERAL {
-            score += general_safety(state, sq, side, enemy);
-            continue;
-        }
-        if piece == ZOMBIE {
-            let row = super::board::row_of(sq) as i32;
-            let advanced = if side == Color::White {
-                7 - row
-            } else {
-                row - 1
-            };
-            score += advanced.max(0) * ZOMBIE_STEP;
-        }
-        let guarded = state.protected(sq, me);
-        if guarded && piece != SENTINEL {
-            score += value(cell) * PROTECTION;
-        }
-        let b = bit(sq);
-        let threatened = (enemy.captures & b != 0 && !guarded) || enemy.converts & b != 0;
-        if threatened && own.captures & b == 0 {
-            hanging_total += value(cell);
-            hanging_max = hanging_max.max(value(cell));
+        let side = owner(cell);
+        if side == 0 {
+            score_piece(state, sq, cell, Color::White, surveys, &mut tallies[0]);
+        } else if side == 1 {
+            score_piece(state, sq, cell, Color::Black, surveys, &mut tallies[1]);
         }
     }
-    // The side to move saves its most valuable hanging piece; the other
-    // side's captures are left to quiescence.
-    if to_move {
-        score -= (hanging_total - hanging_max) * PAWN * HANGING_PERCENT / 100;
+    let mut scores = [0; 2];
+    for side in [Color::White, Color::Black] {
+        let tally = &tallies[side.index()];
+        let mut score =
+            tally.score + state.material(side) * PAWN + surveys[side.index()].mobility * MOBILITY;
+        // The side to move saves its most valuable hanging piece; the other
+        // side's captures are left to quiescence.
+        if side == state.to_move() {
+            score -= (tally.hanging_total - tally.hanging_max) * PAWN * HANGING_PERCENT / 100;
+        }
+        scores[side.index()] = score;
     }
-    score
+    scores
 }
 
 /// The General's safety: guarded by a Sentinel, or how many squares around it the enemy attacks.
@@ -199,16 +230,12 @@ fn general_safety(state: &State, sq: usize, side: Color, enemy: &Survey) -> i32 
 
 /// The static evaluation for the side to move.
 pub fn evaluate(state: &State) -> i32 {
-    let white = Survey::of(state, Color::White);
-    let black = Survey::of(state, Color::Black);
-    let to_move = state.to_move();
-    let white_score = side_score(state, Color::White, &white, &black, to_move == Color::White);
-    let black_score = side_score(state, Color::Black, &black, &white, to_move == Color::Black);
-    let score = white_score - black_score;
-    if to_move == Color::White {
-        score
+    let surveys = Survey::both(state);
+    let [white, black] = side_scores(state, &surveys);
+    if state.to_move() == Color::White {
+        white - black
     } else {
-        -score
+        black - white
     }
 }
 

@@ -93,7 +93,7 @@ impl Game for Advance {
                 LevelInfo { id: "win", description: "grade 5: a move that wins at once if there is one, else any legal move" },
                 LevelInfo { id: "greedy", description: "grade 6: a winning move, else one of largest immediate material gain (conversions count twice)" },
                 LevelInfo { id: "predict", description: "grade 7: a winning move, else the greedy move whose outcome is best after a greedy reply and a greedy answer" },
-                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps the greedy answer unless it costs more than margin (default strong:margin=1000, centi-points; 0 = pure search)" },
+                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps a unique greedy answer gaining at least min_gain unless it costs more than margin (defaults strong:margin=800,min_gain=4; margin in centi-points, 0 = pure search)" },
             ],
             default_level: DEFAULT_LEVEL,
             new_options: vec![],
@@ -155,6 +155,9 @@ impl Game for Advance {
         if level.name != "strong" {
             level.only_options(&[])?;
         }
+        if outcome(state).is_over() {
+            return Err(GameError::GameOver);
+        }
         let mut rng = params.rng();
         let mut scratch = levels::Scratch::new();
         let plain = |mv| BotChoice {
@@ -188,13 +191,16 @@ impl Game for Advance {
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
+        if outcome(state).is_over() {
+            return Err(GameError::GameOver);
+        }
         let (roots, depth, nodes, stopped_by) =
             search::analyze::<Advance>(state, top, &strong::bounded(budget), &strong::options());
         let best = roots.first().map(|r| r.score as i64);
         let moves = roots
             .into_iter()
             .map(|r| ScoredMove {
-                exact: if r.proven {
+                exact: if r.proven || search::is_decisive(r.score) {
                     describe_decisive(r.score)
                 } else {
                     None

@@ -3,12 +3,13 @@
 //! scale.
 //!
 //! The studio's test positions have one accepted answer each, and a level
-//! must also give the answers of every weaker level. When some move gains
-//! material at once, the greedy answer (a move of largest immediate gain)
-//! is therefore preferred unless the search finds it worse than the best
-//! move by more than `margin` (centi-points; 100 = one point of material).
-//! A winning move always comes first, since the search scores it highest.
-//! `strong:margin=0` plays the search's own choice.
+//! must also give the answers of every weaker level. When one move alone
+//! gains the most material at once, and that gain is at least `min_gain`
+//! points, this greedy answer is therefore preferred unless the search
+//! finds it worse than the best move by more than `margin` (centi-points;
+//! 100 = one point of material). A winning move always comes first, since
+//! the search scores it highest. `strong:margin=0` plays the search's own
+//! choice.
 
 use super::board::State;
 use super::levels::legal_moves;
@@ -20,7 +21,10 @@ use std::time::Instant;
 
 /// The default grading margin: a greedy capture is kept unless it costs
 /// more than this (in centi-points) against the search's best move.
-pub const DEFAULT_MARGIN: u64 = 1000;
+pub const DEFAULT_MARGIN: u64 = 800;
+
+/// The default smallest immediate gain for which the greedy answer is kept.
+pub const DEFAULT_MIN_GAIN: u64 = 4;
 
 /// Depth used when the budget sets no limit at all.
 const UNLIMITED_DEPTH: u32 = 5;
@@ -49,15 +53,18 @@ pub fn bounded(budget: &Budget) -> Budget {
     budget
 }
 
-/// `share` percent of what is left of `budget` (time and nodes).
-fn share_of(budget: &Budget, share: u64) -> Budget {
+/// `share` percent of what is left of `budget` (time, and nodes once
+/// `used` have been spent).
+fn share_of(budget: &Budget, share: u64, used: u64) -> Budget {
     let mut part = budget.clone();
     if let (Some(deadline), Some(left)) = (budget.deadline, budget.remaining_ms()) {
         let ms = left * share as f64 / 100.0;
         part = part.tightened(Instant::now() + std::time::Duration::from_secs_f64(ms / 1000.0));
         part.deadline = part.deadline.map(|d| d.min(deadline));
     }
-    part.max_nodes = budget.max_nodes.map(|n| (n * share / 100).max(1));
+    part.max_nodes = budget
+        .max_nodes
+        .map(|n| (n.saturating_sub(used) * share / 100).max(1));
     part
 }
 
@@ -101,27 +108,30 @@ fn score_after(state: &State, mv: Move, depth: u32, budget: &Budget) -> (i32, u6
     (-result.score, result.nodes)
 }
 
-/// Chooses a move at level `strong` (options: `margin`).
+/// Chooses a move at level `strong` (options: `margin`, `min_gain`).
 pub fn choose(
     state: &State,
     level: &LevelSpec,
     budget: &Budget,
 ) -> Result<BotChoice<Move>, GameError> {
-    level.only_options(&["margin"])?;
+    level.only_options(&["margin", "min_gain"])?;
     let margin = level
         .int_option("margin", 0..=WIN as u64)?
         .unwrap_or(DEFAULT_MARGIN) as i32;
+    let min_gain = level
+        .int_option("min_gain", 1..=100)?
+        .unwrap_or(DEFAULT_MIN_GAIN) as i32;
     let budget = bounded(budget);
     let moves = legal_moves(state);
     let (candidates, gain) = greedy_candidates(state, &moves);
-    if gain == 0 || margin == 0 || candidates.len() == moves.len() {
+    if gain < min_gain || margin == 0 || candidates.len() != 1 {
         let result = search::search::<Advance>(state, &budget, &options());
         return Ok(BotChoice {
             mv: result.best,
             report: report(&result, result.nodes, result.score),
         });
     }
-    let first = search::search::<Advance>(state, &share_of(&budget, FIRST_SHARE), &options());
+    let first = search::search::<Advance>(state, &share_of(&budget, FIRST_SHARE, 0), &options());
     if candidates.contains(&first.best) {
         return Ok(BotChoice {
             mv: first.best,
@@ -134,7 +144,7 @@ pub fn choose(
         if i > 0 && budget.interrupted().is_some() {
             break;
         }
-        let part = share_of(&budget, 100 / (candidates.len() - i) as u64);
+        let part = share_of(&budget, 100 / (candidates.len() - i) as u64, nodes);
         let (score, spent) = score_after(state, mv, first.depth, &part);
         nodes += spent;
         if kept.map_or(true, |(_, best)| score > best) {

@@ -545,32 +545,26 @@ fn strong_passes_the_seed_examples_under_a_time_budget() {
 }
 
 #[test]
-#[ignore = "exploration: prints strong's choice per depth"]
-fn explore_strong_depths() {
+#[ignore = "slow in debug builds: run with --release --ignored --nocapture"]
+fn strong_passes_the_seed_examples_at_many_budgets() {
+    let mut budgets: Vec<(String, Budget)> = (1..=6)
+        .map(|d| (format!("depth {d}"), Budget::unlimited().depth(d)))
+        .collect();
+    for ms in [30, 100, 250, 1000] {
+        budgets.push((format!("{ms} ms"), Budget::with_time_ms(ms)));
+    }
     for example in fixture("seed-examples.json")["examples"]
         .as_array()
         .unwrap()
     {
-        for depth in 1..=7 {
-            let started = std::time::Instant::now();
-            let game = crate::games::find("advance").unwrap();
-            let request = BotRequest {
-                state: json!({"board": example["board"], "to_move": example["to_move"]}),
-                level: Some("strong".into()),
-                seed: Some(1),
-                extra: serde_json::Map::new(),
+        for (name, budget) in &budgets {
+            let budget = match budget.time_ms {
+                Some(ms) => Budget::with_time_ms(ms),
+                None => budget.clone(),
             };
-            let reply = game
-                .bot_move(&request, &Budget::unlimited().depth(depth))
-                .unwrap();
-            println!(
-                "{} d{depth} {} score {:?} nodes {:?} {:?}",
-                example["name"],
-                reply.mv["notation"],
-                reply.search.score,
-                reply.search.nodes,
-                started.elapsed()
-            );
+            let mv = seed_example_move(example, "strong", 1, &budget);
+            println!("{} at {name}: {}", example["name"], mv["notation"]);
+            assert_expected(example, &mv, &format!("strong ({name})"));
         }
     }
 }
@@ -968,4 +962,439 @@ mod properties {
             prop_assert_eq!(Advance::parse_move(&state, &candidate).is_ok(), listed);
         }
     }
+}
+
+/// Plays one game from the start (ply known) between two levels; returns
+/// the outcome, the number of plies and the final material (white, black).
+fn play_game(white: &str, black: &str, seed: u64, time_ms: u64) -> (Outcome, u32, i32, i32) {
+    let mut state = State::start();
+    loop {
+        let outcome = Advance::outcome(&state);
+        if outcome.is_over() {
+            let ply = state.ply().unwrap_or(0);
+            return (
+                outcome,
+                ply,
+                state.material(Color::White),
+                state.material(Color::Black),
+            );
+        }
+        let level = if state.to_move() == Color::White {
+            white
+        } else {
+            black
+        };
+        let spec = crate::game::LevelSpec::parse(level).unwrap();
+        let params = BotParams::seeded(seed * 1000 + state.ply().unwrap_or(0) as u64);
+        let choice =
+            Advance::choose_move(&state, &spec, &params, &Budget::with_time_ms(time_ms)).unwrap();
+        state = Advance::apply(&state, &choice.mv);
+    }
+}
+
+#[test]
+#[ignore = "arena: run in release with --nocapture; ARENA_GAMES, ARENA_MS, ARENA_LEVEL, ARENA_OPPONENT"]
+fn arena_strong_against_predict() {
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let games: u64 = env("ARENA_GAMES", "10").parse().unwrap();
+    let time_ms: u64 = env("ARENA_MS", "100").parse().unwrap();
+    let level = env("ARENA_LEVEL", "strong");
+    let opponent = env("ARENA_OPPONENT", "predict");
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for game in 0..games {
+        let strong_white = game % 2 == 0;
+        let (white, black) = if strong_white {
+            (level.as_str(), opponent.as_str())
+        } else {
+            (opponent.as_str(), level.as_str())
+        };
+        let (outcome, plies, wm, bm) = play_game(white, black, game, time_ms);
+        let strong_player = if strong_white {
+            Player::First
+        } else {
+            Player::Second
+        };
+        match &outcome {
+            Outcome::Win { winner, .. } if *winner == strong_player => wins += 1,
+            Outcome::Win { .. } => losses += 1,
+            _ => draws += 1,
+        }
+        println!(
+            "game {game} strong {} : {outcome:?} after {plies} plies, material {wm}-{bm}",
+            if strong_white { "white" } else { "black" }
+        );
+    }
+    println!("{level} vs {opponent} at {time_ms} ms: {wins} wins, {draws} draws, {losses} losses");
+}
+
+fn start_json() -> Value {
+    Advance::state_to_json(&State::start())
+}
+
+fn invalid_state(value: &Value) -> (Option<String>, String) {
+    match Advance::state_from_json(value) {
+        Err(crate::game::GameError::InvalidState { pointer, detail }) => (pointer, detail),
+        other => panic!("expected invalid_state, got {other:?}"),
+    }
+}
+
+#[test]
+fn json_state_errors_point_at_the_field() {
+    let mut bad_char = start_json();
+    bad_char["board"][3] = json!("...x.....");
+    let (pointer, detail) = invalid_state(&bad_char);
+    assert_eq!(pointer.as_deref(), Some("/board/3"));
+    assert!(
+        detail.contains("row 3, column 3") && detail.contains("'x'"),
+        "{detail}"
+    );
+
+    let mut short_row = start_json();
+    short_row["board"][8] = json!("MJCSGSDJ");
+    let (pointer, detail) = invalid_state(&short_row);
+    assert_eq!(pointer.as_deref(), Some("/board/8"));
+    assert!(
+        detail.contains("expected 9 characters, found 8"),
+        "{detail}"
+    );
+
+    let mut rows = start_json();
+    rows["board"].as_array_mut().unwrap().pop();
+    assert_eq!(invalid_state(&rows).0.as_deref(), Some("/board"));
+
+    let mut not_string = start_json();
+    not_string["board"][2] = json!(7);
+    assert_eq!(invalid_state(&not_string).0.as_deref(), Some("/board/2"));
+
+    let mut side = start_json();
+    side["to_move"] = json!("red");
+    assert_eq!(invalid_state(&side).0.as_deref(), Some("/to_move"));
+
+    for ply in [json!(-1), json!(201), json!("3"), json!(1.5)] {
+        let mut state = start_json();
+        state["ply"] = ply;
+        assert_eq!(invalid_state(&state).0.as_deref(), Some("/ply"));
+    }
+    assert!(invalid_state(&json!([1, 2])).1.contains("object"));
+
+    let mut unknown_ply = start_json();
+    unknown_ply.as_object_mut().unwrap().remove("ply");
+    let state = Advance::state_from_json(&unknown_ply).unwrap();
+    assert_eq!(state.ply(), None);
+    assert_eq!(Advance::state_to_json(&state), unknown_ply);
+}
+
+#[test]
+fn move_notation_and_objects_are_read_leniently_but_exactly() {
+    let state = sparse(&[(7, ".z......."), (8, "B#......G")], Color::White);
+    let step = super::notation::parse_move(&state, &json!(" A1-A2 ")).unwrap();
+    assert_eq!(step.kind, Kind::Move);
+    let build = super::notation::parse_move(&state, &json!("a1#a2")).unwrap();
+    assert_eq!(build.kind, Kind::Build);
+    let capture = super::notation::parse_move(&state, &json!("a1b2")).unwrap();
+    assert_eq!(capture.kind, Kind::Capture);
+    let ambiguous = super::notation::parse_move(&state, &json!("a1a2")).unwrap_err();
+    assert!(ambiguous.to_string().contains("ambiguous"), "{ambiguous}");
+    let object = json!({"from": [8, 0], "to": [7, 0], "kind": "build"});
+    assert_eq!(super::notation::parse_move(&state, &object).unwrap(), build);
+    let without_kind = json!({"from": [8, 0], "to": [7, 1]});
+    assert_eq!(
+        super::notation::parse_move(&state, &without_kind).unwrap(),
+        capture
+    );
+    let only_notation = json!({"notation": "a1-a2"});
+    assert_eq!(
+        super::notation::parse_move(&state, &only_notation).unwrap(),
+        step
+    );
+    for (bad, expected) in [
+        (json!("a1-b2"), "the legal move there is a1xb2"),
+        (json!("b1-b2"), "no white piece there"),
+        (json!("z9-a1"), "cannot read"),
+        (json!("a1?a2"), "cannot read"),
+        (json!({"from": [9, 0], "to": [7, 0]}), "\"from\""),
+        (
+            json!({"from": [8, 0], "to": [7, 0], "kind": "jump"}),
+            "unknown move kind",
+        ),
+        (json!(42), "notation string"),
+    ] {
+        let error = super::notation::parse_move(&state, &bad).unwrap_err();
+        assert!(error.to_string().contains(expected), "{bad}: {error}");
+        assert!(matches!(
+            error,
+            crate::game::GameError::IllegalMove {
+                code: "illegal_move",
+                ..
+            }
+        ));
+    }
+    let json = Advance::move_to_json(&state, &build);
+    assert_eq!(
+        json,
+        json!({"kind": "build", "from": [8, 0], "to": [7, 0], "notation": "a1#a2"})
+    );
+}
+
+#[test]
+fn text_forms_through_the_erased_view() {
+    let game = crate::games::find("advance").unwrap();
+    let text = State::start().to_text();
+    let mut query = serde_json::Map::new();
+    query.insert("to_move".into(), json!("white"));
+    let listed = game
+        .text_legal_moves(&text.replace('\n', "\r\n"), &query)
+        .unwrap();
+    assert_eq!(listed.lines().count(), 43);
+    assert!(listed.lines().any(|l| l == "b1~a2"));
+    query.insert("level".into(), json!("greedy"));
+    query.insert("seed".into(), json!("5"));
+    let reply = game
+        .text_bot_move(text.trim_end(), &query, &Budget::unlimited())
+        .unwrap();
+    assert_eq!(reply.lines().count(), 9);
+    assert!(reply.ends_with('\n'));
+    let after = super::forms::parse_board_text(&reply, Color::Black, None).unwrap();
+    assert!(legal(&State::start())
+        .iter()
+        .any(|m| State::start().after(*m).to_text() == after.to_text()));
+
+    let errors = [
+        (text.replacen('Z', "Q", 1), "line 8, column 2"),
+        (
+            text.replacen("BZZZZZZZB", "BZZZZZZZ", 1),
+            "line 8: expected 9 characters, found 8",
+        ),
+        (format!("{text}.........\n"), "line 10"),
+        (
+            text.lines().take(7).collect::<Vec<_>>().join("\n"),
+            "line 8",
+        ),
+        (String::new(), "line 1"),
+    ];
+    for (body, expected) in errors {
+        let error = game.text_legal_moves(&body, &query).unwrap_err();
+        assert!(error.to_string().contains(expected), "{expected}: {error}");
+    }
+    let no_side = game
+        .text_legal_moves(&text, &serde_json::Map::new())
+        .unwrap_err();
+    assert!(no_side.to_string().contains("to_move"), "{no_side}");
+    let mut with_ply = query.clone();
+    with_ply.insert("ply".into(), json!("200"));
+    assert_eq!(game.text_legal_moves(&text, &with_ply).unwrap(), "");
+}
+
+#[test]
+fn levels_are_deterministic_and_respect_tiny_budgets() {
+    let examples = fixture("seed-examples.json");
+    let state = fixture_state(&examples["examples"][2]);
+    let legal_moves = legal(&state);
+    for level in LEVELS {
+        let spec = crate::game::LevelSpec::parse(level).unwrap();
+        let first = Advance::choose_move(
+            &state,
+            &spec,
+            &BotParams::seeded(3),
+            &Budget::unlimited().depth(2),
+        )
+        .unwrap();
+        let again = Advance::choose_move(
+            &state,
+            &spec,
+            &BotParams::seeded(3),
+            &Budget::unlimited().depth(2),
+        )
+        .unwrap();
+        assert_eq!(first.mv, again.mv, "{level}");
+        for budget in [Budget::unlimited().nodes(1), Budget::with_time_ms(0)] {
+            let choice =
+                Advance::choose_move(&state, &spec, &BotParams::seeded(3), &budget).unwrap();
+            assert!(legal_moves.contains(&choice.mv), "{level}");
+        }
+    }
+    let bad = crate::game::LevelSpec::parse("greedy:depth=3").unwrap();
+    assert!(
+        Advance::choose_move(&state, &bad, &BotParams::seeded(1), &Budget::unlimited()).is_err()
+    );
+    let pure = crate::game::LevelSpec::parse("strong:margin=0").unwrap();
+    let choice = Advance::choose_move(
+        &state,
+        &pure,
+        &BotParams::seeded(1),
+        &Budget::unlimited().depth(3),
+    )
+    .unwrap();
+    assert_eq!(super::notation::notation(&choice.mv), "a8-d5");
+}
+
+#[test]
+fn legal_level_spreads_over_the_moves() {
+    let state = State::start();
+    let spec = crate::game::LevelSpec::parse("legal").unwrap();
+    let chosen: std::collections::HashSet<String> = (0..200)
+        .map(|seed| {
+            let choice = Advance::choose_move(
+                &state,
+                &spec,
+                &BotParams::seeded(seed),
+                &Budget::unlimited(),
+            )
+            .unwrap();
+            super::notation::notation(&choice.mv)
+        })
+        .collect();
+    assert!(chosen.len() > 30, "{}", chosen.len());
+}
+
+#[test]
+fn analyze_gives_scored_lines_and_proves_a_win_in_one() {
+    let game = crate::games::find("advance").unwrap();
+    let examples = fixture("seed-examples.json");
+    let example = &examples["examples"][1];
+    let request = BotRequest {
+        state: json!({"board": example["board"], "to_move": example["to_move"]}),
+        level: None,
+        seed: Some(1),
+        extra: serde_json::Map::new(),
+    };
+    let reply = game
+        .analyze(&request, 3, &Budget::unlimited().depth(2))
+        .unwrap();
+    assert_eq!(reply.moves.len(), 3);
+    assert_eq!(reply.moves[0].mv["notation"], "e7-d8");
+    assert_eq!(reply.moves[0].exact.as_deref(), Some("win in 1 plies"));
+    assert!(reply.moves[0].score > reply.moves[1].score);
+    assert!(reply.moves.iter().all(|m| !m.pv.is_empty()));
+}
+
+#[test]
+fn play_through_the_erased_view_reports_the_outcome() {
+    let game = crate::games::find("advance").unwrap();
+    let examples = fixture("seed-examples.json");
+    let example = &examples["examples"][1];
+    let state = json!({"board": example["board"], "to_move": example["to_move"]});
+    let reply = game.play(&state, &json!("e7-d8")).unwrap();
+    assert_eq!(reply.outcome["status"], "win");
+    assert_eq!(reply.outcome["winner"], "white");
+    assert_eq!(reply.outcome["reason"], "no legal move");
+    assert_eq!(game.legal_moves(&reply.state).unwrap().count, 0);
+    let over = game.play(&reply.state, &json!("a9-a8")).unwrap_err();
+    assert!(matches!(over, crate::game::GameError::GameOver));
+    let finished = Advance::state_from_json(&reply.state).unwrap();
+    for level in LEVELS {
+        let spec = crate::game::LevelSpec::parse(level).unwrap();
+        let error = Advance::choose_move(
+            &finished,
+            &spec,
+            &BotParams::seeded(1),
+            &Budget::unlimited(),
+        );
+        assert!(
+            matches!(error, Err(crate::game::GameError::GameOver)),
+            "{level}"
+        );
+    }
+    let new = game.new_game(&Value::Null).unwrap();
+    assert_eq!(new.state, start_json());
+    assert!(game.new_game(&json!({"size": 7})).is_err());
+}
+
+#[test]
+#[ignore = "timing: run with --release --ignored --nocapture"]
+fn perft_speed_from_the_start() {
+    for depth in 1..=5 {
+        let started = std::time::Instant::now();
+        let nodes = super::movegen::perft(&mut State::start(), depth);
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "perft({depth}) = {nodes} in {:.3} s, {:.1} M nodes/s",
+            seconds,
+            nodes as f64 / seconds / 1e6
+        );
+    }
+}
+
+#[test]
+#[ignore = "timing: run with --release --ignored --nocapture"]
+fn level_timing() {
+    let examples = fixture("seed-examples.json");
+    let midgame = fixture_state(&examples["examples"][2]);
+    let mut played = State::start();
+    random_playout(State::start(), 11, 30, |s| played = s.clone());
+    println!("after 30 random plies:\n{played:?}");
+    for (name, state) in [
+        ("start", State::start()),
+        ("midgame", midgame),
+        ("playout", played),
+    ] {
+        for level in LEVELS {
+            let spec = crate::game::LevelSpec::parse(level).unwrap();
+            let runs = 5;
+            let started = std::time::Instant::now();
+            let mut report = None;
+            for seed in 0..runs {
+                let choice = Advance::choose_move(
+                    &state,
+                    &spec,
+                    &BotParams::seeded(seed),
+                    &Budget::with_time_ms(100),
+                )
+                .unwrap();
+                report = Some(choice.report);
+            }
+            let report = report.unwrap();
+            println!(
+                "{name} {level}: {:.3} ms per move (depth {:?}, nodes {:?})",
+                started.elapsed().as_secs_f64() * 1000.0 / runs as f64,
+                report.depth,
+                report.nodes
+            );
+        }
+    }
+}
+
+/// The position seen from the other side: rows reversed, colours swapped.
+fn mirrored(state: &State) -> State {
+    let rows: Vec<String> = (0..9)
+        .rev()
+        .map(|r| {
+            state
+                .row_text(r)
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    State::from_rows(&rows, state.to_move().other(), state.ply()).unwrap()
+}
+
+#[test]
+fn evaluation_and_move_counts_are_colour_symmetric() {
+    for seed in 0..40 {
+        let state = random_board(seed);
+        let mirror = mirrored(&state);
+        assert_eq!(
+            super::eval::evaluate(&state),
+            super::eval::evaluate(&mirror),
+            "{state:?}"
+        );
+        assert_eq!(legal(&state).len(), legal(&mirror).len(), "{state:?}");
+    }
+}
+
+#[test]
+fn generic_perft_counts_finished_games_as_leaves_unlike_the_fixture() {
+    let examples = fixture("seed-examples.json");
+    let state = fixture_state(&examples["examples"][1]);
+    assert_eq!(super::movegen::perft(&mut state.clone(), 2), 2085);
+    // The one winning move leaves black without a move: a leaf for the generic perft.
+    assert_eq!(crate::game::perft::<Advance>(&state, 2), 2086);
+    assert_eq!(crate::game::perft::<Advance>(&State::start(), 3), 80_482);
 }
