@@ -61,6 +61,8 @@ pub struct Solver<'a> {
     pub nodes: u64,
     /// Set when the budget ran out; every result after that is meaningless.
     pub stopped: Option<StopReason>,
+    /// When `solve_root` ran out of budget: the moves it finished, best first.
+    pub partial: Vec<RootScore>,
     next_check: u64,
 }
 
@@ -74,6 +76,7 @@ impl<'a> Solver<'a> {
             mask: size - 1,
             nodes: 0,
             stopped: None,
+            partial: Vec::new(),
             next_check: 0,
         }
     }
@@ -126,6 +129,7 @@ impl<'a> Solver<'a> {
                 }
             };
             if self.stopped.is_some() {
+                self.partial = scored;
                 return None;
             }
             let exact = scored.len() < top || score > scored[top - 1].score;

@@ -852,3 +852,30 @@ fn match_levels() {
         margin as f64 / games as f64
     );
 }
+
+#[test]
+#[ignore = "prints search depths and speeds: run by hand in release"]
+fn report_search_depths() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for empties in [50, 40, 30, 24, 20, 18, 16] {
+        let Some(board) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        let state = State::from_board(board, Player::First);
+        for ms in [10, 100, 1000] {
+            let budget = Budget::with_time_ms(ms);
+            let started = std::time::Instant::now();
+            let choice = Reversi::choose_move(
+                &state,
+                &LevelSpec::parse("strong").unwrap(),
+                &crate::game::BotParams::seeded(0),
+                &budget,
+            )
+            .unwrap();
+            let r = choice.report;
+            let el = started.elapsed().as_secs_f64() * 1000.0;
+            eprintln!("{empties} empties {ms} ms: depth {:?} nodes {:?} ({:.1} M/s) score {:?} {:?} proven {:?} took {el:.1} ms",
+                r.depth, r.nodes, r.nodes.unwrap() as f64 / el / 1000.0, r.score, r.stopped_by, r.proven);
+        }
+    }
+}
