@@ -7,13 +7,16 @@
 //! either, visiting empties in odd regions first (parity), and the very last
 //! empty is scored directly.
 
-use super::board::{flips, stable_discs, Bits, Board, CORNERS};
+use super::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};
 use crate::game::{Budget, StopReason};
 
 /// Below this many empties, no table, no sorting: the plain parity search.
 const SHALLOW_EMPTIES: u32 = 7;
 /// From this many empties, the transposition table is used.
-const TABLE_EMPTIES: u32 = 10;
+const TABLE_EMPTIES: u32 = 8;
+/// From this many empties, moves are also ordered by the midgame evaluation.
+const EVAL_ORDER_EMPTIES: u32 = 14;
+const EVAL_ORDER_DIVISOR: i32 = 16;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
 
@@ -291,6 +294,9 @@ impl<'a> Solver<'a> {
             let flipped = flips(board.me, board.opp, sq);
             let key = if Some(sq) == table_move {
                 i32::MIN
+            } else if empties >= EVAL_ORDER_EMPTIES {
+                self.order_key_flips(board, sq, flipped)
+                    + super::eval::evaluate(board.play_flips(sq, flipped)) / EVAL_ORDER_DIVISOR
             } else {
                 self.order_key_flips(board, sq, flipped)
             };
@@ -409,10 +415,12 @@ impl<'a> Solver<'a> {
     fn order_key_flips(&self, board: Board, sq: u32, flipped: u64) -> i32 {
         let child = board.play_flips(sq, flipped);
         let replies = child.moves();
-        let mut key =
-            16 * replies.count_ones() as i32 + 16 * (replies & CORNERS).count_ones() as i32;
+        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+        // Empty squares next to the mover's discs: the opponent's future moves.
+        let potential = (neighbours(child.opp) & child.empty()).count_ones() as i32;
+        let mut key = 32 * mobility + 4 * potential;
         if (1u64 << sq) & CORNERS != 0 {
-            key -= 12;
+            key -= 24;
         }
         key
     }
