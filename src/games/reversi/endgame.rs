@@ -372,6 +372,11 @@ impl<'a> Solver<'a> {
         if empties == 1 {
             return last_square(board, empty.trailing_zeros());
         }
+        if empties == 2 {
+            let first = empty.trailing_zeros();
+            let second = 63 - empty.leading_zeros();
+            return self.last_two(board, alpha, beta, first, second);
+        }
         let mut best = -65;
         let odd = odd_quadrants(empty);
         for region in [odd, !odd] {
@@ -401,6 +406,40 @@ impl<'a> Solver<'a> {
                 return board.final_score();
             }
             return -self.shallow(board.pass(), -beta, -alpha, empties, true);
+        }
+        best
+    }
+
+    /// The exact score with two empty squares left (fail-soft in the window).
+    #[inline]
+    fn last_two(&mut self, board: Board, alpha: i32, beta: i32, x: u32, y: u32) -> i32 {
+        if let Some(score) = self.two_for_mover(board, beta, x, y) {
+            return score;
+        }
+        match self.two_for_mover(board.pass(), -alpha, x, y) {
+            Some(score) => -score,
+            None => board.final_score(),
+        }
+    }
+
+    /// The mover's best with two empties, or `None` when it cannot move.
+    #[inline]
+    fn two_for_mover(&mut self, board: Board, beta: i32, x: u32, y: u32) -> Option<i32> {
+        let mut best = None;
+        let flipped = flips(board.me, board.opp, x);
+        if flipped != 0 {
+            self.nodes += 1;
+            let score = -last_square(board.play_flips(x, flipped), y);
+            if score >= beta {
+                return Some(score);
+            }
+            best = Some(score);
+        }
+        let flipped = flips(board.me, board.opp, y);
+        if flipped != 0 {
+            self.nodes += 1;
+            let score = -last_square(board.play_flips(y, flipped), x);
+            best = Some(best.map_or(score, |b: i32| b.max(score)));
         }
         best
     }

@@ -216,8 +216,7 @@ fn table_size_log2(budget: &Budget) -> u32 {
     match budget.remaining_ms() {
         Some(ms) if ms < 30.0 => 14,
         Some(ms) if ms < 300.0 => 16,
-        Some(ms) if ms < 3000.0 => 18,
-        _ => 20,
+        _ => 18,
     }
 }
 
