@@ -182,7 +182,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
         }
         depth += 1;
     }
-    let mut thought = best.unwrap_or_else(|| fallback(board));
+    let mut thought = best.unwrap_or_else(|| fallback(board, &order));
     thought.nodes = mid.solver.nodes;
     thought.stopped_by = stopped_by;
     thought
@@ -249,9 +249,12 @@ fn out_of_time_for_next(budget: &Budget, started: Instant) -> bool {
     spent > left
 }
 
-/// A move when nothing at all could be searched.
-fn fallback(board: Board) -> Thought {
-    let square = Bits(board.moves()).next();
+/// A move when nothing at all could be searched: the statically best.
+fn fallback(board: Board, order: &[u32]) -> Thought {
+    let square = order
+        .first()
+        .copied()
+        .or_else(|| Bits(board.moves()).next());
     Thought {
         lines: vec![RootLine {
             square,
