@@ -452,6 +452,19 @@ fn random_level_is_seeded() {
 
 // ---------------------------------------------------------------- norvig
 
+#[test]
+fn norvig_weights_sum_square_by_square() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for _ in 0..200 {
+        let empties = rng.random_range(0..60);
+        let Some(board) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        let slow = |bits: u64| -> i32 { Bits(bits).map(|sq| norvig::WEIGHTS[sq as usize]).sum() };
+        assert_eq!(weighted_squares(board), slow(board.me) - slow(board.opp));
+    }
+}
+
 /// Plain minimax over Norvig's evaluation, no pruning: (best square, value).
 fn plain_minimax(board: Board, depth: u32) -> i32 {
     let moves = board.moves();
