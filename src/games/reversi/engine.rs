@@ -15,7 +15,7 @@ use std::time::Instant;
 /// The score of a won game inside the midgame search, before adding the margin.
 pub const WIN: i32 = 1_000_000;
 const INFINITY: i32 = 2 * WIN;
-const CHECK_EVERY: u64 = 2048;
+const CHECK_EVERY: u64 = 512;
 /// The deepest midgame iteration.
 const MAX_MID_DEPTH: u32 = 60;
 
