@@ -73,11 +73,11 @@ fn ffo(max_empties: u64) -> Vec<(usize, Board, i32)> {
 }
 
 fn endgame(c: &mut Criterion) {
-    let positions = ffo(20);
+    let positions = ffo(18);
     let budget = Budget::unlimited();
     let mut group = c.benchmark_group("reversi_endgame");
     group.sample_size(10);
-    group.bench_function("ffo_up_to_20_empties", |b| {
+    group.bench_function("ffo_up_to_18_empties", |b| {
         b.iter(|| {
             for &(number, board, score) in &positions {
                 let mut solver = Solver::new(&budget, 20);

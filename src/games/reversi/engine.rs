@@ -234,8 +234,10 @@ fn should_try_solve(budget: &Budget, started: Instant, empties: u32) -> bool {
     let spent = started.elapsed().as_secs_f64() * 1000.0;
     let estimate = solve_estimate_ms(empties);
     // Solve at once when it is surely cheap; otherwise give the midgame a
-    // fair share first and try only with a safety margin.
-    estimate * 8.0 <= left || (spent >= 0.25 * (spent + left) && estimate * 2.0 <= left)
+    // fair share first. Solving costs vary tenfold between positions, and a
+    // perfect endgame is worth more than a few plies of midgame search, so
+    // the attempt is made whenever it has a fair chance.
+    estimate * 8.0 <= left || (spent >= 0.25 * (spent + left) && estimate <= 1.5 * left)
 }
 
 /// Whether the next iteration is unlikely to finish in the time left (an
