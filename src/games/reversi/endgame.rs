@@ -7,13 +7,16 @@
 //! either, visiting empties in odd regions first (parity), and the very last
 //! empty is scored directly.
 
-use super::board::{flips, stable_discs, Bits, Board, CORNERS};
+use super::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};
 use crate::game::{Budget, StopReason};
 
 /// Below this many empties, no table, no sorting: the plain parity search.
 const SHALLOW_EMPTIES: u32 = 7;
 /// From this many empties, the transposition table is used.
-const TABLE_EMPTIES: u32 = 10;
+const TABLE_EMPTIES: u32 = 8;
+/// From this many empties, moves are also ordered by the midgame evaluation.
+const EVAL_ORDER_EMPTIES: u32 = 14;
+const EVAL_ORDER_DIVISOR: i32 = 16;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
 
@@ -61,6 +64,8 @@ pub struct Solver<'a> {
     pub nodes: u64,
     /// Set when the budget ran out; every result after that is meaningless.
     pub stopped: Option<StopReason>,
+    /// When `solve_root` ran out of budget: the moves it finished, best first.
+    pub partial: Vec<RootScore>,
     next_check: u64,
 }
 
@@ -74,6 +79,7 @@ impl<'a> Solver<'a> {
             mask: size - 1,
             nodes: 0,
             stopped: None,
+            partial: Vec::new(),
             next_check: 0,
         }
     }
@@ -126,6 +132,7 @@ impl<'a> Solver<'a> {
                 }
             };
             if self.stopped.is_some() {
+                self.partial = scored;
                 return None;
             }
             let exact = scored.len() < top || score > scored[top - 1].score;
@@ -287,6 +294,9 @@ impl<'a> Solver<'a> {
             let flipped = flips(board.me, board.opp, sq);
             let key = if Some(sq) == table_move {
                 i32::MIN
+            } else if empties >= EVAL_ORDER_EMPTIES {
+                self.order_key_flips(board, sq, flipped)
+                    + super::eval::evaluate(board.play_flips(sq, flipped)) / EVAL_ORDER_DIVISOR
             } else {
                 self.order_key_flips(board, sq, flipped)
             };
@@ -362,6 +372,11 @@ impl<'a> Solver<'a> {
         if empties == 1 {
             return last_square(board, empty.trailing_zeros());
         }
+        if empties == 2 {
+            let first = empty.trailing_zeros();
+            let second = 63 - empty.leading_zeros();
+            return self.last_two(board, alpha, beta, first, second);
+        }
         let mut best = -65;
         let odd = odd_quadrants(empty);
         for region in [odd, !odd] {
@@ -395,6 +410,40 @@ impl<'a> Solver<'a> {
         best
     }
 
+    /// The exact score with two empty squares left (fail-soft in the window).
+    #[inline]
+    fn last_two(&mut self, board: Board, alpha: i32, beta: i32, x: u32, y: u32) -> i32 {
+        if let Some(score) = self.two_for_mover(board, beta, x, y) {
+            return score;
+        }
+        match self.two_for_mover(board.pass(), -alpha, x, y) {
+            Some(score) => -score,
+            None => board.final_score(),
+        }
+    }
+
+    /// The mover's best with two empties, or `None` when it cannot move.
+    #[inline]
+    fn two_for_mover(&mut self, board: Board, beta: i32, x: u32, y: u32) -> Option<i32> {
+        let mut best = None;
+        let flipped = flips(board.me, board.opp, x);
+        if flipped != 0 {
+            self.nodes += 1;
+            let score = -last_square(board.play_flips(x, flipped), y);
+            if score >= beta {
+                return Some(score);
+            }
+            best = Some(score);
+        }
+        let flipped = flips(board.me, board.opp, y);
+        if flipped != 0 {
+            self.nodes += 1;
+            let score = -last_square(board.play_flips(y, flipped), x);
+            best = Some(best.map_or(score, |b: i32| b.max(score)));
+        }
+        best
+    }
+
     /// Fastest-first ordering key of a root move (smaller first).
     fn order_key(&self, board: Board, sq: u32) -> i32 {
         self.order_key_flips(board, sq, flips(board.me, board.opp, sq))
@@ -405,10 +454,12 @@ impl<'a> Solver<'a> {
     fn order_key_flips(&self, board: Board, sq: u32, flipped: u64) -> i32 {
         let child = board.play_flips(sq, flipped);
         let replies = child.moves();
-        let mut key =
-            16 * replies.count_ones() as i32 + 16 * (replies & CORNERS).count_ones() as i32;
+        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+        // Empty squares next to the mover's discs: the opponent's future moves.
+        let potential = (neighbours(child.opp) & child.empty()).count_ones() as i32;
+        let mut key = 32 * mobility + 4 * potential;
         if (1u64 << sq) & CORNERS != 0 {
-            key -= 12;
+            key -= 24;
         }
         key
     }

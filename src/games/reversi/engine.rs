@@ -15,7 +15,7 @@ use std::time::Instant;
 /// The score of a won game inside the midgame search, before adding the margin.
 pub const WIN: i32 = 1_000_000;
 const INFINITY: i32 = 2 * WIN;
-const CHECK_EVERY: u64 = 2048;
+const CHECK_EVERY: u64 = 512;
 /// The deepest midgame iteration.
 const MAX_MID_DEPTH: u32 = 60;
 
@@ -114,11 +114,12 @@ fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
 /// Thinks about `board` (the game not over) under `budget` following `plan`.
 pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
     let started = Instant::now();
+    let table_log2 = table_size_log2(budget);
     let mut mid = Midgame {
         budget,
-        table: vec![Entry::default(); 1 << 18],
-        mask: (1 << 18) - 1,
-        solver: Solver::new(budget, 18),
+        table: vec![Entry::default(); 1 << table_log2],
+        mask: (1 << table_log2) - 1,
+        solver: Solver::new(budget, table_log2 + 1),
         next_check: 0,
         stopped: None,
     };
@@ -146,6 +147,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
                 stopped_by = StopReason::Proven;
             } else {
                 stopped_by = mid.stopped.unwrap_or(StopReason::Time);
+                adopt_partial_solve(&mut best, &mid.solver.partial, &order);
             }
             break;
         }
@@ -180,10 +182,48 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
         }
         depth += 1;
     }
-    let mut thought = best.unwrap_or_else(|| fallback(board));
+    let mut thought = best.unwrap_or_else(|| fallback(board, &order));
     thought.nodes = mid.solver.nodes;
     thought.stopped_by = stopped_by;
     thought
+}
+
+/// After an unfinished exact solve: when a move other than the midgame's
+/// choice was proven better than it, play that move instead.
+fn adopt_partial_solve(
+    best: &mut Option<Thought>,
+    partial: &[super::endgame::RootScore],
+    order: &[u32],
+) {
+    let (Some(thought), Some(first)) = (best.as_mut(), partial.first()) else {
+        return;
+    };
+    if first.square.is_some() && first.square != order.first().copied() && first.exact {
+        let line = RootLine {
+            square: first.square,
+            score: exact_to_mid(first.score),
+            pv: vec![first.square],
+            exact: false,
+        };
+        thought.lines.retain(|l| l.square != first.square);
+        thought.lines.insert(0, line);
+    }
+}
+
+/// log2 of the midgame table size: small for short budgets, whose clearing
+/// would otherwise cost a good part of the time.
+fn table_size_log2(budget: &Budget) -> u32 {
+    match budget.remaining_ms() {
+        Some(ms) if ms < 30.0 => 14,
+        Some(ms) if ms < 300.0 => 16,
+        _ => 18,
+    }
+}
+
+/// A rough cost model of the exact solver, in milliseconds: a few ms at 14
+/// empties, growing nearly threefold per extra empty.
+fn solve_estimate_ms(empties: u32) -> f64 {
+    2.0 * 2.8f64.powi(empties as i32 - 14)
 }
 
 /// Whether the exact solver is worth starting now, given the time left.
@@ -192,24 +232,31 @@ fn should_try_solve(budget: &Budget, started: Instant, empties: u32) -> bool {
         return true;
     };
     let spent = started.elapsed().as_secs_f64() * 1000.0;
-    // A rough cost model of the solver on this machine class: ~2 ms at 14
-    // empties, growing about 2.6 times per extra empty.
-    let estimate = 2.0 * 2.6f64.powi(empties as i32 - 14);
-    spent >= 0.15 * (spent + left) && estimate <= left * 1.5
+    let estimate = solve_estimate_ms(empties);
+    // Solve at once when it is surely cheap; otherwise give the midgame a
+    // fair share first. Solving costs vary tenfold between positions, and a
+    // perfect endgame is worth more than a few plies of midgame search, so
+    // the attempt is made whenever it has a fair chance.
+    estimate * 8.0 <= left || (spent >= 0.25 * (spent + left) && estimate <= 1.5 * left)
 }
 
-/// Whether the next iteration is unlikely to finish in the time left.
+/// Whether the next iteration is unlikely to finish in the time left (an
+/// unfinished one still helps when it finds a better move, so it may start
+/// as long as half the time is left).
 fn out_of_time_for_next(budget: &Budget, started: Instant) -> bool {
     let Some(left) = budget.remaining_ms() else {
         return false;
     };
     let spent = started.elapsed().as_secs_f64() * 1000.0;
-    spent > 0.8 * left
+    spent > left
 }
 
-/// A move when nothing at all could be searched.
-fn fallback(board: Board) -> Thought {
-    let square = Bits(board.moves()).next();
+/// A move when nothing at all could be searched: the statically best.
+fn fallback(board: Board, order: &[u32]) -> Thought {
+    let square = order
+        .first()
+        .copied()
+        .or_else(|| Bits(board.moves()).next());
     Thought {
         lines: vec![RootLine {
             square,

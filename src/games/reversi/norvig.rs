@@ -28,11 +28,45 @@ pub const FINAL_DISC_VALUE: i32 = 10_000;
 /// The depth used when neither the level nor the request sets one.
 pub const DEFAULT_DEPTH: u32 = 6;
 
+/// `ROW_SUMS[row][byte]`: the weight of the discs `byte` marks on that row.
+static ROW_SUMS: [[i16; 256]; 8] = build_row_sums();
+
+const fn build_row_sums() -> [[i16; 256]; 8] {
+    let mut sums = [[0i16; 256]; 8];
+    let mut row = 0;
+    while row < 8 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut col = 0;
+            let mut sum = 0;
+            while col < 8 {
+                if byte & (1 << col) != 0 {
+                    sum += WEIGHTS[row * 8 + col];
+                }
+                col += 1;
+            }
+            sums[row][byte] = sum as i16;
+            byte += 1;
+        }
+        row += 1;
+    }
+    sums
+}
+
+/// The sum of the weights of the squares in `bits`.
+#[inline]
+fn weight_of(bits: u64) -> i32 {
+    let bytes = bits.to_le_bytes();
+    let mut sum = 0;
+    for (row, &byte) in bytes.iter().enumerate() {
+        sum += i32::from(ROW_SUMS[row][usize::from(byte)]);
+    }
+    sum
+}
+
 /// Norvig's weighted-square sum for `board.me` minus that for `board.opp`.
 pub fn weighted_squares(board: Board) -> i32 {
-    let mine: i32 = Bits(board.me).map(|sq| WEIGHTS[sq as usize]).sum();
-    let theirs: i32 = Bits(board.opp).map(|sq| WEIGHTS[sq as usize]).sum();
-    mine - theirs
+    weight_of(board.me) - weight_of(board.opp)
 }
 
 /// The value of a finished game for `board.me`.
