@@ -114,6 +114,7 @@ pub fn render(state: &State) -> String {
         .map(|c| format!(" {c} "))
         .collect::<Vec<_>>()
         .join(" ");
+    out.truncate(out.trim_end().len());
     out += "\n";
     let rule = format!("  +{}\n", "----+".repeat(n));
     out += &rule;

@@ -9,6 +9,7 @@
 
 use super::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
 use crate::game::{Budget, Player, StopReason};
+use std::sync::Mutex;
 
 /// The score of a win on the mover's very next move; a win `k` plies away scores `WIN - k`.
 pub const WIN: i32 = 10_000;
@@ -303,12 +304,49 @@ impl Geometry {
         };
         let hands = ranked(state.hands[0]) | ranked(state.hands[1]) << 9;
         canon.key = if self.packed {
-            canon.key | hands << 45
+            // 45 bits of cells, 18 of hands, and the top bit for the 2×2 board.
+            canon.key | hands << 45 | ((self.n == 2) as u64) << 63
         } else {
             canon.key ^ mix(hands)
         };
         canon
     }
+}
+
+/// log2 of the entries of the table shared by searches on boards of up to 3×3.
+const SHARED_TABLE_LOG2: u32 = 21;
+
+/// The table kept between searches on boards of up to 3×3 (any hand size:
+/// keys are exact and rank-compressed, so they never mix games), so that a
+/// position solved once answers at once. A search takes it out while it runs;
+/// a search that finds it taken uses a table of its own.
+static SMALL_BOARD_TABLE: Mutex<Option<Table>> = Mutex::new(None);
+
+/// Searches `state` (not over) under `budget` (see [`Solver::solve`]).
+///
+/// Boards of up to 3×3 share one table across searches when the budget has
+/// no node or depth cap (those must give the same answer every time; the move
+/// chosen never depends on the table, but what fits under a cap would).
+pub fn solve(state: &State, budget: &Budget, all_exact: bool, tt_log2: u32) -> Solution {
+    let shareable = state.grid() <= 3 && budget.max_nodes.is_none() && budget.max_depth.is_none();
+    let taken = shareable
+        .then(|| SMALL_BOARD_TABLE.lock().ok().and_then(|mut t| t.take()))
+        .flatten();
+    let table = match taken {
+        Some(table) => table,
+        None if shareable => Table::new(SHARED_TABLE_LOG2),
+        None => Table::new(tt_log2.max(4)),
+    };
+    let mut solver = Solver::with_table(state.grid(), budget, table);
+    let solution = solver.solve(state, all_exact);
+    if shareable {
+        if let Ok(mut slot) = SMALL_BOARD_TABLE.lock() {
+            if slot.is_none() {
+                *slot = Some(solver.table);
+            }
+        }
+    }
+    solution
 }
 
 /// One root move's result.
@@ -355,10 +393,14 @@ pub struct Solver<'a> {
 impl<'a> Solver<'a> {
     /// A solver for boards of `grid` cells a side, with a table of `2^tt_log2` entries.
     pub fn new(grid: usize, budget: &'a Budget, tt_log2: u32) -> Solver<'a> {
+        Self::with_table(grid, budget, Table::new(tt_log2.max(4)))
+    }
+
+    fn with_table(grid: usize, budget: &'a Budget, table: Table) -> Solver<'a> {
         Solver {
             budget,
             geometry: Geometry::new(grid),
-            table: Table::new(tt_log2.max(4)),
+            table,
             nodes: 0,
             stopped: None,
             horizon: false,

@@ -681,29 +681,195 @@ proptest! {
     }
 }
 
-// ---- bars (release build, ignored) ----
+// ---- strength ----
+
+/// Plays a whole game between two levels and returns the final state.
+fn match_game(levels: [&str; 2], seed: u64, grid: u8, pieces: u8) -> State {
+    let mut state = State::new(grid, pieces);
+    let mut ply = 0;
+    while !Naughts::outcome(&state).is_over() {
+        let level = levels[state.to_move().index()];
+        let mv = bot(&state, level, seed * 1_000 + ply).mv;
+        state = state.apply(&mv);
+        ply += 1;
+    }
+    state
+}
+
+#[test]
+fn perfect_never_loses_to_random_or_greedy() {
+    for opponent in ["random", "greedy"] {
+        let mut results = [0; 3];
+        for game in 0..200u64 {
+            let perfect = if game % 2 == 0 { O } else { X };
+            let mut levels = [opponent; 2];
+            levels[perfect.index()] = "perfect";
+            let end = match_game(levels, game, 3, 5);
+            match end.winner() {
+                Some(w) if w == perfect => results[0] += 1,
+                None => results[1] += 1,
+                Some(_) => panic!(
+                    "perfect lost game {game} to {opponent}: {:?}",
+                    Naughts::state_to_json(&end)
+                ),
+            }
+        }
+        assert_eq!(results[0] + results[1], 200, "{opponent}: {results:?}");
+        assert!(
+            results[0] > 100,
+            "perfect should beat {opponent} most of the time: {results:?}"
+        );
+    }
+}
+
+#[test]
+fn perfect_self_play_draws_on_the_classic_board() {
+    let end = match_game(["perfect", "perfect"], 1, 3, 5);
+    assert!(end.is_stalemate(), "{:?}", Naughts::state_to_json(&end));
+}
+
+/// The exact value of `state` for the side to move by plain memoised negamax
+/// (no pruning, no symmetry): the reference the solver is checked against.
+fn brute_force(state: &State, memo: &mut std::collections::HashMap<u64, i32>) -> i32 {
+    let key = state.cells[..9]
+        .iter()
+        .enumerate()
+        .fold(0u64, |k, (i, c)| k | (c.code() as u64) << (5 * i))
+        | (state.hands[0] as u64) << 45
+        | (state.hands[1] as u64) << 55;
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let value = moves_of(state)
+        .iter()
+        .map(|mv| move_value(state, mv, memo))
+        .max()
+        .expect("not over");
+    memo.insert(key, value);
+    value
+}
+
+/// The exact value of playing `mv` in `state`, for its mover, counted in plies from `state`.
+fn move_value(state: &State, mv: &Move, memo: &mut std::collections::HashMap<u64, i32>) -> i32 {
+    let child = state.apply(mv);
+    let stretch = |v: i32| match v {
+        v if v >= solver::WIN - 100 => v - 1,
+        v if v <= -(solver::WIN - 100) => v + 1,
+        v => v,
+    };
+    if child.winner().is_some() {
+        solver::WIN - 1
+    } else if child.is_stalemate() {
+        0
+    } else if child.to_move() == state.to_move() {
+        stretch(brute_force(&child, memo))
+    } else {
+        stretch(-brute_force(&child, memo))
+    }
+}
 
 #[test]
 #[ignore]
-fn solve_empty_boards() {
+fn analysis_matches_brute_force_on_3x3() {
+    let mut memo = std::collections::HashMap::new();
+    let start = State::new(3, 5);
+    let analysis =
+        Naughts::analyze(&start, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+    assert_eq!(analysis.moves.len(), 45);
+    for scored in &analysis.moves {
+        assert_eq!(
+            scored.score as i32,
+            move_value(&start, &scored.mv, &mut memo),
+            "{:?}",
+            scored.mv
+        );
+        assert!(scored.exact.is_some());
+    }
+    println!("brute force: {} positions", memo.len());
+    // Mid-game positions with bigger hands, reached by random play.
+    for seed in 0..20 {
+        let mut state = State::new(3, 6);
+        for ply in 0..5 {
+            if Naughts::outcome(&state).is_over() {
+                break;
+            }
+            state = state.apply(&bot(&state, "random", seed * 10 + ply).mv);
+        }
+        if Naughts::outcome(&state).is_over() {
+            continue;
+        }
+        let mut memo = std::collections::HashMap::new();
+        let analysis =
+            Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+        for scored in &analysis.moves {
+            let expected = move_value(&state, &scored.mv, &mut memo);
+            assert_eq!(scored.score as i32, expected, "seed {seed} {:?}", scored.mv);
+        }
+        let best = bot(&state, "perfect", 0);
+        assert_eq!(best.report.score, Some(analysis.moves[0].score));
+    }
+}
+
+// ---- bars (release build, ignored) ----
+
+/// The bars: run with `cargo test --release --lib games::naughts::tests::bars -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bars() {
+    use std::time::Instant;
+    let spec = LevelSpec::parse("perfect").unwrap();
+    let params = BotParams::seeded(0);
+
+    // A perfect move on the empty classic board, first search of the process.
+    let started = Instant::now();
+    let start = State::new(3, 5);
+    let choice =
+        Naughts::choose_move(&start, &spec, &params, &Budget::with_time_ms(10_000)).unwrap();
+    let cold = started.elapsed();
+    let started = Instant::now();
+    let again =
+        Naughts::choose_move(&start, &spec, &params, &Budget::with_time_ms(10_000)).unwrap();
+    println!(
+        "first perfect move 3x3/5: {} in {cold:?} (again: {:?}, nodes {:?} then {:?})",
+        Naughts::notation(&start, &choice.mv),
+        started.elapsed(),
+        choice.report.nodes,
+        again.report.nodes
+    );
+    assert_eq!(choice.report.proven, Some(true));
+    assert!(cold.as_millis() < 100, "{cold:?}");
+
+    let log2: u32 = std::env::var("NAUGHTS_TT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(21);
     let only: Option<u8> = std::env::var("NAUGHTS_PIECES")
         .ok()
         .and_then(|v| v.parse().ok());
     for pieces in (5..=9).filter(|p| only.is_none_or(|o| o == *p)) {
+        // Each size solved from cold, with a fresh table, within 10 s.
         let state = State::new(3, pieces);
-        let budget = Budget::with_time_ms(60_000);
-        let started = std::time::Instant::now();
-        let mut solver = Solver::new(3, &budget, 22);
-        let solution = solver.solve(&state, false);
+        let budget = Budget::with_time_ms(10_000);
+        let started = Instant::now();
+        let solution = Solver::new(3, &budget, log2).solve(&state, false);
+        let elapsed = started.elapsed();
         let best = &solution.moves[0];
+        let proven = solution.stopped_by == StopReason::Proven;
         println!(
-            "3x3 pieces={pieces}: {} proven={} move={} nodes={} depth={} {:?}",
+            "3x3 pieces={pieces}: {} (proven={proven}) best {} nodes={} in {elapsed:?}",
             describe(best.score),
-            best.proven,
             notation::notation(&best.mv),
             solution.nodes,
-            solution.depth,
-            started.elapsed()
         );
+        // Self-play by the level reproduces the value.
+        let end = match_game(["perfect", "perfect"], 7, 3, pieces);
+        let plies = end.played(O) + end.played(X);
+        println!(
+            "  self-play: {:?} after {plies} plies",
+            Naughts::outcome(&end)
+        );
+        if proven && best.score == 0 {
+            assert!(end.is_stalemate());
+        }
     }
 }
