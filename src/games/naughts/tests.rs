@@ -768,46 +768,44 @@ fn move_value(state: &State, mv: &Move, memo: &mut std::collections::HashMap<u64
     }
 }
 
+/// Every move's analysed value equals plain minimax, on positions reached by
+/// a few random moves (the full 3×3 tree is too big for the memo). Release:
+/// `cargo test --release --lib games::naughts::tests::analysis_matches -- --ignored`.
 #[test]
 #[ignore]
 fn analysis_matches_brute_force_on_3x3() {
-    let mut memo = std::collections::HashMap::new();
-    let start = State::new(3, 5);
-    let analysis =
-        Naughts::analyze(&start, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
-    assert_eq!(analysis.moves.len(), 45);
-    for scored in &analysis.moves {
-        assert_eq!(
-            scored.score as i32,
-            move_value(&start, &scored.mv, &mut memo),
-            "{:?}",
-            scored.mv
-        );
-        assert!(scored.exact.is_some());
-    }
-    println!("brute force: {} positions", memo.len());
-    // Mid-game positions with bigger hands, reached by random play.
-    for seed in 0..20 {
-        let mut state = State::new(3, 6);
-        for ply in 0..5 {
-            if Naughts::outcome(&state).is_over() {
-                break;
+    let mut checked = 0;
+    for (pieces, plies) in [(5u8, 3u64), (5, 4), (6, 6), (7, 8)] {
+        for seed in 0..10 {
+            let mut state = State::new(3, pieces);
+            for ply in 0..plies {
+                if Naughts::outcome(&state).is_over() {
+                    break;
+                }
+                state = state.apply(&bot(&state, "random", seed * 10 + ply).mv);
             }
-            state = state.apply(&bot(&state, "random", seed * 10 + ply).mv);
+            if Naughts::outcome(&state).is_over() {
+                continue;
+            }
+            let mut memo = std::collections::HashMap::new();
+            let analysis =
+                Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+            assert_eq!(analysis.moves.len(), moves_of(&state).len());
+            for scored in &analysis.moves {
+                let expected = move_value(&state, &scored.mv, &mut memo);
+                assert_eq!(
+                    scored.score as i32, expected,
+                    "{pieces} pieces seed {seed} {:?}",
+                    scored.mv
+                );
+                assert_eq!(scored.exact.as_deref(), Some(describe(expected).as_str()));
+            }
+            let best = bot(&state, "perfect", 0);
+            assert_eq!(best.report.score, Some(analysis.moves[0].score));
+            checked += analysis.moves.len();
         }
-        if Naughts::outcome(&state).is_over() {
-            continue;
-        }
-        let mut memo = std::collections::HashMap::new();
-        let analysis =
-            Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
-        for scored in &analysis.moves {
-            let expected = move_value(&state, &scored.mv, &mut memo);
-            assert_eq!(scored.score as i32, expected, "seed {seed} {:?}", scored.mv);
-        }
-        let best = bot(&state, "perfect", 0);
-        assert_eq!(best.report.score, Some(analysis.moves[0].score));
     }
+    println!("{checked} moves agree with brute force");
 }
 
 // ---- bars (release build, ignored) ----
@@ -872,4 +870,15 @@ fn bars() {
             assert!(end.is_stalemate());
         }
     }
+}
+
+#[test]
+fn perft_counts() {
+    let start = State::new(3, 5);
+    // Depth 2 by hand: after O's size s on one of 9 cells, X has 8 × 5 moves
+    // elsewhere and 5 - s on top of it: 9 × Σ (45 - s) = 1890.
+    let counts: Vec<u64> = (1..=3)
+        .map(|d| crate::game::perft::<Naughts>(&start, d))
+        .collect();
+    assert_eq!(counts, vec![45, 1890, 59_850]);
 }
