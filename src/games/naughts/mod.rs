@@ -103,12 +103,7 @@ impl Game for Naughts {
     }
 
     fn state_from_json(value: &Value) -> Result<State, GameError> {
-        let raw: RawState = serde_json::from_value(value.clone()).map_err(|e| {
-            GameError::invalid_state(format!(
-                "{e}: expected {{\"grid_size\", \"pieces\", \"board\", \"hands\", \"to_move\"}}"
-            ))
-        })?;
-        State::try_from(raw)
+        State::try_from(RawState::from_value(value)?)
     }
 
     fn state_to_json(state: &State) -> Value {

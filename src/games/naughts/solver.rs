@@ -17,7 +17,8 @@ pub const WIN: i32 = 10_000;
 const DECIDED: i32 = WIN - 1_000;
 const INFINITY: i32 = WIN + 1;
 const CHECK_EVERY: u64 = 1024;
-const MAX_PLY: usize = 8 * 8 * 9 * 2 + 2;
+/// The longest game: every marker of both hands placed.
+const MAX_PLY: usize = 2 * 9 + 2;
 
 /// Whether `score` says the game is decided.
 pub fn is_decided(score: i32) -> bool {

@@ -1,5 +1,6 @@
 //! Unit tests of the rules, notation, validation, levels and solver.
 
+use super::levels::greedy;
 use super::solver::{describe, Solver};
 use super::state::full_hand;
 use super::*;
@@ -131,8 +132,29 @@ fn malformed_states_name_the_place() {
         let (got, detail) = invalid_pointer(state.clone());
         assert_eq!(got.as_deref(), Some(pointer), "{state}: {detail}");
     }
-    let (pointer, _) = invalid_pointer(json!({"grid_size": 3}));
-    assert_eq!(pointer, None);
+    let shapes = [
+        (json!([1, 2]), None),
+        (json!({"grid_size": 3}), Some("/pieces")),
+        (with("/grid_size", json!(-1)), Some("/grid_size")),
+        (with("/pieces", json!("5")), Some("/pieces")),
+        (with("/board", json!("...")), Some("/board")),
+        (with("/board/1", json!(7)), Some("/board/1")),
+        (with("/board/1/2", json!(null)), Some("/board/1/2")),
+        (with("/hands", json!([])), Some("/hands")),
+        (with("/hands/X", json!({})), Some("/hands/X")),
+        (with("/hands/X/2", json!(2.5)), Some("/hands/X/2")),
+        (with("/to_move", json!(0)), Some("/to_move")),
+    ];
+    for (state, pointer) in shapes {
+        assert_eq!(
+            invalid_pointer(state.clone()).0.as_deref(),
+            pointer,
+            "{state}"
+        );
+    }
+    let mut extra = empty_json();
+    extra["colour"] = json!("red");
+    assert_eq!(invalid_pointer(extra).0.as_deref(), Some("/colour"));
 }
 
 #[test]
@@ -881,4 +903,43 @@ fn perft_counts() {
         .map(|d| crate::game::perft::<Naughts>(&start, d))
         .collect();
     assert_eq!(counts, vec![45, 1890, 59_850]);
+}
+
+/// How `perfect` under a time budget fares on bigger grids (release, ignored).
+#[test]
+#[ignore]
+fn perfect_on_bigger_grids() {
+    let spec = LevelSpec::parse("perfect").unwrap();
+    for (grid, pieces) in [(4u8, 5u8), (4, 9), (5, 6), (8, 9)] {
+        let mut tally = std::collections::BTreeMap::new();
+        let mut proven_moves = 0;
+        let mut moves = 0;
+        for game in 0..10u64 {
+            let perfect = if game % 2 == 0 { O } else { X };
+            let mut state = State::new(grid, pieces);
+            let mut ply = 0;
+            while !Naughts::outcome(&state).is_over() {
+                let params = BotParams::seeded(game * 1_000 + ply);
+                let mv = if state.to_move() == perfect {
+                    let choice =
+                        Naughts::choose_move(&state, &spec, &params, &Budget::with_time_ms(100))
+                            .unwrap();
+                    moves += 1;
+                    proven_moves += (choice.report.proven == Some(true)) as u32;
+                    choice.mv
+                } else {
+                    greedy(&state, &params).mv
+                };
+                state = state.apply(&mv);
+                ply += 1;
+            }
+            let result = match state.winner() {
+                Some(w) if w == perfect => "win",
+                Some(_) => "loss",
+                None => "draw",
+            };
+            *tally.entry(result).or_insert(0) += 1;
+        }
+        println!("{grid}x{grid}/{pieces} vs greedy, 100 ms a move: {tally:?}, {proven_moves}/{moves} moves proven");
+    }
 }
