@@ -17,6 +17,9 @@ pub const WIN: i32 = 10_000;
 const DECIDED: i32 = WIN - 1_000;
 const INFINITY: i32 = WIN + 1;
 const CHECK_EVERY: u64 = 1024;
+/// On small boards, the deepest heuristic iteration before the exact one
+/// (measured: 4 halves the nodes of the empty 3×3 solves against 1; 6 is worse).
+const SHALLOW_DEPTH: u32 = 4;
 /// The longest game: every marker of both hands placed.
 const MAX_PLY: usize = 2 * 9 + 2;
 
@@ -787,12 +790,12 @@ impl<'a> Solver<'a> {
                 stopped_by: StopReason::Proven,
             };
         }
-        // Small boards are solved outright: one shallow iteration for a
-        // fallback move, then the full depth at once. Shallow iterations
-        // would only mislead the move ordering of the exact search.
-        let direct = self.geometry.n <= 3 && max_depth == plies_left && max_depth > 2;
+        // Small boards are solved outright: a few shallow iterations for a
+        // fallback move, then the full depth at once. Deeper heuristic
+        // iterations would only mislead the move ordering of the exact search.
+        let direct = self.geometry.n <= 3 && max_depth == plies_left && max_depth > SHALLOW_DEPTH;
         let schedule: Vec<u32> = if direct {
-            vec![1, max_depth]
+            (1..=SHALLOW_DEPTH).chain([max_depth]).collect()
         } else {
             (1..=max_depth).collect()
         };

@@ -528,6 +528,12 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     let deep = Budget::unlimited().depth(1);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &deep).unwrap();
     assert_eq!(choice.report.depth, Some(1));
+    // 3×3 with 9 pieces takes seconds to solve: a short budget still gives a move.
+    let state = play(&State::new(3, 9), "1 2 8");
+    let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &timed).unwrap();
+    assert!(state.allows(&choice.mv));
+    assert_eq!(choice.report.stopped_by, Some(StopReason::Time));
+    assert_eq!(choice.report.proven, Some(false));
 }
 
 #[test]
@@ -797,6 +803,7 @@ fn move_value(state: &State, mv: &Move, memo: &mut std::collections::HashMap<u64
 #[ignore]
 fn analysis_matches_brute_force_on_3x3() {
     let mut checked = 0;
+    let mut kinds = std::collections::BTreeMap::new();
     for (pieces, plies) in [(5u8, 3u64), (5, 4), (6, 6), (7, 8)] {
         for seed in 0..10 {
             let mut state = State::new(3, pieces);
@@ -825,9 +832,15 @@ fn analysis_matches_brute_force_on_3x3() {
             let best = bot(&state, "perfect", 0);
             assert_eq!(best.report.score, Some(analysis.moves[0].score));
             checked += analysis.moves.len();
+            for scored in &analysis.moves {
+                let kind = describe(scored.score as i32);
+                *kinds
+                    .entry(kind.split(" in ").next().unwrap().to_string())
+                    .or_insert(0) += 1;
+            }
         }
     }
-    println!("{checked} moves agree with brute force");
+    println!("{checked} moves agree with brute force: {kinds:?}");
 }
 
 // ---- bars (release build, ignored) ----
@@ -941,5 +954,34 @@ fn perfect_on_bigger_grids() {
             *tally.entry(result).or_insert(0) += 1;
         }
         println!("{grid}x{grid}/{pieces} vs greedy, 100 ms a move: {tally:?}, {proven_moves}/{moves} moves proven");
+    }
+}
+
+/// Cold solve times of the positions after each first move on 3×3 (release, ignored).
+#[test]
+#[ignore]
+fn second_move_times() {
+    let pieces: u8 = std::env::var("NAUGHTS_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(9);
+    let start = State::new(3, pieces);
+    let mut seen = std::collections::HashSet::new();
+    for first in moves_of(&start) {
+        let state = start.apply(&first);
+        let budget = Budget::with_time_ms(30_000);
+        let mut solver = Solver::new(3, &budget, 21);
+        let started = std::time::Instant::now();
+        let solution = solver.solve(&state, false);
+        let key = (solution.moves[0].score, solution.nodes);
+        if seen.insert(key) {
+            println!(
+                "after {}: {} nodes={} {:?}",
+                notation::notation(&first),
+                describe(solution.moves[0].score),
+                solution.nodes,
+                started.elapsed()
+            );
+        }
     }
 }
