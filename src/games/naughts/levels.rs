@@ -131,8 +131,22 @@ fn report(solution: &Solution) -> SearchReport {
     report
 }
 
-/// The exact solver under the budget.
+/// The exact solver under the budget, after the opening book.
 pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
+    if let Some((mv, score)) = solver::book_move(state) {
+        let mut report = SearchReport {
+            nodes: Some(0),
+            score: Some(score as i64),
+            stopped_by: Some(StopReason::Proven),
+            proven: Some(true),
+            ..SearchReport::plain()
+        };
+        report
+            .extra
+            .insert("value".to_string(), Value::String(describe(score)));
+        report.extra.insert("book".to_string(), Value::Bool(true));
+        return BotChoice { mv, report };
+    }
     let solution = solver::solve(state, budget, false, table_log2(state));
     BotChoice {
         mv: solution.moves[0].mv,

@@ -9,7 +9,8 @@
 
 use super::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
 use crate::game::{Budget, Player, StopReason};
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// The score of a win on the mover's very next move; a win `k` plies away scores `WIN - k`.
 pub const WIN: i32 = 10_000;
@@ -351,6 +352,60 @@ pub fn solve(state: &State, budget: &Budget, all_exact: bool, tt_log2: u32) -> S
         }
     }
     solution
+}
+
+/// The opening book: exact answers for 3×3 positions that take too long to
+/// solve within a request (the empty board and every reply to a first move,
+/// for 6 to 9 pieces), written by the ignored test `write_opening_book`.
+/// One line per position: canonical key (hex), best cell and size rank in the
+/// canonical frame, score.
+const BOOK: &str = include_str!("opening_book.txt");
+
+/// The book, parsed once: canonical key to (canonical best move, score).
+fn book() -> &'static HashMap<u64, ((u8, u8), i32)> {
+    static BOOK_TABLE: OnceLock<HashMap<u64, ((u8, u8), i32)>> = OnceLock::new();
+    BOOK_TABLE.get_or_init(|| {
+        BOOK.lines()
+            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+            .filter_map(|line| {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                let key = u64::from_str_radix(fields.first()?, 16).ok()?;
+                let cell = fields.get(1)?.parse().ok()?;
+                let rank = fields.get(2)?.parse().ok()?;
+                let score = fields.get(3)?.parse().ok()?;
+                Some((key, ((cell, rank), score)))
+            })
+            .collect()
+    })
+}
+
+/// The book's answer for `state` (a legal move and its exact score), if it has one.
+pub fn book_move(state: &State) -> Option<(Move, i32)> {
+    if state.grid() != 3 {
+        return None;
+    }
+    let budget = Budget::unlimited();
+    let solver = Solver::with_table(3, &budget, Table::new(4));
+    let node = solver.geometry.node(state);
+    let canon = solver.geometry.canonical(&node);
+    let &(best, score) = book().get(&canon.key)?;
+    let mv = solver.unmap_canonical(best, &canon)?;
+    state.allows(&mv).then_some((mv, score))
+}
+
+/// Solves `state` from scratch and returns its book line, if the value is proven.
+pub fn book_line(state: &State, tt_log2: u32) -> Option<String> {
+    let budget = Budget::unlimited();
+    let mut solver = Solver::new(state.grid(), &budget, tt_log2);
+    let solution = solver.solve(state, false);
+    if solution.stopped_by != StopReason::Proven {
+        return None;
+    }
+    let node = solver.geometry.node(state);
+    let canon = solver.geometry.canonical(&node);
+    let best = &solution.moves[0];
+    let (cell, rank) = solver.map_canonical(best.mv, &canon);
+    Some(format!("{:016x} {cell} {rank} {}", canon.key, best.score))
 }
 
 /// One root move's result.

@@ -986,3 +986,52 @@ fn second_move_times() {
         }
     }
 }
+
+/// Writes `opening_book.txt`: the empty 3×3 board and every reply position
+/// after a first move, for 6 to 9 pieces, each solved from scratch (release,
+/// ignored; a few minutes).
+#[test]
+#[ignore]
+fn write_opening_book() {
+    let mut lines = vec![
+        "# naughts opening book: canonical key (hex), best cell, best size rank, score.".to_string(),
+        "# Regenerate: cargo test --release --lib games::naughts::tests::write_opening_book -- --ignored".to_string(),
+    ];
+    let mut keys = std::collections::HashSet::new();
+    for pieces in 6..=9u8 {
+        let start = State::new(3, pieces);
+        let firsts = moves_of(&start);
+        let positions = std::iter::once(start).chain(firsts.iter().map(|mv| start.apply(mv)));
+        for state in positions {
+            let started = std::time::Instant::now();
+            let line = solver::book_line(&state, 22).expect("solved");
+            let key = line.split_whitespace().next().unwrap().to_string();
+            if keys.insert(key) {
+                println!("{pieces} pieces: {line} ({:?})", started.elapsed());
+                lines.push(line);
+            }
+        }
+    }
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/naughts/opening_book.txt"
+    );
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn the_opening_book_answers_with_legal_proven_moves() {
+    for pieces in 6..=9u8 {
+        let start = State::new(3, pieces);
+        for state in std::iter::once(start).chain(moves_of(&start).iter().map(|mv| start.apply(mv)))
+        {
+            if let Some((mv, score)) = solver::book_move(&state) {
+                assert!(state.allows(&mv));
+                assert!(score.abs() < solver::WIN);
+                let choice = bot(&state, "perfect", 0);
+                assert_eq!(choice.mv, mv);
+                assert_eq!(choice.report.extra["book"], json!(true));
+            }
+        }
+    }
+}
