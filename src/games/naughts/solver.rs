@@ -361,9 +361,12 @@ pub fn solve(state: &State, budget: &Budget, all_exact: bool, tt_log2: u32) -> S
 /// canonical frame, score.
 const BOOK: &str = include_str!("opening_book.txt");
 
-/// The book, parsed once: canonical key to (canonical best move, score).
-fn book() -> &'static HashMap<u64, ((u8, u8), i32)> {
-    static BOOK_TABLE: OnceLock<HashMap<u64, ((u8, u8), i32)>> = OnceLock::new();
+/// Book entries by canonical key: the best move in the canonical frame, and the score.
+type Book = HashMap<u64, ((u8, u8), i32)>;
+
+/// The book, parsed once.
+fn book() -> &'static Book {
+    static BOOK_TABLE: OnceLock<Book> = OnceLock::new();
     BOOK_TABLE.get_or_init(|| {
         BOOK.lines()
             .filter(|line| !line.starts_with('#') && !line.trim().is_empty())

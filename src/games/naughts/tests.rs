@@ -528,8 +528,10 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     let deep = Budget::unlimited().depth(1);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &deep).unwrap();
     assert_eq!(choice.report.depth, Some(1));
-    // 3×3 with 9 pieces takes seconds to solve: a short budget still gives a move.
-    let state = play(&State::new(3, 9), "1 2 8");
+    // 3×3 with 9 pieces takes seconds to solve (past the opening book): a
+    // short budget still gives a move.
+    let state = play(&play(&State::new(3, 9), "1 2 8"), "2 2 9");
+    assert!(solver::book_move(&state).is_none());
     let short = Budget::with_time_ms(200);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &short).unwrap();
     assert!(state.allows(&choice.mv));
