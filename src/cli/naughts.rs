@@ -7,7 +7,6 @@
 
 use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
-use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Naughts, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -268,6 +267,3 @@ fn human_move(
         }
     }
 }
-
-#[allow(unused_imports)]
-use side_name as _;

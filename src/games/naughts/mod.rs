@@ -6,6 +6,16 @@
 //! but the mover can, the turn stays with the mover, so `to_move` is always a
 //! side with a legal move while the game goes on. Once the game is over (a
 //! win or a stalemate) `to_move` names the side that did not make the last move.
+//! A pass cannot happen on 3×3 with 5 pieces (the side behind always has an
+//! empty cell to use); it can with more pieces.
+//!
+//! Solved (the ignored test `bars`): with perfect play the empty 3×3 board is
+//! a draw for every hand size from 5 to 9, and so is every reply position
+//! with 8 or 9 pieces. The `perfect` level answers the empty board and every
+//! reply to a first move from an opening book for 6–9 pieces
+//! (`opening_book.txt`) and solves everything else on 2×2 and 3×3 exactly;
+//! on bigger grids it searches under the budget and says `proven: false`
+//! unless the search proved the value.
 
 mod levels;
 pub mod notation;
