@@ -9,9 +9,11 @@
 //! A pass cannot happen on 3×3 with 5 pieces (the side behind always has an
 //! empty cell to use); it can with more pieces.
 //!
-//! Solved (the ignored test `bars`): with perfect play the empty 3×3 board is
-//! a draw for every hand size from 5 to 9, and so is every reply position
-//! with 8 or 9 pieces. The `perfect` level answers the empty board and every
+//! Solved (the ignored tests `bars` and `losing_first_moves`): with perfect
+//! play the empty 3×3 board is a draw for every hand size from 5 to 9. The
+//! first moves that lose are the biggest marker on an edge (loss in 10 plies)
+//! and, from 6 pieces up, the second biggest in the centre or a corner (loss
+//! in 12); every other first move draws. The `perfect` level answers the empty board and every
 //! reply to a first move from an opening book for 6–9 pieces
 //! (`opening_book.txt`) and solves everything else on 2×2 and 3×3 exactly;
 //! on bigger grids it searches under the budget and says `proven: false`

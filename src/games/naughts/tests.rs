@@ -1037,3 +1037,40 @@ fn the_opening_book_answers_with_legal_proven_moves() {
         }
     }
 }
+
+/// Lists the first moves on 3×3 after which the book says the reply wins (ignored).
+#[test]
+#[ignore]
+fn losing_first_moves() {
+    for pieces in 6..=9u8 {
+        let start = State::new(3, pieces);
+        let losing: Vec<String> = moves_of(&start)
+            .iter()
+            .filter(|mv| solver::book_move(&start.apply(mv)).is_some_and(|(_, s)| s > 0))
+            .map(|mv| {
+                format!(
+                    "{} ({})",
+                    notation::notation(mv),
+                    describe(1 - solver::book_move(&start.apply(mv)).unwrap().1)
+                )
+            })
+            .collect();
+        println!("{pieces} pieces: first moves that lose: {losing:?}");
+    }
+    let start = State::new(3, 5);
+    let analysis =
+        Naughts::analyze(&start, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+    let losing: Vec<String> = analysis
+        .moves
+        .iter()
+        .filter(|m| m.score < 0)
+        .map(|m| {
+            format!(
+                "{} ({})",
+                notation::notation(&m.mv),
+                m.exact.as_deref().unwrap_or("?")
+            )
+        })
+        .collect();
+    println!("5 pieces: first moves that lose: {losing:?}");
+}
