@@ -7,7 +7,6 @@
 
 use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
-use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Naughts, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -114,6 +113,7 @@ pub fn render(state: &State) -> String {
         .map(|c| format!(" {c} "))
         .collect::<Vec<_>>()
         .join(" ");
+    out.truncate(out.trim_end().len());
     out += "\n";
     let rule = format!("  +{}\n", "----+".repeat(n));
     out += &rule;
@@ -267,6 +267,3 @@ fn human_move(
         }
     }
 }
-
-#[allow(unused_imports)]
-use side_name as _;

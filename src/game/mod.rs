@@ -7,8 +7,8 @@
 //! registry work with, so the HTTP layer never knows one game from another.
 
 mod budget;
-pub mod erased;
 mod error;
+pub mod erased;
 mod level;
 mod perft;
 

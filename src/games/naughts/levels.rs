@@ -1,6 +1,6 @@
 //! The bot levels: `random`, `greedy` and `perfect`, and the analysis.
 
-use super::solver::{describe, Solution, Solver};
+use super::solver::{self, describe, Solution};
 use super::state::{Move, State};
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelInfo, LevelSpec, ScoredMove,
@@ -33,7 +33,7 @@ pub const DEFAULT_LEVEL: &str = "perfect";
 /// log2 of the transposition table's entries for one search (16 bytes each).
 fn table_log2(state: &State) -> u32 {
     match state.grid() {
-        2 | 3 => 21,
+        2 | 3 => 18,
         _ => 20,
     }
 }
@@ -131,10 +131,23 @@ fn report(solution: &Solution) -> SearchReport {
     report
 }
 
-/// The exact solver under the budget.
+/// The exact solver under the budget, after the opening book.
 pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
-    let mut solver = Solver::new(state.grid(), budget, table_log2(state));
-    let solution = solver.solve(state, false);
+    if let Some((mv, score)) = solver::book_move(state) {
+        let mut report = SearchReport {
+            nodes: Some(0),
+            score: Some(score as i64),
+            stopped_by: Some(StopReason::Proven),
+            proven: Some(true),
+            ..SearchReport::plain()
+        };
+        report
+            .extra
+            .insert("value".to_string(), Value::String(describe(score)));
+        report.extra.insert("book".to_string(), Value::Bool(true));
+        return BotChoice { mv, report };
+    }
+    let solution = solver::solve(state, budget, false, table_log2(state));
     BotChoice {
         mv: solution.moves[0].mv,
         report: report(&solution),
@@ -143,8 +156,7 @@ pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
 
 /// Every move's value (exact where proven), best first.
 pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
-    let mut solver = Solver::new(state.grid(), budget, table_log2(state));
-    let solution = solver.solve(state, true);
+    let solution = solver::solve(state, budget, true, table_log2(state));
     let report = report(&solution);
     let moves = solution
         .moves

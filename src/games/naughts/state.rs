@@ -3,7 +3,8 @@
 //! the validated conversion from the raw JSON form.
 
 use crate::game::{GameError, Player};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The smallest and largest grid sizes.
@@ -260,8 +261,7 @@ impl State {
 }
 
 /// The JSON form of a state, before validation.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Serialize)]
 pub struct RawState {
     /// Rows (and columns), 2–8.
     pub grid_size: usize,
@@ -273,6 +273,107 @@ pub struct RawState {
     pub hands: BTreeMap<String, Vec<usize>>,
     /// `O` or `X`.
     pub to_move: String,
+}
+
+const FIELDS: [&str; 5] = ["grid_size", "pieces", "board", "hands", "to_move"];
+
+fn shape_error(pointer: String, detail: String) -> GameError {
+    GameError::invalid_state_at(pointer, detail)
+}
+
+fn whole_number(value: &Value, pointer: &str, what: &str) -> Result<usize, GameError> {
+    value
+        .as_u64()
+        .and_then(|v| usize::try_from(v).ok())
+        .ok_or_else(|| {
+            shape_error(
+                pointer.to_string(),
+                format!("{what} is {value}: expected a whole number"),
+            )
+        })
+}
+
+fn array<'v>(value: &'v Value, pointer: &str, what: &str) -> Result<&'v Vec<Value>, GameError> {
+    value.as_array().ok_or_else(|| {
+        shape_error(
+            pointer.to_string(),
+            format!("{what} is {value}: expected an array"),
+        )
+    })
+}
+
+impl RawState {
+    /// Reads the JSON shape of a state (types and fields, not the rules),
+    /// naming the place of the first problem.
+    pub fn from_value(value: &Value) -> Result<RawState, GameError> {
+        let object = value.as_object().ok_or_else(|| {
+            GameError::invalid_state(format!(
+                "the state is {value}: expected an object with {}",
+                FIELDS.join(", ")
+            ))
+        })?;
+        if let Some(key) = object.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            return Err(shape_error(
+                format!("/{key}"),
+                format!("unknown field \"{key}\": a state has {}", FIELDS.join(", ")),
+            ));
+        }
+        let field = |name: &str| {
+            object.get(name).ok_or_else(|| {
+                shape_error(format!("/{name}"), format!("the state has no \"{name}\""))
+            })
+        };
+        let grid_size = whole_number(field("grid_size")?, "/grid_size", "grid_size")?;
+        let pieces = whole_number(field("pieces")?, "/pieces", "pieces")?;
+        let mut board = Vec::new();
+        for (r, row) in array(field("board")?, "/board", "board")?
+            .iter()
+            .enumerate()
+        {
+            let pointer = format!("/board/{r}");
+            let cells = array(row, &pointer, &format!("row {r}"))?;
+            let texts = cells.iter().enumerate().map(|(c, cell)| {
+                cell.as_str().map(str::to_string).ok_or_else(|| {
+                    shape_error(
+                        format!("/board/{r}/{c}"),
+                        format!("cell {cell} is not a string: expected \"\", \"O3\", \"X1\"..."),
+                    )
+                })
+            });
+            board.push(texts.collect::<Result<_, _>>()?);
+        }
+        let hands_value = field("hands")?;
+        let hands_object = hands_value.as_object().ok_or_else(|| {
+            shape_error(
+                "/hands".to_string(),
+                format!("hands is {hands_value}: expected {{\"O\": [sizes], \"X\": [sizes]}}"),
+            )
+        })?;
+        let mut hands = BTreeMap::new();
+        for (side, sizes) in hands_object {
+            let pointer = format!("/hands/{side}");
+            let sizes = array(sizes, &pointer, &format!("{side}'s hand"))?
+                .iter()
+                .enumerate()
+                .map(|(i, size)| whole_number(size, &format!("{pointer}/{i}"), "a size"))
+                .collect::<Result<_, _>>()?;
+            hands.insert(side.clone(), sizes);
+        }
+        let to_move_value = field("to_move")?;
+        let to_move = to_move_value.as_str().map(str::to_string).ok_or_else(|| {
+            shape_error(
+                "/to_move".to_string(),
+                format!("to_move is {to_move_value}: expected \"O\" or \"X\""),
+            )
+        })?;
+        Ok(RawState {
+            grid_size,
+            pieces,
+            board,
+            hands,
+            to_move,
+        })
+    }
 }
 
 impl From<&State> for RawState {

@@ -1,5 +1,6 @@
 //! Unit tests of the rules, notation, validation, levels and solver.
 
+use super::levels::greedy;
 use super::solver::{describe, Solver};
 use super::state::full_hand;
 use super::*;
@@ -131,8 +132,29 @@ fn malformed_states_name_the_place() {
         let (got, detail) = invalid_pointer(state.clone());
         assert_eq!(got.as_deref(), Some(pointer), "{state}: {detail}");
     }
-    let (pointer, _) = invalid_pointer(json!({"grid_size": 3}));
-    assert_eq!(pointer, None);
+    let shapes = [
+        (json!([1, 2]), None),
+        (json!({"grid_size": 3}), Some("/pieces")),
+        (with("/grid_size", json!(-1)), Some("/grid_size")),
+        (with("/pieces", json!("5")), Some("/pieces")),
+        (with("/board", json!("...")), Some("/board")),
+        (with("/board/1", json!(7)), Some("/board/1")),
+        (with("/board/1/2", json!(null)), Some("/board/1/2")),
+        (with("/hands", json!([])), Some("/hands")),
+        (with("/hands/X", json!({})), Some("/hands/X")),
+        (with("/hands/X/2", json!(2.5)), Some("/hands/X/2")),
+        (with("/to_move", json!(0)), Some("/to_move")),
+    ];
+    for (state, pointer) in shapes {
+        assert_eq!(
+            invalid_pointer(state.clone()).0.as_deref(),
+            pointer,
+            "{state}"
+        );
+    }
+    let mut extra = empty_json();
+    extra["colour"] = json!("red");
+    assert_eq!(invalid_pointer(extra).0.as_deref(), Some("/colour"));
 }
 
 #[test]
@@ -506,6 +528,15 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     let deep = Budget::unlimited().depth(1);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &deep).unwrap();
     assert_eq!(choice.report.depth, Some(1));
+    // 3×3 with 9 pieces takes seconds to solve (past the opening book): a
+    // short budget still gives a move.
+    let state = play(&play(&State::new(3, 9), "1 2 8"), "2 2 9");
+    assert!(solver::book_move(&state).is_none());
+    let short = Budget::with_time_ms(200);
+    let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &short).unwrap();
+    assert!(state.allows(&choice.mv));
+    assert_eq!(choice.report.stopped_by, Some(StopReason::Time));
+    assert_eq!(choice.report.proven, Some(false));
 }
 
 #[test]
@@ -681,29 +712,365 @@ proptest! {
     }
 }
 
-// ---- bars (release build, ignored) ----
+// ---- strength ----
+
+/// Plays a whole game between two levels and returns the final state.
+fn match_game(levels: [&str; 2], seed: u64, grid: u8, pieces: u8) -> State {
+    let mut state = State::new(grid, pieces);
+    let mut ply = 0;
+    while !Naughts::outcome(&state).is_over() {
+        let level = levels[state.to_move().index()];
+        let mv = bot(&state, level, seed * 1_000 + ply).mv;
+        state = state.apply(&mv);
+        ply += 1;
+    }
+    state
+}
 
 #[test]
+fn perfect_never_loses_to_random_or_greedy() {
+    for opponent in ["random", "greedy"] {
+        let mut results = [0; 3];
+        for game in 0..200u64 {
+            let perfect = if game % 2 == 0 { O } else { X };
+            let mut levels = [opponent; 2];
+            levels[perfect.index()] = "perfect";
+            let end = match_game(levels, game, 3, 5);
+            match end.winner() {
+                Some(w) if w == perfect => results[0] += 1,
+                None => results[1] += 1,
+                Some(_) => panic!(
+                    "perfect lost game {game} to {opponent}: {:?}",
+                    Naughts::state_to_json(&end)
+                ),
+            }
+        }
+        assert_eq!(results[0] + results[1], 200, "{opponent}: {results:?}");
+        assert!(
+            results[0] > 100,
+            "perfect should beat {opponent} most of the time: {results:?}"
+        );
+    }
+}
+
+#[test]
+fn perfect_self_play_draws_on_the_classic_board() {
+    let end = match_game(["perfect", "perfect"], 1, 3, 5);
+    assert!(end.is_stalemate(), "{:?}", Naughts::state_to_json(&end));
+}
+
+/// The exact value of `state` for the side to move by plain memoised negamax
+/// (no pruning, no symmetry): the reference the solver is checked against.
+fn brute_force(state: &State, memo: &mut std::collections::HashMap<u64, i32>) -> i32 {
+    let key = state.cells[..9]
+        .iter()
+        .enumerate()
+        .fold(0u64, |k, (i, c)| k | (c.code() as u64) << (5 * i))
+        | (state.hands[0] as u64) << 45
+        | (state.hands[1] as u64) << 55;
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let value = moves_of(state)
+        .iter()
+        .map(|mv| move_value(state, mv, memo))
+        .max()
+        .expect("not over");
+    memo.insert(key, value);
+    value
+}
+
+/// The exact value of playing `mv` in `state`, for its mover, counted in plies from `state`.
+fn move_value(state: &State, mv: &Move, memo: &mut std::collections::HashMap<u64, i32>) -> i32 {
+    let child = state.apply(mv);
+    let stretch = |v: i32| match v {
+        v if v >= solver::WIN - 100 => v - 1,
+        v if v <= -(solver::WIN - 100) => v + 1,
+        v => v,
+    };
+    if child.winner().is_some() {
+        solver::WIN - 1
+    } else if child.is_stalemate() {
+        0
+    } else if child.to_move() == state.to_move() {
+        stretch(brute_force(&child, memo))
+    } else {
+        stretch(-brute_force(&child, memo))
+    }
+}
+
+/// Every move's analysed value equals plain minimax, on positions reached by
+/// a few random moves (the full 3×3 tree is too big for the memo). Release:
+/// `cargo test --release --lib games::naughts::tests::analysis_matches -- --ignored`.
+#[test]
 #[ignore]
-fn solve_empty_boards() {
+fn analysis_matches_brute_force_on_3x3() {
+    let mut checked = 0;
+    let mut kinds = std::collections::BTreeMap::new();
+    for (pieces, plies) in [(5u8, 3u64), (5, 4), (6, 6), (7, 8)] {
+        for seed in 0..10 {
+            let mut state = State::new(3, pieces);
+            for ply in 0..plies {
+                if Naughts::outcome(&state).is_over() {
+                    break;
+                }
+                state = state.apply(&bot(&state, "random", seed * 10 + ply).mv);
+            }
+            if Naughts::outcome(&state).is_over() {
+                continue;
+            }
+            let mut memo = std::collections::HashMap::new();
+            let analysis =
+                Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+            assert_eq!(analysis.moves.len(), moves_of(&state).len());
+            for scored in &analysis.moves {
+                let expected = move_value(&state, &scored.mv, &mut memo);
+                assert_eq!(
+                    scored.score as i32, expected,
+                    "{pieces} pieces seed {seed} {:?}",
+                    scored.mv
+                );
+                assert_eq!(scored.exact.as_deref(), Some(describe(expected).as_str()));
+            }
+            let best = bot(&state, "perfect", 0);
+            assert_eq!(best.report.score, Some(analysis.moves[0].score));
+            checked += analysis.moves.len();
+            for scored in &analysis.moves {
+                let kind = describe(scored.score as i32);
+                *kinds
+                    .entry(kind.split(" in ").next().unwrap().to_string())
+                    .or_insert(0) += 1;
+            }
+        }
+    }
+    println!("{checked} moves agree with brute force: {kinds:?}");
+}
+
+// ---- bars (release build, ignored) ----
+
+/// The bars: run with `cargo test --release --lib games::naughts::tests::bars -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bars() {
+    use std::time::Instant;
+    let spec = LevelSpec::parse("perfect").unwrap();
+    let params = BotParams::seeded(0);
+
+    // A perfect move on the empty classic board, first search of the process.
+    let started = Instant::now();
+    let start = State::new(3, 5);
+    let choice =
+        Naughts::choose_move(&start, &spec, &params, &Budget::with_time_ms(10_000)).unwrap();
+    let cold = started.elapsed();
+    let started = Instant::now();
+    let again =
+        Naughts::choose_move(&start, &spec, &params, &Budget::with_time_ms(10_000)).unwrap();
+    println!(
+        "first perfect move 3x3/5: {} in {cold:?} (again: {:?}, nodes {:?} then {:?})",
+        Naughts::notation(&start, &choice.mv),
+        started.elapsed(),
+        choice.report.nodes,
+        again.report.nodes
+    );
+    assert_eq!(choice.report.proven, Some(true));
+    assert!(cold.as_millis() < 100, "{cold:?}");
+
+    let log2: u32 = std::env::var("NAUGHTS_TT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(21);
     let only: Option<u8> = std::env::var("NAUGHTS_PIECES")
         .ok()
         .and_then(|v| v.parse().ok());
     for pieces in (5..=9).filter(|p| only.is_none_or(|o| o == *p)) {
+        // Each size solved from cold, with a fresh table, within 10 s.
         let state = State::new(3, pieces);
-        let budget = Budget::with_time_ms(60_000);
-        let started = std::time::Instant::now();
-        let mut solver = Solver::new(3, &budget, 22);
-        let solution = solver.solve(&state, false);
+        let budget = Budget::with_time_ms(10_000);
+        let started = Instant::now();
+        let solution = Solver::new(3, &budget, log2).solve(&state, false);
+        let elapsed = started.elapsed();
         let best = &solution.moves[0];
+        let proven = solution.stopped_by == StopReason::Proven;
         println!(
-            "3x3 pieces={pieces}: {} proven={} move={} nodes={} depth={} {:?}",
+            "3x3 pieces={pieces}: {} (proven={proven}) best {} nodes={} in {elapsed:?}",
             describe(best.score),
-            best.proven,
             notation::notation(&best.mv),
             solution.nodes,
-            solution.depth,
-            started.elapsed()
         );
+        // Self-play by the level reproduces the value.
+        let end = match_game(["perfect", "perfect"], 7, 3, pieces);
+        let plies = end.played(O) + end.played(X);
+        println!(
+            "  self-play: {:?} after {plies} plies",
+            Naughts::outcome(&end)
+        );
+        if proven && best.score == 0 {
+            assert!(end.is_stalemate());
+        }
     }
+}
+
+#[test]
+fn perft_counts() {
+    let start = State::new(3, 5);
+    // Depth 2 by hand: after O's size s on one of 9 cells, X has 8 × 5 moves
+    // elsewhere and 5 - s on top of it: 9 × Σ (45 - s) = 1890.
+    let counts: Vec<u64> = (1..=3)
+        .map(|d| crate::game::perft::<Naughts>(&start, d))
+        .collect();
+    assert_eq!(counts, vec![45, 1890, 59_850]);
+}
+
+/// How `perfect` under a time budget fares on bigger grids (release, ignored).
+#[test]
+#[ignore]
+fn perfect_on_bigger_grids() {
+    let spec = LevelSpec::parse("perfect").unwrap();
+    for (grid, pieces) in [(4u8, 5u8), (4, 9), (5, 6), (8, 9)] {
+        let mut tally = std::collections::BTreeMap::new();
+        let mut proven_moves = 0;
+        let mut moves = 0;
+        for game in 0..10u64 {
+            let perfect = if game % 2 == 0 { O } else { X };
+            let mut state = State::new(grid, pieces);
+            let mut ply = 0;
+            while !Naughts::outcome(&state).is_over() {
+                let params = BotParams::seeded(game * 1_000 + ply);
+                let mv = if state.to_move() == perfect {
+                    let choice =
+                        Naughts::choose_move(&state, &spec, &params, &Budget::with_time_ms(100))
+                            .unwrap();
+                    moves += 1;
+                    proven_moves += (choice.report.proven == Some(true)) as u32;
+                    choice.mv
+                } else {
+                    greedy(&state, &params).mv
+                };
+                state = state.apply(&mv);
+                ply += 1;
+            }
+            let result = match state.winner() {
+                Some(w) if w == perfect => "win",
+                Some(_) => "loss",
+                None => "draw",
+            };
+            *tally.entry(result).or_insert(0) += 1;
+        }
+        println!("{grid}x{grid}/{pieces} vs greedy, 100 ms a move: {tally:?}, {proven_moves}/{moves} moves proven");
+    }
+}
+
+/// Cold solve times of the positions after each first move on 3×3 (release, ignored).
+#[test]
+#[ignore]
+fn second_move_times() {
+    let pieces: u8 = std::env::var("NAUGHTS_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(9);
+    let start = State::new(3, pieces);
+    let mut seen = std::collections::HashSet::new();
+    for first in moves_of(&start) {
+        let state = start.apply(&first);
+        let budget = Budget::with_time_ms(30_000);
+        let mut solver = Solver::new(3, &budget, 21);
+        let started = std::time::Instant::now();
+        let solution = solver.solve(&state, false);
+        let key = (solution.moves[0].score, solution.nodes);
+        if seen.insert(key) {
+            println!(
+                "after {}: {} nodes={} {:?}",
+                notation::notation(&first),
+                describe(solution.moves[0].score),
+                solution.nodes,
+                started.elapsed()
+            );
+        }
+    }
+}
+
+/// Writes `opening_book.txt`: the empty 3×3 board and every reply position
+/// after a first move, for 6 to 9 pieces, each solved from scratch (release,
+/// ignored; a few minutes).
+#[test]
+#[ignore]
+fn write_opening_book() {
+    let mut lines = vec![
+        "# naughts opening book: canonical key (hex), best cell, best size rank, score.".to_string(),
+        "# Regenerate: cargo test --release --lib games::naughts::tests::write_opening_book -- --ignored".to_string(),
+    ];
+    let mut keys = std::collections::HashSet::new();
+    for pieces in 6..=9u8 {
+        let start = State::new(3, pieces);
+        let firsts = moves_of(&start);
+        let positions = std::iter::once(start).chain(firsts.iter().map(|mv| start.apply(mv)));
+        for state in positions {
+            let started = std::time::Instant::now();
+            let line = solver::book_line(&state, 22).expect("solved");
+            let key = line.split_whitespace().next().unwrap().to_string();
+            if keys.insert(key) {
+                println!("{pieces} pieces: {line} ({:?})", started.elapsed());
+                lines.push(line);
+            }
+        }
+    }
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/naughts/opening_book.txt"
+    );
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn the_opening_book_answers_with_legal_proven_moves() {
+    for pieces in 6..=9u8 {
+        let start = State::new(3, pieces);
+        for state in std::iter::once(start).chain(moves_of(&start).iter().map(|mv| start.apply(mv)))
+        {
+            if let Some((mv, score)) = solver::book_move(&state) {
+                assert!(state.allows(&mv));
+                assert!(score.abs() < solver::WIN);
+                let choice = bot(&state, "perfect", 0);
+                assert_eq!(choice.mv, mv);
+                assert_eq!(choice.report.extra["book"], json!(true));
+            }
+        }
+    }
+}
+
+/// Lists the first moves on 3×3 after which the book says the reply wins (ignored).
+#[test]
+#[ignore]
+fn losing_first_moves() {
+    for pieces in 6..=9u8 {
+        let start = State::new(3, pieces);
+        let losing: Vec<String> = moves_of(&start)
+            .iter()
+            .filter(|mv| solver::book_move(&start.apply(mv)).is_some_and(|(_, s)| s > 0))
+            .map(|mv| {
+                format!(
+                    "{} ({})",
+                    notation::notation(mv),
+                    describe(1 - solver::book_move(&start.apply(mv)).unwrap().1)
+                )
+            })
+            .collect();
+        println!("{pieces} pieces: first moves that lose: {losing:?}");
+    }
+    let start = State::new(3, 5);
+    let analysis =
+        Naughts::analyze(&start, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+    let losing: Vec<String> = analysis
+        .moves
+        .iter()
+        .filter(|m| m.score < 0)
+        .map(|m| {
+            format!(
+                "{} ({})",
+                notation::notation(&m.mv),
+                m.exact.as_deref().unwrap_or("?")
+            )
+        })
+        .collect();
+    println!("5 pieces: first moves that lose: {losing:?}");
 }
