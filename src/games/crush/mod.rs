@@ -87,17 +87,18 @@ impl Crush {
     pub fn play_swap(state: &State, swap: Swap) -> (State, Vec<CascadeStep>) {
         let mut after = state.clone();
         let mut steps = Vec::new();
-        after.board.swap(swap.a(), swap.b());
         let mut refill = GameRefill {
             rng: &mut after.rng,
             k: state.k,
         };
-        let gained = after.board.settle(&mut refill, |runs| {
-            steps.push(CascadeStep {
-                runs: runs.as_slice().to_vec(),
-                points: runs.points(),
-            })
-        });
+        let gained = after
+            .board
+            .swap_and_settle(swap.a(), swap.b(), &mut refill, |runs| {
+                steps.push(CascadeStep {
+                    runs: runs.as_slice().to_vec(),
+                    points: runs.points(),
+                })
+            });
         after.score += i64::from(gained);
         after.swaps_left = after.swaps_left.saturating_sub(1);
         (after, steps)
