@@ -400,10 +400,17 @@ impl Candidate {
 }
 
 /// The `strong` level: Monte-Carlo rollouts. Each candidate swap is played on
-/// sampled refills, followed by `depth - 1` swaps of the greedy policy on the
-/// sampled board; a candidate's value is its mean total over the rounds. All
-/// candidates of a round share one refill stream (common random numbers), so
-/// their differences are measured with less noise.
+/// sampled refills (then `depth - 1` swaps of a policy, none by default), and
+/// the rollout adds, weighted, the best visible gain of the board it leaves;
+/// a candidate's value is its mean over the rounds. All candidates of a round
+/// share one refill stream (common random numbers), so their differences are
+/// measured with less noise. Rounds go on until the deadline, the node cap
+/// (a node is one sampled settling or one leaf evaluation) or the round cap.
+///
+/// Measured with the crush benchmark: greedy already takes the swap with the
+/// best expected points on most boards (34 of 40 sampled k = 4 boards), so
+/// the gain comes from the leaf, the value of the board left for later;
+/// deeper rollouts with a cheap policy only added noise.
 struct Strong<'a> {
     view: &'a View,
     budget: &'a Budget,
