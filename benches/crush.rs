@@ -40,8 +40,7 @@ fn game_swaps(c: &mut Criterion) {
                 let mut points = 0u32;
                 for i in 0..SWAPS as usize {
                     let swap = ALL_SWAPS[(i * 37) % ALL_SWAPS.len()];
-                    board.swap(swap.a(), swap.b());
-                    points += board.settle_quiet(&mut stream);
+                    points += board.swap_and_settle(swap.a(), swap.b(), &mut stream, |_| {});
                 }
                 black_box(points)
             })

@@ -368,3 +368,117 @@ fn mean(values: &[i64]) -> f64 {
         values.iter().sum::<i64>() as f64 / values.len() as f64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: CrushArgs,
+    }
+
+    fn args(line: &[&str]) -> CrushArgs {
+        let mut argv = vec!["crush"];
+        argv.extend_from_slice(line);
+        Cli::try_parse_from(argv).expect("valid arguments").args
+    }
+
+    fn play(line: &[&str], input: &str) -> String {
+        let mut out = Vec::new();
+        interactive(&args(line), input.as_bytes(), &mut out).expect("the game runs");
+        String::from_utf8(out).expect("utf-8 output")
+    }
+
+    #[test]
+    fn reads_swaps_warns_about_invalid_ones_and_stops_at_end_of_input() {
+        let out = play(&["--preset", "course"], "3040\n3041\nhello\n0001\n");
+        assert!(out.starts_with("Number Crush, k = 4, 100 swaps\n1234323234\n"));
+        assert!(out.contains("swap 3040:\n  step 1: eliminated 40 50 60 (3 in a column, 9 points)"));
+        assert!(out.contains("score +158 = 158, swaps left 99"));
+        assert!(out.contains("invalid swap: cells 30 and 41 are not adjacent"));
+        assert!(out.contains("invalid swap: 'hello' is not four digits"));
+        assert!(out.contains("swaps left 98"));
+        assert!(out.contains("end of input"));
+        assert!(out.contains("Total score: "));
+        assert!(out.trim_end().ends_with(
+            &board_text(
+                &Crush::apply(
+                    &Crush::apply(&Crush::new_course(), &Swap::parse_notation("3040").unwrap()),
+                    &Swap::parse_notation("0001").unwrap()
+                )
+                .board
+            )
+            .trim_end()
+            .to_string()
+        ));
+    }
+
+    #[test]
+    fn a_bot_plays_the_hundred_swaps() {
+        let out = play(&["--k", "6", "--seed", "3", "--bot", "greedy"], "");
+        assert_eq!(out.matches("bot swaps ").count(), 100);
+        assert!(out.contains("swaps left 0"));
+        let total = out
+            .lines()
+            .find_map(|l| l.strip_prefix("Total score: "))
+            .unwrap();
+        let expected = play_game(
+            6,
+            3,
+            &LevelSpec::parse("greedy").unwrap(),
+            Limits {
+                time_ms: 50,
+                max_nodes: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(total, expected.to_string());
+    }
+
+    #[test]
+    fn refuses_an_unknown_level_and_conflicting_options() {
+        let mut out = Vec::new();
+        let result = interactive(&args(&["--bot", "clever"]), "".as_bytes(), &mut out);
+        assert!(matches!(result, Err(CliError::Usage(m)) if m.contains("clever")));
+        let cli = Cli::try_parse_from(["crush", "--preset", "course", "--seed", "3"]);
+        assert!(cli.is_err());
+    }
+
+    #[test]
+    fn level_options_survive_the_comma_list() {
+        let parts: Vec<String> = ["greedy", "strong:depth=2", "leaf=50", "random"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            join_level_options(&parts),
+            ["greedy", "strong:depth=2,leaf=50", "random"]
+        );
+    }
+
+    #[test]
+    fn the_benchmark_prints_a_line_per_level_and_k() {
+        let mut out = Vec::new();
+        let a = args(&[
+            "--benchmark",
+            "--seeds",
+            "1",
+            "--ks",
+            "7",
+            "--levels",
+            "random,greedy",
+            "--threads",
+            "1",
+        ]);
+        benchmark(&a, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text
+            .lines()
+            .any(|l| l.starts_with("random") && l.contains(" 7 ")));
+        assert!(text
+            .lines()
+            .any(|l| l.starts_with("greedy") && l.contains(" 7 ")));
+    }
+}

@@ -103,6 +103,70 @@ impl Refill for Unseen {
     }
 }
 
+/// Whether a line of cells holds three equal known digits in a row (the
+/// quick test before the runs are measured; most lines have none).
+fn line_has_run(line: &[u8; SIDE]) -> bool {
+    let mut found = false;
+    for i in 0..SIDE - 2 {
+        found |= line[i] != UNKNOWN && line[i] == line[i + 1] && line[i + 1] == line[i + 2];
+    }
+    found
+}
+
+/// [`line_has_run`] for the row starting at cell `first`, on all ten bytes at
+/// once: byte `i` of `x ^ (x >> 8)` is zero where cell `i` equals cell `i + 1`.
+fn row_has_run(cells: &[u8; CELLS], first: usize) -> bool {
+    const LOW7: u128 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+    const STARTS: u128 = 0x8080_8080_8080_8080;
+    let mut bytes = [0u8; 16];
+    bytes[..SIDE].copy_from_slice(&cells[first..first + SIDE]);
+    let x = u128::from_le_bytes(bytes);
+    let diff = x ^ (x >> 8);
+    let equal_next = !(((diff & LOW7) + LOW7) | diff) & HIGH;
+    let known = (((x & LOW7) + LOW7) | x) & HIGH;
+    equal_next & (equal_next >> 8) & known & STARTS != 0
+}
+
+/// The cells of each column, as bit masks over cell indices.
+const COLUMN: [u128; SIDE] = column_masks();
+
+const fn column_masks() -> [u128; SIDE] {
+    let mut masks = [0u128; SIDE];
+    let mut i = 0;
+    while i < CELLS {
+        masks[i % SIDE] |= 1 << i;
+        i += 1;
+    }
+    masks
+}
+
+/// A set of rows and a set of columns (bit `n` for row or column `n`): the
+/// lines where a run may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lines {
+    /// Rows to look along.
+    pub rows: u16,
+    /// Columns to look along.
+    pub cols: u16,
+}
+
+impl Lines {
+    /// Every row and every column.
+    pub const ALL: Lines = Lines {
+        rows: (1 << SIDE) - 1,
+        cols: (1 << SIDE) - 1,
+    };
+
+    /// The rows and columns through cells `a` and `b`.
+    pub fn through(a: usize, b: usize) -> Lines {
+        Lines {
+            rows: (1 << (a / SIDE)) | (1 << (b / SIDE)),
+            cols: (1 << (a % SIDE)) | (1 << (b % SIDE)),
+        }
+    }
+}
+
 /// A 10×10 board; cell `row * 10 + col` holds a digit (or [`UNKNOWN`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -181,24 +245,40 @@ impl Board {
     /// Finds every maximal run into `runs` and returns the set of their cells
     /// as a bit mask (bit `i` for cell `i`).
     pub fn find_runs(&self, runs: &mut Runs) -> u128 {
+        self.find_runs_in(Lines::ALL, runs)
+    }
+
+    /// Like [`Board::find_runs`], looking only along `lines` (the caller
+    /// knows that no other line can hold a run).
+    pub fn find_runs_in(&self, lines: Lines, runs: &mut Runs) -> u128 {
         runs.len = 0;
         let mut mask = 0u128;
-        for line in 0..SIDE {
-            mask |= self.scan_line(line * SIDE, 1, true, runs);
+        for row in (0..SIDE).filter(|r| lines.rows & (1 << r) != 0) {
+            mask |= self.scan_line(row * SIDE, 1, true, runs);
         }
-        for line in 0..SIDE {
-            mask |= self.scan_line(line, SIDE, false, runs);
+        for col in (0..SIDE).filter(|c| lines.cols & (1 << c) != 0) {
+            mask |= self.scan_line(col, SIDE, false, runs);
         }
         mask
     }
 
     fn scan_line(&self, first: usize, step: usize, horizontal: bool, runs: &mut Runs) -> u128 {
+        if horizontal && !row_has_run(&self.cells, first) {
+            return 0;
+        }
+        let mut line = [0u8; SIDE];
+        for (n, cell) in line.iter_mut().enumerate() {
+            *cell = self.cells[first + n * step];
+        }
+        if !line_has_run(&line) {
+            return 0;
+        }
         let mut mask = 0u128;
         let mut start = 0;
         while start < SIDE {
-            let digit = self.cells[first + start * step];
+            let digit = line[start];
             let mut end = start + 1;
-            while end < SIDE && self.cells[first + end * step] == digit {
+            while end < SIDE && line[end] == digit {
                 end += 1;
             }
             if digit != UNKNOWN && end - start >= 3 {
@@ -224,19 +304,31 @@ impl Board {
 
     /// Removes the cells of `mask`, lets each column fall, and refills the
     /// empty cells row by row from the top, left to right, from `refill`.
-    pub fn remove_and_refill(&mut self, mask: u128, refill: &mut impl Refill) {
+    /// Returns the lines where a new run may have formed.
+    pub fn remove_and_refill(&mut self, mask: u128, refill: &mut impl Refill) -> Lines {
         let mut empty = [0usize; SIDE];
+        let mut lines = Lines { rows: 0, cols: 0 };
+        let mut lowest = 0;
         for (col, empty_in_col) in empty.iter_mut().enumerate() {
+            if mask & COLUMN[col] == 0 {
+                continue;
+            }
+            lines.cols |= 1 << col;
             let mut write = SIDE;
+            let mut lowest_here = None;
             for row in (0..SIDE).rev() {
                 let i = row * SIDE + col;
                 if mask & (1 << i) == 0 {
                     write -= 1;
                     self.cells[write * SIDE + col] = self.cells[i];
+                } else if lowest_here.is_none() {
+                    lowest_here = Some(row);
                 }
             }
+            lowest = lowest.max(lowest_here.unwrap_or(0));
             *empty_in_col = write;
         }
+        lines.rows = (1u16 << (lowest + 1)) - 1;
         let deepest = empty.iter().copied().max().unwrap_or(0);
         for row in 0..deepest {
             for (col, &empty_in_col) in empty.iter().enumerate() {
@@ -245,22 +337,45 @@ impl Board {
                 }
             }
         }
+        lines
     }
 
     /// Settles the board: repeats find runs / remove / fall / refill until no
     /// run is left (or [`MAX_CASCADES`] steps), calling `on_step` with each
     /// step's runs. Returns the points scored.
-    pub fn settle(&mut self, refill: &mut impl Refill, mut on_step: impl FnMut(&Runs)) -> u32 {
+    pub fn settle(&mut self, refill: &mut impl Refill, on_step: impl FnMut(&Runs)) -> u32 {
+        self.settle_from(Lines::ALL, refill, on_step)
+    }
+
+    /// Swaps cells `a` and `b` of a settled board and settles it (the first
+    /// search for runs looks only along the two cells' rows and columns).
+    pub fn swap_and_settle(
+        &mut self,
+        a: usize,
+        b: usize,
+        refill: &mut impl Refill,
+        on_step: impl FnMut(&Runs),
+    ) -> u32 {
+        self.swap(a, b);
+        self.settle_from(Lines::through(a, b), refill, on_step)
+    }
+
+    fn settle_from(
+        &mut self,
+        mut lines: Lines,
+        refill: &mut impl Refill,
+        mut on_step: impl FnMut(&Runs),
+    ) -> u32 {
         let mut runs = Runs::default();
         let mut total = 0u32;
         for _ in 0..MAX_CASCADES {
-            let mask = self.find_runs(&mut runs);
+            let mask = self.find_runs_in(lines, &mut runs);
             if mask == 0 {
                 break;
             }
             total = total.saturating_add(runs.points());
             on_step(&runs);
-            self.remove_and_refill(mask, refill);
+            lines = self.remove_and_refill(mask, refill);
         }
         total
     }
@@ -268,5 +383,22 @@ impl Board {
     /// Settles without watching the steps; returns the points scored.
     pub fn settle_quiet(&mut self, refill: &mut impl Refill) -> u32 {
         self.settle(refill, |_| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn the_row_test_on_all_bytes_agrees_with_the_plain_one(row in 0usize..SIDE, digits in prop::collection::vec(0u8..=3, CELLS)) {
+            let mut cells = [0u8; CELLS];
+            cells.copy_from_slice(&digits);
+            let mut line = [0u8; SIDE];
+            line.copy_from_slice(&cells[row * SIDE..(row + 1) * SIDE]);
+            prop_assert_eq!(row_has_run(&cells, row * SIDE), line_has_run(&line));
+        }
     }
 }

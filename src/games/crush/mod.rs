@@ -4,9 +4,24 @@
 //! fall and TinyMT32 refills the gaps — and a game is 100 swaps.
 //!
 //! The generator's four state words travel in the JSON state, so the service
-//! stays stateless. The all-zero generator state (which only yields zeros and
-//! no seed reaches) is refused as an invalid state. Bots see only the board
-//! and `k` (see [`bot`]), never the generator.
+//! stays stateless. Bots see only the board and `k` (see [`bot`]), never the
+//! generator.
+//!
+//! Decisions where the rules leave room:
+//! - A state is refused (`invalid_state`, with a pointer) when its board still
+//!   has a run (every reachable board is settled), or when `rng` is TinyMT32's
+//!   all-zero state (up to the unused top bit of word 0): from there the
+//!   generator yields only zeros, every refill would be a 1 and settling would
+//!   never end; `tinymt32_init` never produces it. As a last guard settling
+//!   stops after [`board::MAX_CASCADES`] steps, which no fair generator reaches.
+//! - A swap is stored with its smaller cell first: `2221` is accepted and
+//!   echoed as `2122`. The object form takes `"a"`/`"b"` as two-digit strings
+//!   or numbers 0..=99; a bad swap is `illegal_move` saying why (not four
+//!   digits, off the board, same cell, not adjacent).
+//! - `new` without a seed uses seed 0 (the course's); `preset` cannot be
+//!   combined with `k` or `seed`.
+//! - `describe_move` (the `effects` of `play` and `bot-move`) lists every
+//!   cascade step's runs with their cells as they were at that step.
 
 pub mod board;
 pub mod bot;
@@ -87,17 +102,18 @@ impl Crush {
     pub fn play_swap(state: &State, swap: Swap) -> (State, Vec<CascadeStep>) {
         let mut after = state.clone();
         let mut steps = Vec::new();
-        after.board.swap(swap.a(), swap.b());
         let mut refill = GameRefill {
             rng: &mut after.rng,
             k: state.k,
         };
-        let gained = after.board.settle(&mut refill, |runs| {
-            steps.push(CascadeStep {
-                runs: runs.as_slice().to_vec(),
-                points: runs.points(),
-            })
-        });
+        let gained = after
+            .board
+            .swap_and_settle(swap.a(), swap.b(), &mut refill, |runs| {
+                steps.push(CascadeStep {
+                    runs: runs.as_slice().to_vec(),
+                    points: runs.points(),
+                })
+            });
         after.score += i64::from(gained);
         after.swaps_left = after.swaps_left.saturating_sub(1);
         (after, steps)
@@ -179,7 +195,7 @@ impl Game for Crush {
                 },
                 LevelInfo {
                     id: "strong",
-                    description: "weighs each swap by its expected points over sampled refills plus the best visible gain it leaves (options depth=1..8, leaf=0..1000 percent, rounds, policy=0|1, halve=0|1)",
+                    description: "weighs each swap by its expected points over sampled refills plus the best visible gain it leaves (options depth=1..8, leaf=0..1000 percent, leafkind=0|1, rounds, policy=0|1, halve=0|1)",
                 },
             ],
             default_level: "strong",

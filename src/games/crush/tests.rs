@@ -565,6 +565,37 @@ proptest! {
     }
 
     #[test]
+    fn settling_only_the_lines_that_changed_finds_every_run(k in 4u8..=7, seed in any::<u32>(), pick in 0usize..180) {
+        let state = Crush::new_seeded(k, seed);
+        let swap = ALL_SWAPS[pick];
+        let (mut fast, mut full) = (state.board, state.board);
+        let (mut rng_fast, mut rng_full) = (state.rng, state.rng);
+        let mut steps_fast = Vec::new();
+        let mut steps_full = Vec::new();
+        let points_fast = fast.swap_and_settle(swap.a(), swap.b(), &mut GameRefill { rng: &mut rng_fast, k }, |r| steps_fast.push(r.as_slice().to_vec()));
+        full.swap(swap.a(), swap.b());
+        let points_full = full.settle(&mut GameRefill { rng: &mut rng_full, k }, |r| steps_full.push(r.as_slice().to_vec()));
+        prop_assert_eq!(points_fast, points_full);
+        prop_assert_eq!(steps_fast, steps_full);
+        prop_assert_eq!(fast, full);
+        prop_assert_eq!(rng_fast, rng_full);
+    }
+
+    #[test]
+    fn streaks_score_every_swap_like_the_direct_count(k in 4u8..=7, seed in any::<u32>(), pick in 0usize..180) {
+        let state = Crush::new_seeded(k, seed);
+        let mut board = state.board;
+        // A board with unknown cells too, as bots see after a swap.
+        board.swap_and_settle(ALL_SWAPS[pick].a(), ALL_SWAPS[pick].b(), &mut Unseen, |_| {});
+        for b in [state.board, board] {
+            let streaks = bot::Streaks::of(&b);
+            for swap in ALL_SWAPS {
+                prop_assert_eq!(streaks.immediate_points(&b, swap), bot::immediate_points(&b, swap), "{:?}", swap);
+            }
+        }
+    }
+
+    #[test]
     fn swaps_that_are_not_listed_are_refused(a in 0usize..100, b in 0usize..100) {
         let text = format!("{a:02}{b:02}");
         let listed = ALL_SWAPS.iter().any(|s| (s.a(), s.b()) == (a.min(b), a.max(b)));
