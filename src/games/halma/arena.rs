@@ -89,6 +89,7 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
     let result = if Halma::outcome(&state).is_over() {
         Ending::Won(state.to_move().other().index())
     } else {
+        println!("capped at:\n{}", state.rows().join("\n"));
         Ending::Capped
     };
     GameRecord {
@@ -264,4 +265,76 @@ fn nearly_flagged_game_clock_is_kept() {
         total / positions.len() as f64
     );
     assert!(worst_cpu < 0.01);
+}
+
+#[test]
+#[ignore = "debug aid"]
+fn debug_position() {
+    let rows = [
+        "................",
+        "....WB..........",
+        ".....B..........",
+        ".....W..B.......",
+        "......B.BB......",
+        "..B.....WBW.....",
+        "........BBWB....",
+        "...........B....",
+        ".........W..B...",
+        ".........B..B...",
+        "......WW.W.WWW.W",
+        "......W..W.W..B.",
+        "..........BWW...",
+        "............B.B.",
+        "..........W.....",
+        "................",
+    ];
+    for to_move in ["black", "white"] {
+        let state = Halma::state_from_json(&json!({"board": rows, "to_move": to_move})).unwrap();
+        println!("{to_move}: eval {}", super::eval::strong_eval(&state));
+        for depth in 1..=5 {
+            let level = LevelSpec::parse(&format!("strong:depth={depth}")).unwrap();
+            let choice =
+                Halma::choose_move(&state, &level, &BotParams::seeded(1), &Budget::unlimited())
+                    .unwrap();
+            println!(
+                "  depth {depth}: {} score {:?} progress {}",
+                Halma::notation(&state, &choice.mv).replace('\n', "; "),
+                choice.report.score,
+                progress(state.to_move(), choice.mv.from, choice.mv.to)
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "debug aid"]
+fn debug_trace() {
+    let levels = [
+        env_or("HALMA_A", "strong:depth=5".to_string()),
+        env_or("HALMA_B", "strong:depth=3".to_string()),
+    ];
+    let mut state = HalmaState::start(Player::First, CampRule::Referee);
+    for ply in 0..env_or("HALMA_PLY_CAP", 400usize) {
+        if Halma::outcome(&state).is_over() {
+            println!("over at ply {ply}");
+            return;
+        }
+        let side = state.to_move();
+        let params = BotParams::seeded(1000 + ply as u64);
+        let level = LevelSpec::parse(&levels[side.index()]).unwrap();
+        let choice = Halma::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
+        let p = progress(side, choice.mv.from, choice.mv.to);
+        if p < 0 || ply % 20 == 0 {
+            println!(
+                "ply {ply} {:?}: {} progress {p} score {:?}; distances B {} W {}",
+                side,
+                Halma::notation(&state, &choice.mv).replace('\n', "; "),
+                choice.report.score,
+                super::eval::distance_sum(&state, Player::First),
+                super::eval::distance_sum(&state, Player::Second),
+            );
+        }
+        state = Halma::apply(&state, &choice.mv);
+    }
+    println!("{}", state.rows().join("\n"));
 }

@@ -246,14 +246,15 @@ pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) 
 }
 
 /// `strong`: alpha-beta with iterative deepening, a transposition table and a
-/// clock manager (`strong:width=N` sets how many moves interior nodes search).
+/// clock manager. Tuning options: `width=N` (moves searched at interior
+/// nodes), `depth=N` (deepest iteration), `tempo=N` (bonus for the side to move).
 pub fn strong(
     state: &HalmaState,
     level: &LevelSpec,
     params: &BotParams,
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
-    level.only_options(&["width", "depth"])?;
+    level.only_options(&["width", "depth", "tempo"])?;
     let clock = read_clock(params)?;
     let mut options = StrongOptions::default();
     if let Some(width) = level.int_option("width", 1..=500)? {
@@ -261,6 +262,9 @@ pub fn strong(
     }
     if let Some(depth) = level.int_option("depth", 1..=40)? {
         options.max_depth = depth as u32;
+    }
+    if let Some(tempo) = level.int_option("tempo", 0..=200)? {
+        options.tempo = tempo as i32;
     }
     let budget = strong_budget(state, clock, budget);
     let result = search(state, &budget, &options, shuffled_moves(state, params));

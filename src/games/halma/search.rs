@@ -30,6 +30,8 @@ pub struct StrongOptions {
     pub width: usize,
     /// The deepest iteration.
     pub max_depth: u32,
+    /// Bonus for having the move, which evens out odd and even depths.
+    pub tempo: i32,
 }
 
 impl Default for StrongOptions {
@@ -37,6 +39,7 @@ impl Default for StrongOptions {
         StrongOptions {
             width: 14,
             max_depth: 40,
+            tempo: 0,
         }
     }
 }
@@ -178,19 +181,24 @@ impl Searcher<'_> {
     ) -> (Vec<(usize, i32)>, bool) {
         let mut scores = Vec::with_capacity(roots.len());
         let mut alpha = -INFINITY;
+        let side = state.to_move();
         for (i, mv) in roots.iter().enumerate() {
             let mut child = state.clone();
             child.apply_move(mv.from, mv.to);
-            let score = if i == 0 {
+            let bias = retreat_bias(progress(side, mv.from, mv.to));
+            // The raw score this move needs to beat alpha once biased.
+            let target = alpha.saturating_sub(bias).max(-INFINITY);
+            let raw = if i == 0 {
                 -self.negamax(&child, depth - 1, 1, -INFINITY, INFINITY, depth > 1)
             } else {
-                let probe = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, depth > 1);
-                if probe > alpha && self.stopped.is_none() {
-                    -self.negamax(&child, depth - 1, 1, -INFINITY, -alpha, depth > 1)
+                let probe = -self.negamax(&child, depth - 1, 1, -target - 1, -target, depth > 1);
+                if probe > target && self.stopped.is_none() {
+                    -self.negamax(&child, depth - 1, 1, -INFINITY, -target, depth > 1)
                 } else {
                     probe
                 }
             };
+            let score = raw + bias;
             if self.stopped.is_some() {
                 return (scores, false);
             }
@@ -240,7 +248,7 @@ impl Searcher<'_> {
             return -(WIN - ply as i32);
         }
         if depth == 0 || ply >= MAX_PLY {
-            return strong_eval(state);
+            return strong_eval(state) + self.options.tempo;
         }
         let key = state.hash();
         let slot = (key as usize) & (self.table.len() - 1);
@@ -375,6 +383,14 @@ impl Searcher<'_> {
         }
         line
     }
+}
+
+/// How much a backward move at the root must beat the others by. The bot
+/// sees no game history, so two engines that each hold a blockade can shuffle
+/// a piece back and forth for ever; making retreats cost keeps games moving.
+fn retreat_bias(progress: i32) -> i32 {
+    const RETREAT_FACTOR: i32 = 3;
+    progress.min(0) * RETREAT_FACTOR
 }
 
 fn to_table(score: i32, ply: usize) -> i32 {
