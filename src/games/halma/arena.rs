@@ -2,7 +2,9 @@
 //! under `#[ignore]` (run with `cargo test --release --lib games::halma::arena
 //! -- --ignored --nocapture`). Sizes come from the environment so that runs
 //! stay short on a shared machine: `HALMA_GAMES`, `HALMA_CLOCK`, `HALMA_CLOCK2`,
-//! `HALMA_POSITIONS`, `HALMA_PLY_CAP`.
+//! `HALMA_POSITIONS`, `HALMA_PLY_CAP`, and for `duel` / `debug_trace` the two
+//! levels `HALMA_A` and `HALMA_B`. Clocks are charged wall time (stricter than
+//! the CPU time the rules measure).
 
 use super::board::{CampRule, HalmaState};
 use super::eval::progress;
@@ -45,6 +47,7 @@ enum Ending {
 struct GameRecord {
     result: Ending,
     plies: usize,
+    mean_depth: [f64; 2],
     max_move_s: [f64; 2],
     clock_left: [f64; 2],
 }
@@ -54,12 +57,18 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
     let mut state = HalmaState::start(Player::First, CampRule::Referee);
     let mut clock = [players[0].clock_s, players[1].clock_s];
     let mut max_move_s = [0.0f64; 2];
+    let mut depth_sum = [0u64; 2];
+    let mean = |sum: [u64; 2], plies: usize| {
+        let per_side = [plies.div_ceil(2), plies / 2].map(|n| n.max(1) as f64);
+        [sum[0] as f64 / per_side[0], sum[1] as f64 / per_side[1]]
+    };
     for ply in 0..ply_cap {
         if Halma::outcome(&state).is_over() {
             let winner = state.to_move().other().index();
             return GameRecord {
                 result: Ending::Won(winner),
                 plies: ply,
+                mean_depth: mean(depth_sum, ply),
                 max_move_s,
                 clock_left: clock,
             };
@@ -75,11 +84,13 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
         let choice = Halma::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
         let spent = started.elapsed().as_secs_f64();
         max_move_s[side] = max_move_s[side].max(spent);
+        depth_sum[side] += u64::from(choice.report.depth.unwrap_or(0));
         clock[side] -= spent;
         if clock[side] <= 0.0 {
             return GameRecord {
                 result: Ending::OnTime(1 - side),
                 plies: ply,
+                mean_depth: mean(depth_sum, ply),
                 max_move_s,
                 clock_left: clock,
             };
@@ -95,6 +106,7 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
     GameRecord {
         result,
         plies: ply_cap,
+        mean_depth: mean(depth_sum, ply_cap),
         max_move_s,
         clock_left: clock,
     }
@@ -127,11 +139,13 @@ fn match_up(a: &Contestant, b: &Contestant, games: usize) -> f64 {
             _ => "B wins",
         };
         println!(
-            "game {g}: A={} ({}) {verdict} {:?} after {} plies; longest move A {:.3}s B {:.3}s; clock left A {:.2}s B {:.2}s",
+            "game {g}: A={} ({}) {verdict} {:?} after {} plies; mean depth A {:.1} B {:.1}; longest move A {:.3}s B {:.3}s; clock left A {:.2}s B {:.2}s",
             a.level,
             if a_is_black { "black" } else { "white" },
             record.result,
             record.plies,
+            record.mean_depth[a_side],
+            record.mean_depth[1 - a_side],
             record.max_move_s[a_side],
             record.max_move_s[1 - a_side],
             record.clock_left[a_side],
@@ -268,46 +282,7 @@ fn nearly_flagged_game_clock_is_kept() {
 }
 
 #[test]
-#[ignore = "debug aid"]
-fn debug_position() {
-    let rows = [
-        "................",
-        "....WB..........",
-        ".....B..........",
-        ".....W..B.......",
-        "......B.BB......",
-        "..B.....WBW.....",
-        "........BBWB....",
-        "...........B....",
-        ".........W..B...",
-        ".........B..B...",
-        "......WW.W.WWW.W",
-        "......W..W.W..B.",
-        "..........BWW...",
-        "............B.B.",
-        "..........W.....",
-        "................",
-    ];
-    for to_move in ["black", "white"] {
-        let state = Halma::state_from_json(&json!({"board": rows, "to_move": to_move})).unwrap();
-        println!("{to_move}: eval {}", super::eval::strong_eval(&state));
-        for depth in 1..=5 {
-            let level = LevelSpec::parse(&format!("strong:depth={depth}")).unwrap();
-            let choice =
-                Halma::choose_move(&state, &level, &BotParams::seeded(1), &Budget::unlimited())
-                    .unwrap();
-            println!(
-                "  depth {depth}: {} score {:?} progress {}",
-                Halma::notation(&state, &choice.mv).replace('\n', "; "),
-                choice.report.score,
-                progress(state.to_move(), choice.mv.from, choice.mv.to)
-            );
-        }
-    }
-}
-
-#[test]
-#[ignore = "debug aid"]
+#[ignore = "debug aid: prints a game's retreats and progress"]
 fn debug_trace() {
     let levels = [
         env_or("HALMA_A", "strong:depth=5".to_string()),

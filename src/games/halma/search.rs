@@ -32,6 +32,10 @@ pub struct StrongOptions {
     pub max_depth: u32,
     /// Bonus for having the move, which evens out odd and even depths.
     pub tempo: i32,
+    /// Whether late moves are searched one ply shallower first.
+    pub reduce: bool,
+    /// Whether nodes near the horizon search fewer moves.
+    pub taper: bool,
 }
 
 impl Default for StrongOptions {
@@ -40,6 +44,8 @@ impl Default for StrongOptions {
             width: 14,
             max_depth: 40,
             tempo: 0,
+            reduce: false,
+            taper: false,
         }
     }
 }
@@ -86,8 +92,9 @@ struct Searcher<'a> {
     stopped: Option<StopReason>,
 }
 
-/// Searches `state` (not finished) under `budget`. `root_order` may put some
-/// moves first (the caller's seeded shuffle keeps games varied). Depth 1
+/// Searches `state` (not finished) under `budget`. `roots` are the legal
+/// moves in the caller's (seeded, shuffled) order, which breaks ties between
+/// equally good moves so that games vary; empty means "generate them". Depth 1
 /// always completes, so a move comes back however small the budget.
 pub fn search(
     state: &HalmaState,
@@ -274,7 +281,7 @@ impl Searcher<'_> {
             self.lists[ply] = list;
             return 0;
         }
-        let width = list.len().min(self.options.width);
+        let width = list.len().min(self.width_at(depth));
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = list[0].1;
@@ -284,14 +291,27 @@ impl Searcher<'_> {
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, interruptible)
             } else {
-                let probe = -self.negamax(
+                // Late moves are first tried one ply shallower, and searched
+                // fully only if they look better than the best so far.
+                let reduction = u32::from(self.options.reduce && n >= 3 && depth >= 3);
+                let mut probe = -self.negamax(
                     &child,
-                    depth - 1,
+                    depth - 1 - reduction,
                     ply + 1,
                     -alpha - 1,
                     -alpha,
                     interruptible,
                 );
+                if reduction > 0 && probe > alpha && self.stopped.is_none() {
+                    probe = -self.negamax(
+                        &child,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        interruptible,
+                    );
+                }
                 if probe > alpha && probe < beta && self.stopped.is_none() {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, interruptible)
                 } else {
@@ -333,6 +353,20 @@ impl Searcher<'_> {
             };
         }
         best
+    }
+
+    /// How many moves a node with `depth` plies to go searches. One ply from
+    /// the horizon the evaluation after a move is nearly the move's own
+    /// progress, so the best few by progress are all that can matter there.
+    fn width_at(&self, depth: u32) -> usize {
+        if !self.options.taper {
+            return self.options.width;
+        }
+        match depth {
+            1 => self.options.width.min(3),
+            2 => self.options.width.min(8),
+            _ => self.options.width,
+        }
     }
 
     /// Fills `list` with the legal moves, best first: the table's move, then
