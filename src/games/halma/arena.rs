@@ -2,7 +2,9 @@
 //! under `#[ignore]` (run with `cargo test --release --lib games::halma::arena
 //! -- --ignored --nocapture`). Sizes come from the environment so that runs
 //! stay short on a shared machine: `HALMA_GAMES`, `HALMA_CLOCK`, `HALMA_CLOCK2`,
-//! `HALMA_POSITIONS`, `HALMA_PLY_CAP`.
+//! `HALMA_POSITIONS`, `HALMA_PLY_CAP`, and for `duel` / `debug_trace` the two
+//! levels `HALMA_A` and `HALMA_B`. Clocks are charged wall time (stricter than
+//! the CPU time the rules measure).
 
 use super::board::{CampRule, HalmaState};
 use super::eval::progress;
@@ -45,6 +47,7 @@ enum Ending {
 struct GameRecord {
     result: Ending,
     plies: usize,
+    mean_depth: [f64; 2],
     max_move_s: [f64; 2],
     clock_left: [f64; 2],
 }
@@ -54,12 +57,18 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
     let mut state = HalmaState::start(Player::First, CampRule::Referee);
     let mut clock = [players[0].clock_s, players[1].clock_s];
     let mut max_move_s = [0.0f64; 2];
+    let mut depth_sum = [0u64; 2];
+    let mean = |sum: [u64; 2], plies: usize| {
+        let per_side = [plies.div_ceil(2), plies / 2].map(|n| n.max(1) as f64);
+        [sum[0] as f64 / per_side[0], sum[1] as f64 / per_side[1]]
+    };
     for ply in 0..ply_cap {
         if Halma::outcome(&state).is_over() {
             let winner = state.to_move().other().index();
             return GameRecord {
                 result: Ending::Won(winner),
                 plies: ply,
+                mean_depth: mean(depth_sum, ply),
                 max_move_s,
                 clock_left: clock,
             };
@@ -75,11 +84,13 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
         let choice = Halma::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
         let spent = started.elapsed().as_secs_f64();
         max_move_s[side] = max_move_s[side].max(spent);
+        depth_sum[side] += u64::from(choice.report.depth.unwrap_or(0));
         clock[side] -= spent;
         if clock[side] <= 0.0 {
             return GameRecord {
                 result: Ending::OnTime(1 - side),
                 plies: ply,
+                mean_depth: mean(depth_sum, ply),
                 max_move_s,
                 clock_left: clock,
             };
@@ -89,11 +100,13 @@ fn play(players: &[Contestant; 2], seed: u64, ply_cap: usize) -> GameRecord {
     let result = if Halma::outcome(&state).is_over() {
         Ending::Won(state.to_move().other().index())
     } else {
+        println!("capped at:\n{}", state.rows().join("\n"));
         Ending::Capped
     };
     GameRecord {
         result,
         plies: ply_cap,
+        mean_depth: mean(depth_sum, ply_cap),
         max_move_s,
         clock_left: clock,
     }
@@ -126,11 +139,13 @@ fn match_up(a: &Contestant, b: &Contestant, games: usize) -> f64 {
             _ => "B wins",
         };
         println!(
-            "game {g}: A={} ({}) {verdict} {:?} after {} plies; longest move A {:.3}s B {:.3}s; clock left A {:.2}s B {:.2}s",
+            "game {g}: A={} ({}) {verdict} {:?} after {} plies; mean depth A {:.1} B {:.1}; longest move A {:.3}s B {:.3}s; clock left A {:.2}s B {:.2}s",
             a.level,
             if a_is_black { "black" } else { "white" },
             record.result,
             record.plies,
+            record.mean_depth[a_side],
+            record.mean_depth[1 - a_side],
             record.max_move_s[a_side],
             record.max_move_s[1 - a_side],
             record.clock_left[a_side],
@@ -264,4 +279,37 @@ fn nearly_flagged_game_clock_is_kept() {
         total / positions.len() as f64
     );
     assert!(worst_cpu < 0.01);
+}
+
+#[test]
+#[ignore = "debug aid: prints a game's retreats and progress"]
+fn debug_trace() {
+    let levels = [
+        env_or("HALMA_A", "strong:depth=5".to_string()),
+        env_or("HALMA_B", "strong:depth=3".to_string()),
+    ];
+    let mut state = HalmaState::start(Player::First, CampRule::Referee);
+    for ply in 0..env_or("HALMA_PLY_CAP", 400usize) {
+        if Halma::outcome(&state).is_over() {
+            println!("over at ply {ply}");
+            return;
+        }
+        let side = state.to_move();
+        let params = BotParams::seeded(1000 + ply as u64);
+        let level = LevelSpec::parse(&levels[side.index()]).unwrap();
+        let choice = Halma::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
+        let p = progress(side, choice.mv.from, choice.mv.to);
+        if p < 0 || ply % 20 == 0 {
+            println!(
+                "ply {ply} {:?}: {} progress {p} score {:?}; distances B {} W {}",
+                side,
+                Halma::notation(&state, &choice.mv).replace('\n', "; "),
+                choice.report.score,
+                super::eval::distance_sum(&state, Player::First),
+                super::eval::distance_sum(&state, Player::Second),
+            );
+        }
+        state = Halma::apply(&state, &choice.mv);
+    }
+    println!("{}", state.rows().join("\n"));
 }

@@ -90,9 +90,11 @@ pub fn read_clock(params: &BotParams) -> Result<Option<Clock>, GameError> {
 /// over the typical progress of a move, with a floor for the endgame shuffle.
 pub fn expected_moves_left(state: &HalmaState) -> f64 {
     let side = state.to_move();
-    // A full goal camp sums to 60 (Manhattan distances to the corner).
+    // A full goal camp sums to 60 (Manhattan distances to the corner). Strong
+    // play gains about 6 units a move over a game (jumps early, single steps
+    // while filling the camp), so 5 a move errs on the long side.
     let remaining = (distance_sum(state, side) - 60).max(0) as f64;
-    (remaining / 3.0 + 12.0).clamp(12.0, 150.0)
+    (remaining / 5.0 + 10.0).clamp(10.0, 150.0)
 }
 
 /// How long the strong level may think for this move under `clock`.
@@ -103,8 +105,8 @@ pub fn time_for_move(state: &HalmaState, clock: Clock) -> Duration {
         ClockMode::Single => (left * 0.85 - 0.05).max(left * 0.4),
         ClockMode::Game => {
             let share = left / expected_moves_left(state);
-            // A little more than the even share early on is fine; never a big slice.
-            (share * 1.2).min(left * 0.15)
+            // Never a big slice of what is left, whatever the estimate says.
+            share.min(left * 0.15)
         }
     };
     Duration::from_secs_f64(seconds.max(0.0))
@@ -246,14 +248,17 @@ pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) 
 }
 
 /// `strong`: alpha-beta with iterative deepening, a transposition table and a
-/// clock manager (`strong:width=N` sets how many moves interior nodes search).
+/// clock manager. Tuning options: `width=N` (moves searched at interior
+/// nodes), `depth=N` (deepest iteration), `tempo=N` (bonus for the side to
+/// move), `reduce=0|1` (late-move reductions), `taper=0|1` (fewer moves
+/// near the horizon).
 pub fn strong(
     state: &HalmaState,
     level: &LevelSpec,
     params: &BotParams,
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
-    level.only_options(&["width", "depth"])?;
+    level.only_options(&["width", "depth", "tempo", "reduce", "taper"])?;
     let clock = read_clock(params)?;
     let mut options = StrongOptions::default();
     if let Some(width) = level.int_option("width", 1..=500)? {
@@ -261,6 +266,15 @@ pub fn strong(
     }
     if let Some(depth) = level.int_option("depth", 1..=40)? {
         options.max_depth = depth as u32;
+    }
+    if let Some(tempo) = level.int_option("tempo", 0..=200)? {
+        options.tempo = tempo as i32;
+    }
+    if let Some(reduce) = level.int_option("reduce", 0..=1)? {
+        options.reduce = reduce == 1;
+    }
+    if let Some(taper) = level.int_option("taper", 0..=1)? {
+        options.taper = taper == 1;
     }
     let budget = strong_budget(state, clock, budget);
     let result = search(state, &budget, &options, shuffled_moves(state, params));

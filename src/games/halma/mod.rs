@@ -1,10 +1,11 @@
 //! Halma on a 16×16 board, 19 pieces a side, with the "unspoiling" win rule
 //! and the course referee's camp rules (`rules/halma.md`).
 //!
-//! Sides: black (top-left camp) moves first from the start position, white
-//! (bottom-right camp) second. The rules text names no first mover (the
-//! legacy input names the colour to play each time); the course's master
-//! agent started with black, so `new` does too unless `to_move` says otherwise.
+//! Sides: black (top-left camp) and white (bottom-right camp), listed in that
+//! order. Neither the rules text nor the fixtures say who opens (the legacy
+//! input names the colour to play each time); this crate decides that black
+//! opens, so `new` starts with black to move unless its `to_move` option says
+//! otherwise.
 //!
 //! - [`board`]: geometry, camps, 256-bit cell sets, the position.
 //! - [`movegen`]: steps, jump chains, camp rules; moves are small `Copy` values.

@@ -30,6 +30,12 @@ pub struct StrongOptions {
     pub width: usize,
     /// The deepest iteration.
     pub max_depth: u32,
+    /// Bonus for having the move, which evens out odd and even depths.
+    pub tempo: i32,
+    /// Whether late moves are searched one ply shallower first.
+    pub reduce: bool,
+    /// Whether nodes near the horizon search fewer moves.
+    pub taper: bool,
 }
 
 impl Default for StrongOptions {
@@ -37,6 +43,9 @@ impl Default for StrongOptions {
         StrongOptions {
             width: 14,
             max_depth: 40,
+            tempo: 0,
+            reduce: false,
+            taper: false,
         }
     }
 }
@@ -83,8 +92,9 @@ struct Searcher<'a> {
     stopped: Option<StopReason>,
 }
 
-/// Searches `state` (not finished) under `budget`. `root_order` may put some
-/// moves first (the caller's seeded shuffle keeps games varied). Depth 1
+/// Searches `state` (not finished) under `budget`. `roots` are the legal
+/// moves in the caller's (seeded, shuffled) order, which breaks ties between
+/// equally good moves so that games vary; empty means "generate them". Depth 1
 /// always completes, so a move comes back however small the budget.
 pub fn search(
     state: &HalmaState,
@@ -178,19 +188,24 @@ impl Searcher<'_> {
     ) -> (Vec<(usize, i32)>, bool) {
         let mut scores = Vec::with_capacity(roots.len());
         let mut alpha = -INFINITY;
+        let side = state.to_move();
         for (i, mv) in roots.iter().enumerate() {
             let mut child = state.clone();
             child.apply_move(mv.from, mv.to);
-            let score = if i == 0 {
+            let bias = retreat_bias(progress(side, mv.from, mv.to));
+            // The raw score this move needs to beat alpha once biased.
+            let target = alpha.saturating_sub(bias).max(-INFINITY);
+            let raw = if i == 0 {
                 -self.negamax(&child, depth - 1, 1, -INFINITY, INFINITY, depth > 1)
             } else {
-                let probe = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, depth > 1);
-                if probe > alpha && self.stopped.is_none() {
-                    -self.negamax(&child, depth - 1, 1, -INFINITY, -alpha, depth > 1)
+                let probe = -self.negamax(&child, depth - 1, 1, -target - 1, -target, depth > 1);
+                if probe > target && self.stopped.is_none() {
+                    -self.negamax(&child, depth - 1, 1, -INFINITY, -target, depth > 1)
                 } else {
                     probe
                 }
             };
+            let score = raw + bias;
             if self.stopped.is_some() {
                 return (scores, false);
             }
@@ -240,7 +255,7 @@ impl Searcher<'_> {
             return -(WIN - ply as i32);
         }
         if depth == 0 || ply >= MAX_PLY {
-            return strong_eval(state);
+            return strong_eval(state) + self.options.tempo;
         }
         let key = state.hash();
         let slot = (key as usize) & (self.table.len() - 1);
@@ -266,7 +281,7 @@ impl Searcher<'_> {
             self.lists[ply] = list;
             return 0;
         }
-        let width = list.len().min(self.options.width);
+        let width = list.len().min(self.width_at(depth));
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = list[0].1;
@@ -276,14 +291,27 @@ impl Searcher<'_> {
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, interruptible)
             } else {
-                let probe = -self.negamax(
+                // Late moves are first tried one ply shallower, and searched
+                // fully only if they look better than the best so far.
+                let reduction = u32::from(self.options.reduce && n >= 3 && depth >= 3);
+                let mut probe = -self.negamax(
                     &child,
-                    depth - 1,
+                    depth - 1 - reduction,
                     ply + 1,
                     -alpha - 1,
                     -alpha,
                     interruptible,
                 );
+                if reduction > 0 && probe > alpha && self.stopped.is_none() {
+                    probe = -self.negamax(
+                        &child,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        interruptible,
+                    );
+                }
                 if probe > alpha && probe < beta && self.stopped.is_none() {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, interruptible)
                 } else {
@@ -325,6 +353,20 @@ impl Searcher<'_> {
             };
         }
         best
+    }
+
+    /// How many moves a node with `depth` plies to go searches. One ply from
+    /// the horizon the evaluation after a move is nearly the move's own
+    /// progress, so the best few by progress are all that can matter there.
+    fn width_at(&self, depth: u32) -> usize {
+        if !self.options.taper {
+            return self.options.width;
+        }
+        match depth {
+            1 => self.options.width.min(3),
+            2 => self.options.width.min(8),
+            _ => self.options.width,
+        }
     }
 
     /// Fills `list` with the legal moves, best first: the table's move, then
@@ -375,6 +417,14 @@ impl Searcher<'_> {
         }
         line
     }
+}
+
+/// How much a backward move at the root must beat the others by. The bot
+/// sees no game history, so two engines that each hold a blockade can shuffle
+/// a piece back and forth for ever; making retreats cost keeps games moving.
+fn retreat_bias(progress: i32) -> i32 {
+    const RETREAT_FACTOR: i32 = 3;
+    progress.min(0) * RETREAT_FACTOR
 }
 
 fn to_table(score: i32, ply: usize) -> i32 {
