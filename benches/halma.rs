@@ -4,21 +4,26 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gamebot::game::{perft, BotParams, Budget, Game, LevelSpec, Player};
 use gamebot::games::halma::eval::progress;
 use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
-/// A midgame position: 40 plies of each side's most forward move.
+/// A midgame position: 50 plies, each a seeded pick among the six most
+/// forward moves (greedy play alone jams a piece at home, leaving few moves).
 fn midgame() -> HalmaState {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut s = HalmaState::start(Player::First, CampRule::Referee);
     let mut moves = Vec::new();
-    for _ in 0..40 {
+    for _ in 0..50 {
         moves.clear();
         Halma::legal_moves(&s, &mut moves);
         let side = s.to_move();
-        let best = *moves
-            .iter()
-            .max_by_key(|m| (progress(side, m.from, m.to), m.from, m.to))
-            .unwrap();
-        s = Halma::apply(&s, &best);
+        moves.sort_by_key(|m| (-progress(side, m.from, m.to), m.from, m.to));
+        let pick = moves[rng.random_range(0..moves.len().min(6))];
+        s = Halma::apply(&s, &pick);
     }
+    moves.clear();
+    Halma::legal_moves(&s, &mut moves);
+    assert!(moves.len() > 50, "a real midgame: {} moves", moves.len());
     s
 }
 

@@ -2,7 +2,7 @@
 //! under `#[ignore]` (run with `cargo test --release --lib games::halma::arena
 //! -- --ignored --nocapture`). Sizes come from the environment so that runs
 //! stay short on a shared machine: `HALMA_GAMES`, `HALMA_CLOCK`, `HALMA_CLOCK2`,
-//! `HALMA_POSITIONS`, `HALMA_PLY_CAP`, and for `duel` / `debug_trace` the two
+//! `HALMA_POSITIONS`, `HALMA_PLY_CAP`, `HALMA_SEED` (offset of the game seeds), and for `duel` / `debug_trace` the two
 //! levels `HALMA_A` and `HALMA_B`. Clocks are charged wall time (stricter than
 //! the CPU time the rules measure).
 
@@ -124,7 +124,7 @@ fn match_up(a: &Contestant, b: &Contestant, games: usize) -> f64 {
         } else {
             [b.clone(), a.clone()]
         };
-        let record = play(&players, g as u64 + 1, ply_cap);
+        let record = play(&players, env_or("HALMA_SEED", 0u64) + g as u64 + 1, ply_cap);
         let a_side = if a_is_black { 0 } else { 1 };
         let verdict = match record.result {
             Ending::Won(s) | Ending::OnTime(s) if s == a_side => {
