@@ -67,9 +67,9 @@ fn game_label(path: &str) -> &'static str {
         .and_then(|rest| rest.split('/').next());
     match id {
         None => "",
-        Some(id) => games::REGISTRY
+        Some(id) => games::ids()
             .iter()
-            .map(|g| g.info().id)
+            .copied()
             .find(|known| *known == id)
             .unwrap_or("unknown"),
     }

@@ -2,6 +2,7 @@
 //! the conformance test, the arena and the benchmarks all find games here.
 
 use crate::game::{DynGame, Erased};
+use std::sync::OnceLock;
 
 pub mod advance;
 pub mod crush;
@@ -18,7 +19,15 @@ pub static REGISTRY: &[&dyn DynGame] = &[
     &Erased::<crush::Crush>::VIEW,
 ];
 
+/// The ids of the registry's games, in registry order, read once (a game's
+/// `info()` builds its whole description, too much for every request).
+pub fn ids() -> &'static [&'static str] {
+    static IDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    IDS.get_or_init(|| REGISTRY.iter().map(|game| game.info().id).collect())
+}
+
 /// The game with this id, if there is one.
 pub fn find(id: &str) -> Option<&'static dyn DynGame> {
-    REGISTRY.iter().copied().find(|game| game.info().id == id)
+    let index = ids().iter().position(|known| *known == id)?;
+    Some(REGISTRY[index])
 }
