@@ -242,13 +242,13 @@ fn should_try_solve(budget: &Budget, started: Instant, empties: u32) -> bool {
 
 /// Whether the next iteration is unlikely to finish in the time left (an
 /// unfinished one still helps when it finds a better move, so it may start
-/// as long as half the time is left).
+/// as long as 40% of the time is left).
 fn out_of_time_for_next(budget: &Budget, started: Instant) -> bool {
     let Some(left) = budget.remaining_ms() else {
         return false;
     };
     let spent = started.elapsed().as_secs_f64() * 1000.0;
-    spent > left
+    spent > 1.5 * left
 }
 
 /// A move when nothing at all could be searched: the statically best.

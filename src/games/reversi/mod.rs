@@ -5,6 +5,19 @@
 //! Layout: [`board`] holds the bitboard rules, [`state`] the validated state
 //! and its JSON and text forms, [`perft`] the fast move counter, [`norvig`],
 //! [`eval`], [`engine`] and [`endgame`] the bots.
+//!
+//! Decisions worth knowing:
+//! - `norvig`: depth from `norvig:depth=N`, else the request's `max_depth`,
+//!   else 6, always capped by `max_depth` and kept within 1–10. A finished
+//!   game is a leaf worth 10 000 per disc of difference (any win beats any
+//!   square-weight sum, a bigger win a smaller one); a pass uses a ply.
+//! - `strong` scores: exact (solved) scores are final disc differences with
+//!   the empty squares going to the winner (the FFO convention); unsolved
+//!   scores are evaluation units, about hundredths of a disc. The report's
+//!   `score_unit` says which. The game's outcome itself only compares discs,
+//!   which names the same winner.
+//! - A time budget makes `strong` non-deterministic; with only depth or node
+//!   caps it is deterministic.
 
 pub mod board;
 pub mod endgame;

@@ -342,7 +342,7 @@ fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
     Ok((black, white))
 }
 
-/// Parses the text form: 8 lines of `B`/`W`/`.` (CRLF and a final newline
+/// Parses the text form: 8 lines of `B`/`W`/`.` (CRLF and final newlines
 /// allowed) with `to_move` taken from the query (`?to_move=black`).
 pub fn parse_text(body: &str, query: &Map<String, Value>) -> Result<State, GameError> {
     let to_move = match query.get("to_move") {
@@ -353,8 +353,7 @@ pub fn parse_text(body: &str, query: &Map<String, Value>) -> Result<State, GameE
             GameError::invalid_state(format!("to_move must be black or white, not {value}"))
         })?,
     };
-    let body = body.strip_suffix('\n').unwrap_or(body);
-    let body = body.strip_suffix('\r').unwrap_or(body);
+    let body = body.trim_end_matches(['\r', '\n']);
     let lines: Vec<&str> = body
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
