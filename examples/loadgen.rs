@@ -58,7 +58,11 @@ fn parse_args() -> Result<Options, String> {
             "--target" => {
                 let spec = value()?;
                 let (url, file) = spec.split_once('@').ok_or("--target URL@BODYFILE")?;
-                let host = url.trim_start_matches("http://").split(['/', ':']).next().unwrap_or("");
+                let host = url
+                    .trim_start_matches("http://")
+                    .split(['/', ':'])
+                    .next()
+                    .unwrap_or("");
                 if !(host == "localhost" || host.starts_with("127.") || host == "[") {
                     return Err(format!("only loopback targets are allowed, not {host}"));
                 }
@@ -67,13 +71,22 @@ fn parse_args() -> Result<Options, String> {
                 } else {
                     std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
                 };
-                options.targets.push(Target { url: url.to_string(), body });
+                options.targets.push(Target {
+                    url: url.to_string(),
+                    body,
+                });
             }
-            "--concurrency" => options.concurrency = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--concurrency" => {
+                options.concurrency = value()?.parse().map_err(|e| format!("{e}"))?
+            }
             "--seconds" => options.seconds = value()?.parse().map_err(|e| format!("{e}"))?,
-            "--max-requests" => options.max_requests = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--max-requests" => {
+                options.max_requests = value()?.parse().map_err(|e| format!("{e}"))?
+            }
             "--abandon-after-ms" => {
-                options.abandon_after = Some(Duration::from_millis(value()?.parse().map_err(|e| format!("{e}"))?))
+                options.abandon_after = Some(Duration::from_millis(
+                    value()?.parse().map_err(|e| format!("{e}"))?,
+                ))
             }
             "--rate" => options.rate = Some(value()?.parse().map_err(|e| format!("{e}"))?),
             "--json" => options.json = true,
@@ -94,7 +107,14 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.min(sorted.len() - 1)]
 }
 
-async fn worker(client: reqwest::Client, options: Arc<Options>, sent: Arc<AtomicU64>, tally: Arc<Mutex<Tally>>, started: Instant, until: Instant) {
+async fn worker(
+    client: reqwest::Client,
+    options: Arc<Options>,
+    sent: Arc<AtomicU64>,
+    tally: Arc<Mutex<Tally>>,
+    started: Instant,
+    until: Instant,
+) {
     while Instant::now() < until {
         let n = sent.fetch_add(1, Ordering::Relaxed);
         if n >= options.max_requests {
@@ -112,7 +132,10 @@ async fn worker(client: reqwest::Client, options: Arc<Options>, sent: Arc<Atomic
         let mut request = if target.body.is_empty() {
             client.get(&target.url)
         } else {
-            client.post(&target.url).header("content-type", "application/json").body(target.body.clone())
+            client
+                .post(&target.url)
+                .header("content-type", "application/json")
+                .body(target.body.clone())
         };
         if let Some(limit) = options.abandon_after {
             request = request.timeout(limit);
@@ -124,7 +147,14 @@ async fn worker(client: reqwest::Client, options: Arc<Options>, sent: Arc<Atomic
                 let status = response.status().as_u16();
                 let missing = status == 503 && response.headers().get("retry-after").is_none();
                 let ok = response.bytes().await.is_ok();
-                (if ok { status.to_string() } else { "body-error".into() }, missing)
+                (
+                    if ok {
+                        status.to_string()
+                    } else {
+                        "body-error".into()
+                    },
+                    missing,
+                )
             }
             Err(e) if e.is_timeout() => ("abandoned".into(), false),
             Err(e) if e.is_connect() => ("refused".into(), false),
@@ -150,9 +180,21 @@ async fn main() {
     let sent = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let until = started + Duration::from_secs_f64(options.seconds);
-    let client = reqwest::Client::builder().pool_max_idle_per_host(options.concurrency).build().unwrap();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(options.concurrency)
+        .build()
+        .unwrap();
     let workers: Vec<_> = (0..options.concurrency)
-        .map(|_| tokio::spawn(worker(client.clone(), options.clone(), sent.clone(), tally.clone(), started, until)))
+        .map(|_| {
+            tokio::spawn(worker(
+                client.clone(),
+                options.clone(),
+                sent.clone(),
+                tally.clone(),
+                started,
+                until,
+            ))
+        })
         .collect();
     for worker in workers {
         let _ = worker.await;
@@ -161,7 +203,11 @@ async fn main() {
     let mut tally = tally.lock().unwrap();
     let mut summary = serde_json::Map::new();
     let total: usize = tally.latencies_ms.values().map(Vec::len).sum();
-    println!("{total} requests in {wall:.1} s ({:.0}/s), {} in flight", total as f64 / wall, options.concurrency);
+    println!(
+        "{total} requests in {wall:.1} s ({:.0}/s), {} in flight",
+        total as f64 / wall,
+        options.concurrency
+    );
     for (status, latencies) in tally.latencies_ms.iter_mut() {
         latencies.sort_by(f64::total_cmp);
         let (p50, p90, p99, max) = (

@@ -124,7 +124,9 @@ pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
                 .layer(
                     // Failures are logged where they are made (500s as errors);
                     // a 503 under load is expected and not an error.
-                    TraceLayer::new_for_http().make_span_with(request_span).on_failure(()),
+                    TraceLayer::new_for_http()
+                        .make_span_with(request_span)
+                        .on_failure(()),
                 )
                 .layer(PropagateRequestIdLayer::new(request_id))
                 .layer(CatchPanicLayer::custom(panic_response)),

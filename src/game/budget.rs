@@ -110,9 +110,8 @@ impl Budget {
 
     /// Milliseconds left before the deadline (`None` when untimed).
     pub fn remaining_ms(&self) -> Option<f64> {
-        self.deadline.map(|d| {
-            d.saturating_duration_since(Instant::now()).as_secs_f64() * 1000.0
-        })
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64() * 1000.0)
     }
 
     /// The same budget with its deadline moved earlier to `deadline` if that is sooner.

@@ -384,8 +384,9 @@ impl<G: Game> DynGame for Erased<G> {
             .get("seed")
             .and_then(Value::as_str)
             .map(|s| {
-                s.parse::<u64>()
-                    .map_err(|_| GameError::InvalidOption(format!("seed={s}: expected a whole number")))
+                s.parse::<u64>().map_err(|_| {
+                    GameError::InvalidOption(format!("seed={s}: expected a whole number"))
+                })
             })
             .transpose()?;
         let params = BotParams {

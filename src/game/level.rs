@@ -44,12 +44,20 @@ impl LevelSpec {
 
     /// Fails unless every option is among `allowed`.
     pub fn only_options(&self, allowed: &[&str]) -> Result<(), GameError> {
-        match self.options.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+        match self
+            .options
+            .iter()
+            .find(|(k, _)| !allowed.contains(&k.as_str()))
+        {
             None => Ok(()),
             Some((key, _)) => Err(GameError::InvalidOption(format!(
                 "level '{}' has no option '{key}' (it takes: {})",
                 self.name,
-                if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") }
+                if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
+                }
             ))),
         }
     }

@@ -7,8 +7,8 @@
 //! registry work with, so the HTTP layer never knows one game from another.
 
 mod budget;
-mod error;
 pub mod erased;
+mod error;
 mod level;
 mod perft;
 
@@ -73,6 +73,16 @@ impl Outcome {
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         !matches!(self, Outcome::Ongoing)
+    }
+}
+
+/// Refuses every option of `new`, for a game that always starts from one position.
+pub fn refuse_new_options(game: &str, options: &Map<String, Value>) -> Result<(), GameError> {
+    match options.keys().next() {
+        None => Ok(()),
+        Some(key) => Err(GameError::InvalidOption(format!(
+            "{game} has no option '{key}': a new game always starts from the standard position"
+        ))),
     }
 }
 

@@ -238,9 +238,18 @@ impl<G: Evaluate> Searcher<'_, G> {
             };
             let mut line = Vec::new();
             let score = if n == 0 || alpha == -INFINITY {
-                self.child_score(&child, same_side, depth - 1, 1, -INFINITY, INFINITY, &mut line)
+                self.child_score(
+                    &child,
+                    same_side,
+                    depth - 1,
+                    1,
+                    -INFINITY,
+                    INFINITY,
+                    &mut line,
+                )
             } else {
-                let probe = self.child_score(&child, same_side, depth - 1, 1, alpha, alpha + 1, &mut line);
+                let probe =
+                    self.child_score(&child, same_side, depth - 1, 1, alpha, alpha + 1, &mut line);
                 if probe > alpha && self.stopped.is_none() {
                     line.clear();
                     self.child_score(&child, same_side, depth - 1, 1, alpha, INFINITY, &mut line)
@@ -356,11 +365,35 @@ impl<G: Evaluate> Searcher<'_, G> {
             let child = G::apply(state, &moves[i]);
             let same_side = G::to_move(&child) == mover;
             let score = if n == 0 {
-                self.child_score(&child, same_side, depth - 1, ply + 1, alpha, beta, &mut child_line)
+                self.child_score(
+                    &child,
+                    same_side,
+                    depth - 1,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    &mut child_line,
+                )
             } else {
-                let probe = self.child_score(&child, same_side, depth - 1, ply + 1, alpha, alpha + 1, &mut child_line);
+                let probe = self.child_score(
+                    &child,
+                    same_side,
+                    depth - 1,
+                    ply + 1,
+                    alpha,
+                    alpha + 1,
+                    &mut child_line,
+                );
                 if probe > alpha && probe < beta && self.stopped.is_none() {
-                    self.child_score(&child, same_side, depth - 1, ply + 1, alpha, beta, &mut child_line)
+                    self.child_score(
+                        &child,
+                        same_side,
+                        depth - 1,
+                        ply + 1,
+                        alpha,
+                        beta,
+                        &mut child_line,
+                    )
                 } else {
                     probe
                 }
@@ -397,7 +430,11 @@ impl<G: Evaluate> Searcher<'_, G> {
         self.table.store(Entry {
             key,
             score: score_to_table(best_score, ply),
-            depth: if proven { PROVEN_DEPTH } else { depth.min(250) as u8 },
+            depth: if proven {
+                PROVEN_DEPTH
+            } else {
+                depth.min(250) as u8
+            },
             bound,
             best: best_index as u16,
         });
@@ -409,7 +446,14 @@ impl<G: Evaluate> Searcher<'_, G> {
     }
 
     /// Captures-only search past the horizon, so that exchanges are not cut off mid-way.
-    fn quiescence(&mut self, state: &G::State, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
+    fn quiescence(
+        &mut self,
+        state: &G::State,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: usize,
+    ) -> i32 {
         let stand_pat = G::evaluate(state);
         if qply >= QUIESCENCE_PLIES || stand_pat >= beta {
             return stand_pat;
@@ -422,7 +466,9 @@ impl<G: Evaluate> Searcher<'_, G> {
             self.move_lists[ply] = moves;
             return G::terminal_score(state, ply);
         }
-        let mut noisy: Vec<usize> = (0..moves.len()).filter(|&i| G::is_noisy(state, &moves[i])).collect();
+        let mut noisy: Vec<usize> = (0..moves.len())
+            .filter(|&i| G::is_noisy(state, &moves[i]))
+            .collect();
         noisy.sort_by_key(|&i| -G::order_hint(state, &moves[i]));
         let mover = G::to_move(state);
         let mut best = stand_pat;
@@ -450,7 +496,13 @@ impl<G: Evaluate> Searcher<'_, G> {
     }
 
     /// Move indices in search order: the table's move, killers, then by hint.
-    fn ordered(&self, state: &G::State, moves: &[G::Move], tt_best: Option<usize>, ply: usize) -> Vec<usize> {
+    fn ordered(
+        &self,
+        state: &G::State,
+        moves: &[G::Move],
+        tt_best: Option<usize>,
+        ply: usize,
+    ) -> Vec<usize> {
         let killers = &self.killers[ply];
         let mut keyed: Vec<(i64, usize)> = moves
             .iter()

@@ -30,8 +30,8 @@ pub use board::{Color, State};
 pub use movegen::{Kind, Move};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
-    Outcome, Player, ScoredMove, SearchReport, TextRequest,
+    refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
+    LevelInfo, LevelSpec, Outcome, Player, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
@@ -102,11 +102,7 @@ impl Game for Advance {
     }
 
     fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        if let Some(key) = options.keys().next() {
-            return Err(GameError::InvalidOption(format!(
-                "advance has no option '{key}'; a new game always starts from the standard position"
-            )));
-        }
+        refuse_new_options("advance", options)?;
         Ok(State::start())
     }
 

@@ -33,8 +33,8 @@ mod tests;
 pub use state::{Move, State};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
-    Outcome, Player, ScoredMove, SearchReport, TextRequest,
+    refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
+    LevelInfo, LevelSpec, Outcome, Player, ScoredMove, SearchReport, TextRequest,
 };
 use board::Bits;
 use engine::{Plan, RootLine, Thought, WIN};
@@ -84,11 +84,7 @@ impl Game for Reversi {
     }
 
     fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        if let Some(key) = options.keys().next() {
-            return Err(GameError::InvalidOption(format!(
-                "reversi has no option '{key}': a new game always starts from the standard position"
-            )));
-        }
+        refuse_new_options("reversi", options)?;
         Ok(State::start())
     }
 
