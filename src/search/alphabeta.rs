@@ -296,7 +296,8 @@ impl<G: Evaluate> Searcher<'_, G> {
         }
         if self.budget.nodes_exhausted(self.nodes) {
             self.stopped = Some(StopReason::Nodes);
-        } else if self.nodes % CHECK_EVERY == 0 {
+        } else if self.nodes % CHECK_EVERY == 1 {
+            // From the first node on, so that a search started late stops at once.
             self.stopped = self.budget.interrupted();
         }
         self.stopped.is_some()

@@ -264,3 +264,23 @@ fn a_node_cap_stops_the_search_deterministically() {
     assert_eq!((a.best, a.score, a.depth), (b.best, b.score, b.depth));
     assert!(a.nodes <= 5_000 + 64);
 }
+
+#[test]
+fn a_search_started_after_its_deadline_stops_at_once() {
+    let root = Node {
+        path: 5,
+        mover: Player::First,
+    };
+    let mut budget = Budget::with_time_ms(0);
+    budget.deadline = Some(std::time::Instant::now());
+    let result = search::<Tree>(&root, &budget, &SearchOptions::default());
+    assert_eq!(result.stopped_by, StopReason::Time);
+    assert!(
+        result.nodes < 16,
+        "{} nodes after the deadline",
+        result.nodes
+    );
+    let mut moves = Vec::new();
+    Tree::legal_moves(&root, &mut moves);
+    assert!(moves.contains(&result.best));
+}
