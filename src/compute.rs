@@ -91,7 +91,7 @@ impl ComputePool {
                     .name(format!("gamebot-compute-{i}"))
                     .stack_size(16 << 20)
                     .spawn(move || {
-                        while let Some(job) = next_job(&receiver) {
+                        for job in receiver {
                             job();
                         }
                     })
@@ -202,25 +202,6 @@ impl Drop for ComputePool {
             let _ = worker.join();
         }
     }
-}
-
-/// How many times an idle worker yields, looking for work, before it sleeps.
-const YIELDS_BEFORE_SLEEP: u32 = 200;
-
-/// The next job, or `None` once the pool is closed. Under load a job is
-/// usually there, or comes within a few microseconds: an idle worker first
-/// yields its core a while (cheap when nothing else wants it) and only then
-/// sleeps, since waking a sleeping thread costs a system call and a context
-/// switch on every job.
-fn next_job(receiver: &crossbeam_channel::Receiver<Job>) -> Option<Job> {
-    for _ in 0..YIELDS_BEFORE_SLEEP {
-        match receiver.try_recv() {
-            Ok(job) => return Some(job),
-            Err(crossbeam_channel::TryRecvError::Disconnected) => return None,
-            Err(crossbeam_channel::TryRecvError::Empty) => std::thread::yield_now(),
-        }
-    }
-    receiver.recv().ok()
 }
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
