@@ -34,20 +34,33 @@ pub enum ComputeError {
 }
 
 /// Counters shared by the pool handle, its workers and admission permits.
-#[derive(Default)]
 struct Load {
     /// Jobs admitted and not yet finished (queued + running).
     admitted: AtomicUsize,
     /// Jobs a worker is executing.
     running: AtomicUsize,
+    /// The gauges they are published to (registered once: looking a metric
+    /// up by name on every job was a measurable share of a cheap request).
+    queue_gauge: metrics::Gauge,
+    running_gauge: metrics::Gauge,
 }
 
 impl Load {
+    fn new() -> Self {
+        Load {
+            admitted: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
+            queue_gauge: metrics::gauge!("gamebot_compute_queue_depth"),
+            running_gauge: metrics::gauge!("gamebot_compute_running"),
+        }
+    }
+
     fn publish(&self) {
         let admitted = self.admitted.load(Ordering::Relaxed);
         let running = self.running.load(Ordering::Relaxed);
-        metrics::gauge!("gamebot_compute_queue_depth").set(admitted.saturating_sub(running) as f64);
-        metrics::gauge!("gamebot_compute_running").set(running as f64);
+        self.queue_gauge
+            .set(admitted.saturating_sub(running) as f64);
+        self.running_gauge.set(running as f64);
     }
 }
 
@@ -98,7 +111,7 @@ impl ComputePool {
                     .expect("the OS refused to start a compute thread")
             })
             .collect();
-        let load = Arc::new(Load::default());
+        let load = Arc::new(Load::new());
         load.publish();
         ComputePool {
             sender: Some(sender),

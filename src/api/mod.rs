@@ -44,12 +44,14 @@ pub struct AppState {
 impl AppState {
     /// The state for `config`, with a fresh compute pool.
     pub fn new(config: ServeConfig) -> Self {
+        // The recorder first: the pool registers its gauges when it is made.
+        let metrics = telemetry::prometheus();
         let pool = ComputePool::new(config.worker_count(), config.queue);
         AppState {
             config: Arc::new(config),
             pool: Arc::new(pool),
             draining: Arc::new(AtomicBool::new(false)),
-            metrics: telemetry::prometheus(),
+            metrics,
         }
     }
 }
