@@ -22,8 +22,7 @@ pub const DEFAULT_TIME_MS: u64 = 100;
 /// Arguments of `gamebot advance`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct AdvanceArgs {
-    /// `name`, or `white IN OUT`, or `black IN OUT`.
-    #[arg(allow_hyphen_values = true)]
+    /// `name`, or `white IN OUT`, or `black IN OUT` (options may come before or after).
     pub words: Vec<String>,
     /// The bot level (legal, win, greedy, predict, strong[:margin=N]).
     #[arg(long, default_value = "strong")]
