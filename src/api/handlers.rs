@@ -6,10 +6,8 @@ use super::{ApiError, AppState};
 use crate::game::erased::BotRequest;
 use crate::game::{Budget, DynGame, StopFlag};
 use crate::games;
-use axum::body::Body;
-use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -105,8 +103,44 @@ struct AnalyzeRequest {
     extra: Map<String, Value>,
 }
 
-fn game(id: &str) -> Result<&'static dyn DynGame, ApiError> {
-    games::find(id).ok_or_else(|| ApiError::UnknownGame(id.to_string()))
+/// What every game endpoint starts from: the game the path names, the query,
+/// the body sorted by content type, and when the request arrived (a search's
+/// deadline counts from then). Its rejections are the API's problem documents.
+pub struct GameRequest {
+    /// The game id from the path.
+    id: String,
+    /// The game it names.
+    game: &'static dyn DynGame,
+    /// The query parameters (used with text bodies).
+    query: HashMap<String, String>,
+    /// The body.
+    payload: Payload,
+    /// When the request arrived.
+    arrived: Instant,
+}
+
+impl FromRequest<AppState> for GameRequest {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, app: &AppState) -> Result<Self, ApiError> {
+        let arrived = Instant::now();
+        let (mut parts, body) = request.into_parts();
+        let Path(id) = Path::<String>::from_request_parts(&mut parts, app)
+            .await
+            .map_err(|e| ApiError::UnknownGame(e.body_text()))?;
+        let game = games::find(&id).ok_or_else(|| ApiError::UnknownGame(id.clone()))?;
+        let Query(query) = Query::<HashMap<String, String>>::from_request_parts(&mut parts, app)
+            .await
+            .map_err(|e| ApiError::InvalidOption(e.body_text()))?;
+        let payload = body::read(&parts.headers, body, app.body_limits()).await?;
+        Ok(GameRequest {
+            id,
+            game,
+            query,
+            payload,
+            arrived,
+        })
+    }
 }
 
 fn json_body<T: serde::de::DeserializeOwned>(
@@ -195,13 +229,9 @@ pub async fn list_games() -> Json<Value> {
 /// `POST /v1/games/{game}/new`.
 pub async fn new_game(
     State(app): State<AppState>,
-    path: Result<Path<String>, PathRejection>,
-    headers: HeaderMap,
-    body: Body,
+    request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
-    let game = game(&id)?;
-    let payload = body::read(&headers, body, app.body_limits()).await?;
+    let GameRequest { game, payload, .. } = request;
     let request: NewRequest = json_body(
         payload,
         Some(NewRequest {
@@ -217,15 +247,15 @@ pub async fn new_game(
 /// `POST /v1/games/{game}/legal-moves` (JSON, or the game's text form).
 pub async fn legal_moves(
     State(app): State<AppState>,
-    path: Result<Path<String>, PathRejection>,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-    headers: HeaderMap,
-    body: Body,
+    request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
-    let game = game(&id)?;
-    let Query(query) = query.map_err(|e| ApiError::InvalidOption(e.body_text()))?;
-    match body::read(&headers, body, app.body_limits()).await? {
+    let GameRequest {
+        game,
+        query,
+        payload,
+        ..
+    } = request;
+    match payload {
         Payload::Text(text) => {
             let query = query_map(query);
             let reply = app
@@ -244,15 +274,8 @@ pub async fn legal_moves(
 }
 
 /// `POST /v1/games/{game}/play`.
-pub async fn play(
-    State(app): State<AppState>,
-    path: Result<Path<String>, PathRejection>,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, ApiError> {
-    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
-    let game = game(&id)?;
-    let payload = body::read(&headers, body, app.body_limits()).await?;
+pub async fn play(State(app): State<AppState>, request: GameRequest) -> Result<Response, ApiError> {
+    let GameRequest { game, payload, .. } = request;
     let request: PlayRequest = json_body(payload, None)?;
     let reply = app
         .compute(move |_| game.play(&request.state, &request.mv))
@@ -263,15 +286,15 @@ pub async fn play(
 /// `POST /v1/games/{game}/bot-move` (JSON, or the game's text form).
 pub async fn bot_move(
     State(app): State<AppState>,
-    path: Result<Path<String>, PathRejection>,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-    headers: HeaderMap,
-    body: Body,
+    request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let arrived = Instant::now();
-    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
-    let game = game(&id)?;
-    let Query(query) = query.map_err(|e| ApiError::InvalidOption(e.body_text()))?;
+    let GameRequest {
+        id,
+        game,
+        query,
+        payload,
+        arrived,
+    } = request;
     // The query's limits are for text bodies; they are checked whatever the body.
     let limits = Limits {
         time_ms: query_number(&query, "time_ms")?,
@@ -279,7 +302,7 @@ pub async fn bot_move(
         max_nodes: query_number(&query, "max_nodes")?,
     };
     query_number::<u64>(&query, "seed")?;
-    match body::read(&headers, body, app.body_limits()).await? {
+    match payload {
         Payload::Text(text) => {
             if let Some(level) = query.get("level") {
                 game.check_level(level)?;
@@ -321,14 +344,15 @@ pub async fn bot_move(
 /// `POST /v1/games/{game}/analyze`.
 pub async fn analyze(
     State(app): State<AppState>,
-    path: Result<Path<String>, PathRejection>,
-    headers: HeaderMap,
-    body: Body,
+    request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let arrived = Instant::now();
-    let Path(id) = path.map_err(|e| ApiError::UnknownGame(e.body_text()))?;
-    let game = game(&id)?;
-    let payload = body::read(&headers, body, app.body_limits()).await?;
+    let GameRequest {
+        id,
+        game,
+        payload,
+        arrived,
+        ..
+    } = request;
     let request: AnalyzeRequest = json_body(payload, None)?;
     let top = request.top.unwrap_or(DEFAULT_TOP as u64);
     if !(1..=MAX_TOP as u64).contains(&top) {
