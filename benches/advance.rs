@@ -1,10 +1,11 @@
 //! Advance: perft from the start position (asserting the fixture's counts),
 //! move generation on a busy midgame position, and the bot levels.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamebot::game::{BotParams, Budget, Game, LevelSpec};
 use gamebot::games::advance::movegen::perft;
 use gamebot::games::advance::{Advance, Color, State};
+use gamebot::search::{search, SearchOptions};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -68,9 +69,47 @@ fn bench_levels(c: &mut Criterion) {
     group.finish();
 }
 
+/// Midgame positions for the search benchmark: the seed's busy position and
+/// positions reached by fixed sequences of legal moves from the start.
+fn midgame_positions() -> Vec<(String, State)> {
+    let mut positions = vec![("seed-midgame".to_string(), midgame())];
+    for (n, stride) in [(16usize, 7usize), (24, 11), (32, 5)] {
+        let mut state = State::start();
+        let mut moves = Vec::new();
+        for ply in 0..n {
+            moves.clear();
+            Advance::legal_moves(&state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state = Advance::apply(&state, &moves[(ply * stride) % moves.len()]);
+        }
+        positions.push((format!("ply{n}"), state));
+    }
+    positions
+}
+
+/// Search speed: the generic alpha-beta with Advance's evaluation to a fixed
+/// depth, reported in nodes per second (the node count is measured first, so
+/// the throughput is exact).
+fn bench_search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("advance_search_nodes");
+    group.sample_size(10);
+    let options = SearchOptions::default();
+    for (name, state) in midgame_positions() {
+        let budget = Budget::unlimited().depth(4);
+        let nodes = search::<Advance>(&state, &budget, &options).nodes;
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("{name}_depth4"), |b| {
+            b.iter(|| search::<Advance>(black_box(&state), &budget, &options).nodes)
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = bench_perft, bench_movegen, bench_levels
+    targets = bench_perft, bench_movegen, bench_levels, bench_search
 }
 criterion_main!(benches);
