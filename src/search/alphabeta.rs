@@ -1,9 +1,12 @@
 //! Negamax with alpha-beta pruning, principal-variation search, iterative
-//! deepening under a [`Budget`], a transposition table, killer moves and an
-//! optional quiescence search, for any game that implements [`Evaluate`].
+//! deepening under a [`Budget`], a transposition table, killer moves, a
+//! history table and an optional quiescence search, for any game that
+//! implements [`Evaluate`]. Late-move reductions, null-move pruning and
+//! threat extensions are opt-in through [`SearchOptions`]: they trade the
+//! exactness of plain alpha-beta for depth, which pays in large games.
 
 use super::tt::{Bound, Entry, Table, PROVEN_DEPTH};
-use super::{is_decisive, Evaluate, MAX_PLY, WIN};
+use super::{is_decisive, Evaluate, HISTORY_SLOTS, MAX_PLY, WIN};
 use crate::game::{Budget, StopReason};
 
 const INFINITY: i32 = WIN + 1;
@@ -17,16 +20,47 @@ pub struct SearchOptions {
     pub max_depth: u32,
     /// log2 of the transposition table's entry count.
     pub tt_log2: u32,
+    /// Late-move reductions: a quiet move late in the order, at depth 3 or
+    /// more, is first searched a ply (two, very late and deep) shallower and
+    /// only searched fully if it then beats alpha.
+    pub late_move_reductions: bool,
+    /// Null-move pruning, where [`Evaluate::null_move`] offers a pass: if
+    /// the side to move stays at or above beta even after passing, searched
+    /// shallower, the node is cut off.
+    pub null_move: bool,
+    /// A move that puts the opponent in danger ([`Evaluate::in_danger`]) is
+    /// searched a ply deeper.
+    pub threat_extension: bool,
+    /// Futility pruning: one or two plies from the horizon, a quiet move is
+    /// skipped when the static evaluation plus this margin per remaining ply
+    /// still cannot reach alpha (in evaluation units).
+    pub futility_margin: Option<i32>,
 }
 
 impl Default for SearchOptions {
+    /// Plain alpha-beta: exact to its depth, with every pruning that could
+    /// change the result turned off.
     fn default() -> Self {
         SearchOptions {
             max_depth: 64,
             tt_log2: 18,
+            late_move_reductions: false,
+            null_move: false,
+            threat_extension: false,
+            futility_margin: None,
         }
     }
 }
+
+/// Ordering keys: the table's move, then captures by hint, then killers,
+/// then quiet moves by history.
+const KEY_TT: i64 = i64::MAX;
+const KEY_NOISY: i64 = 1 << 40;
+const KEY_KILLER: i64 = 1 << 39;
+/// History scores are kept below this, so they never reach the killers.
+const HISTORY_CAP: i32 = 1 << 24;
+/// Plies of extension allowed along one line, so a chain of threats cannot run away.
+const MAX_EXTENSION_PLY: usize = 48;
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -62,6 +96,11 @@ pub struct RootScore<M> {
 
 struct Searcher<'a, G: Evaluate> {
     budget: &'a Budget,
+    options: &'a SearchOptions,
+    /// Cut-off credit per [`Evaluate::history_slot`].
+    history: Vec<i32>,
+    /// Whether the move played at each ply was a null move.
+    null_played: [bool; MAX_PLY + 1],
     table: Table,
     killers: Vec<[Option<G::Move>; 2]>,
     nodes: u64,
@@ -121,6 +160,9 @@ fn iterate<G: Evaluate>(
 ) -> (u32, u64, StopReason) {
     let mut searcher = Searcher::<G> {
         budget,
+        options,
+        history: vec![0; HISTORY_SLOTS],
+        null_played: [false; MAX_PLY + 1],
         table: Table::new(options.tt_log2),
         killers: vec![[None, None]; MAX_PLY + 1],
         nodes: 0,
@@ -143,6 +185,7 @@ fn iterate<G: Evaluate>(
     let mut stopped_by = StopReason::Depth;
     for depth in 1..=max_depth {
         searcher.horizon = false;
+        searcher.age_history();
         let scored = searcher.root(state, &moves, &order, depth, exact_top);
         let aborted = searcher.stopped.is_some();
         // A cut-short first iteration still beats having no move at all.
@@ -355,6 +398,13 @@ impl<G: Evaluate> Searcher<'_, G> {
             }
         }
 
+        let in_danger = self.uses_danger() && G::in_danger(state);
+        if let Some(score) = self.try_null_move(state, depth, ply, beta, in_danger) {
+            self.move_lists[ply] = moves;
+            return score;
+        }
+
+        let futile_below = self.futility_bound(state, depth, alpha, in_danger);
         let order = self.ordered(state, &moves, tt_best, ply);
         let mover = G::to_move(state);
         let alpha_start = alpha;
@@ -363,33 +413,60 @@ impl<G: Evaluate> Searcher<'_, G> {
         let horizon_before = std::mem::replace(&mut self.horizon, false);
         let mut child_line = Vec::new();
         for (n, &i) in order.iter().enumerate() {
+            let quiet = n > 0 && Some(i) != tt_best && self.is_quiet(state, &moves[i], ply);
+            if quiet && futile_below.is_some_and(|bound| bound <= alpha) {
+                // Searching it could not raise alpha, by the margin's estimate.
+                self.horizon = true;
+                best_score = best_score.max(futile_below.unwrap_or(alpha));
+                continue;
+            }
             let child = G::apply(state, &moves[i]);
             let same_side = G::to_move(&child) == mover;
+            let threat = !same_side && self.uses_danger() && G::in_danger(&child);
+            let extension =
+                u32::from(threat && self.options.threat_extension && ply < MAX_EXTENSION_PLY);
+            let child_depth = depth - 1 + extension;
             let score = if n == 0 {
                 self.child_score(
                     &child,
                     same_side,
-                    depth - 1,
+                    child_depth,
                     ply + 1,
                     alpha,
                     beta,
                     &mut child_line,
                 )
             } else {
-                let probe = self.child_score(
+                let reduction = if quiet && !in_danger && !threat {
+                    self.reduction(depth, n)
+                } else {
+                    0
+                };
+                let mut probe = self.child_score(
                     &child,
                     same_side,
-                    depth - 1,
+                    child_depth - reduction,
                     ply + 1,
                     alpha,
                     alpha + 1,
                     &mut child_line,
                 );
+                if reduction > 0 && probe > alpha && self.stopped.is_none() {
+                    probe = self.child_score(
+                        &child,
+                        same_side,
+                        child_depth,
+                        ply + 1,
+                        alpha,
+                        alpha + 1,
+                        &mut child_line,
+                    );
+                }
                 if probe > alpha && probe < beta && self.stopped.is_none() {
                     self.child_score(
                         &child,
                         same_side,
-                        depth - 1,
+                        child_depth,
                         ply + 1,
                         alpha,
                         beta,
@@ -415,7 +492,10 @@ impl<G: Evaluate> Searcher<'_, G> {
                 }
             }
             if alpha >= beta {
-                self.remember_killer(ply, &moves[i]);
+                if !G::is_noisy(state, &moves[i]) {
+                    self.remember_killer(ply, &moves[i]);
+                    self.reward_history(state, &moves, &order[..=n], depth);
+                }
                 break;
             }
         }
@@ -496,7 +576,8 @@ impl<G: Evaluate> Searcher<'_, G> {
         best
     }
 
-    /// Move indices in search order: the table's move, killers, then by hint.
+    /// Move indices in search order: the table's move, moves with a positive
+    /// hint (captures, by value), killers, then the rest by history and hint.
     fn ordered(
         &self,
         state: &G::State,
@@ -509,18 +590,124 @@ impl<G: Evaluate> Searcher<'_, G> {
             .iter()
             .enumerate()
             .map(|(i, mv)| {
+                let hint = i64::from(G::order_hint(state, mv));
                 let key = if Some(i) == tt_best {
-                    i64::MAX
+                    KEY_TT
+                } else if hint > 0 {
+                    KEY_NOISY + hint
                 } else if killers.iter().any(|k| k.as_ref() == Some(mv)) {
-                    i64::MAX / 2
+                    KEY_KILLER
                 } else {
-                    G::order_hint(state, mv) as i64
+                    i64::from(self.history_of(state, mv)) * 4 + hint
                 };
                 (-key, i)
             })
             .collect();
         keyed.sort_by_key(|&(k, _)| k);
         keyed.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// Whether the search needs [`Evaluate::in_danger`] at all.
+    fn uses_danger(&self) -> bool {
+        let o = self.options;
+        o.late_move_reductions || o.null_move || o.threat_extension
+    }
+
+    /// Whether a move may be reduced: not noisy and not a killer.
+    fn is_quiet(&self, state: &G::State, mv: &G::Move, ply: usize) -> bool {
+        !G::is_noisy(state, mv) && !self.killers[ply].iter().any(|k| k.as_ref() == Some(mv))
+    }
+
+    /// How many plies shallower the `n`-th move (0-based) at `depth` is
+    /// first searched: growing with the logarithms of both, and always
+    /// leaving at least one ply.
+    fn reduction(&self, depth: u32, n: usize) -> u32 {
+        if !self.options.late_move_reductions || depth < 3 || n < 3 {
+            return 0;
+        }
+        let r = 0.75 + f64::from(depth).ln() * (n as f64).ln() / 2.25;
+        (r as u32).clamp(1, depth - 2)
+    }
+
+    /// The optimistic value of a quiet move at a frontier node (static
+    /// evaluation plus the futility margin), when futility pruning applies.
+    fn futility_bound(
+        &self,
+        state: &G::State,
+        depth: u32,
+        alpha: i32,
+        in_danger: bool,
+    ) -> Option<i32> {
+        let margin = self.options.futility_margin?;
+        if depth > 2 || in_danger || is_decisive(alpha) || alpha <= -INFINITY + 1 {
+            return None;
+        }
+        Some(G::evaluate(state).saturating_add(margin * depth as i32))
+    }
+
+    /// Null-move pruning: the score to return at once if passing still
+    /// holds beta (searched `1 + R` plies shallower), else `None`.
+    fn try_null_move(
+        &mut self,
+        state: &G::State,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+        in_danger: bool,
+    ) -> Option<i32> {
+        let allowed = self.options.null_move
+            && depth >= 3
+            && !in_danger
+            && !self.null_played[ply - 1]
+            && !is_decisive(beta)
+            && beta < INFINITY;
+        if !allowed {
+            return None;
+        }
+        let passed = G::null_move(state)?;
+        if G::evaluate(state) < beta {
+            return None;
+        }
+        let reduced = depth - 1 - if depth >= 6 { 3 } else { 2 };
+        self.null_played[ply] = true;
+        let mut line = Vec::new();
+        let score = -self.negamax(&passed, reduced, ply + 1, -beta, -beta + 1, &mut line);
+        self.null_played[ply] = false;
+        if self.stopped.is_some() {
+            return Some(0);
+        }
+        // The pass is not a move: what it shows is never a proof.
+        self.horizon = true;
+        (score >= beta).then(|| if is_decisive(score) { beta } else { score })
+    }
+
+    fn history_of(&self, state: &G::State, mv: &G::Move) -> i32 {
+        G::history_slot(state, mv).map_or(0, |slot| self.history[slot % HISTORY_SLOTS])
+    }
+
+    /// Credits the quiet move that cut off (the last of `tried`) and debits
+    /// the quiet moves tried before it, by depth squared.
+    fn reward_history(&mut self, state: &G::State, moves: &[G::Move], tried: &[usize], depth: u32) {
+        let bonus = (depth * depth).min(400) as i32;
+        let last = tried.len() - 1;
+        for (n, &i) in tried.iter().enumerate() {
+            let mv = &moves[i];
+            if n < last && G::is_noisy(state, mv) {
+                continue;
+            }
+            if let Some(slot) = G::history_slot(state, mv) {
+                let entry = &mut self.history[slot % HISTORY_SLOTS];
+                let change = if n == last { bonus } else { -bonus };
+                *entry = (*entry + change).clamp(-HISTORY_CAP, HISTORY_CAP);
+            }
+        }
+    }
+
+    /// Halves the history between iterations, so recent cut-offs weigh most.
+    fn age_history(&mut self) {
+        for entry in &mut self.history {
+            *entry /= 2;
+        }
     }
 
     fn remember_killer(&mut self, ply: usize, mv: &G::Move) {

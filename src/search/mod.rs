@@ -18,6 +18,9 @@ pub const WIN: i32 = 1_000_000;
 /// The largest number of plies a search goes from the root.
 pub const MAX_PLY: usize = 128;
 
+/// Size of the history table that [`Evaluate::history_slot`] indexes.
+pub const HISTORY_SLOTS: usize = 1 << 16;
+
 /// What the generic search needs from a game beyond its rules.
 pub trait Evaluate: Game {
     /// The static value of a position for the side to move (higher is better
@@ -37,6 +40,28 @@ pub trait Evaluate: Game {
     /// quiescence (captures, shots). The default has no quiescence search.
     fn is_noisy(_state: &Self::State, _mv: &Self::Move) -> bool {
         false
+    }
+
+    /// The move's slot in the history table (`0..HISTORY_SLOTS`), which
+    /// orders quiet moves by how often they caused cut-offs elsewhere in the
+    /// tree. The default gives no slot: quiet moves keep their hint order.
+    fn history_slot(_state: &Self::State, _mv: &Self::Move) -> Option<usize> {
+        None
+    }
+
+    /// Whether the side to move is under direct threat (a king in check, a
+    /// General in danger): such positions are never reduced or null-moved,
+    /// and a move that creates one is searched a ply deeper when
+    /// [`SearchOptions::threat_extension`] is on. The default: never.
+    fn in_danger(_state: &Self::State) -> bool {
+        false
+    }
+
+    /// The position with the turn simply passed, for null-move pruning;
+    /// `None` where passing would mislead the search (zugzwang-prone
+    /// positions). The default offers none, which turns the pruning off.
+    fn null_move(_state: &Self::State) -> Option<Self::State> {
+        None
     }
 
     /// The value of a finished game for the side to move in it, `ply` plies from

@@ -141,6 +141,63 @@ impl Evaluate for Tree {
     fn hash(state: &Node) -> u64 {
         state.path
     }
+    // History reorders moves; alpha-beta must stay exact regardless.
+    fn history_slot(_: &Node, mv: &u64) -> Option<usize> {
+        Some(*mv as usize)
+    }
+}
+
+/// [`Tree`] where the search may also pass (null-move pruning) and where
+/// some positions count as "in danger": for the opt-in prunings.
+struct PassingTree;
+
+impl Game for PassingTree {
+    type State = Node;
+    type Move = u64;
+    unused_game_parts!();
+    fn to_move(state: &Node) -> Player {
+        state.mover
+    }
+    fn legal_moves(state: &Node, out: &mut Vec<u64>) {
+        Tree::legal_moves(state, out)
+    }
+    fn apply(state: &Node, mv: &u64) -> Node {
+        Tree::apply(state, mv)
+    }
+    fn outcome(_: &Node) -> Outcome {
+        Outcome::Ongoing
+    }
+}
+
+impl Evaluate for PassingTree {
+    fn evaluate(state: &Node) -> i32 {
+        Tree::evaluate(state)
+    }
+    fn hash(state: &Node) -> u64 {
+        state.path
+    }
+    fn history_slot(_: &Node, mv: &u64) -> Option<usize> {
+        Some(*mv as usize)
+    }
+    fn in_danger(state: &Node) -> bool {
+        state.path % 7 == 0
+    }
+    fn null_move(state: &Node) -> Option<Node> {
+        Some(Node {
+            path: mix(state.path ^ 0x5555),
+            mover: state.mover.other(),
+        })
+    }
+}
+
+fn all_prunings() -> SearchOptions {
+    SearchOptions {
+        late_move_reductions: true,
+        null_move: true,
+        threat_extension: true,
+        futility_margin: Some(300),
+        ..SearchOptions::default()
+    }
 }
 
 fn minimax(state: &Node, depth: u32) -> i32 {
@@ -283,4 +340,74 @@ fn a_search_started_after_its_deadline_stops_at_once() {
     let mut moves = Vec::new();
     Tree::legal_moves(&root, &mut moves);
     assert!(moves.contains(&result.best));
+}
+
+#[test]
+fn the_opt_in_prunings_search_fewer_nodes_and_never_claim_a_proof() {
+    // The threat extension searches more, not less: leave it out of the count.
+    let prunings = SearchOptions {
+        threat_extension: false,
+        ..all_prunings()
+    };
+    let mut plain_nodes = 0;
+    let mut pruned_nodes = 0;
+    for seed in 0..20u64 {
+        let root = Node {
+            path: mix(seed + 1000),
+            mover: Player::First,
+        };
+        let budget = Budget::unlimited().depth(7);
+        let plain = search::<PassingTree>(&root, &budget, &SearchOptions::default());
+        let pruned = search::<PassingTree>(&root, &budget, &prunings);
+        let extended = search::<PassingTree>(&root, &budget, &all_prunings());
+        let mut moves = Vec::new();
+        PassingTree::legal_moves(&root, &mut moves);
+        assert!(moves.contains(&pruned.best), "seed {seed}");
+        assert!(moves.contains(&extended.best), "seed {seed}");
+        assert!(
+            !pruned.proven,
+            "seed {seed}: a pruned search proves nothing"
+        );
+        assert!(!extended.proven, "seed {seed}");
+        assert_eq!(pruned.depth, 7);
+        plain_nodes += plain.nodes;
+        pruned_nodes += pruned.nodes;
+    }
+    assert!(
+        pruned_nodes * 3 < plain_nodes * 2,
+        "pruned {pruned_nodes} nodes against {plain_nodes}"
+    );
+}
+
+#[test]
+fn the_opt_in_prunings_keep_nim_solved() {
+    for stones in 1..=14 {
+        let pile = Pile {
+            stones,
+            mover: Player::First,
+        };
+        let result = search::<Nim>(&pile, &Budget::unlimited(), &all_prunings());
+        if stones % 4 == 0 {
+            assert!(result.score < 0 && is_decisive(result.score), "{stones}");
+        } else {
+            assert_eq!(result.best, stones % 4, "{stones}: take to a multiple of 4");
+            assert!(is_decisive(result.score) && result.score > 0, "{stones}");
+        }
+    }
+}
+
+#[test]
+fn the_opt_in_prunings_respect_a_node_cap_deterministically() {
+    let root = Node {
+        path: 77,
+        mover: Player::First,
+    };
+    let budget = Budget::unlimited().nodes(20_000);
+    let a = search::<PassingTree>(&root, &budget, &all_prunings());
+    let b = search::<PassingTree>(&root, &budget, &all_prunings());
+    assert_eq!(a.stopped_by, StopReason::Nodes);
+    assert_eq!(
+        (a.best, a.score, a.depth, a.nodes),
+        (b.best, b.score, b.depth, b.nodes)
+    );
 }

@@ -239,6 +239,25 @@ pub fn evaluate(state: &State) -> i32 {
     }
 }
 
+/// Material (in points) the side to move needs before the search may try
+/// passing: with less, having to move can be the worse thing (zugzwang:
+/// a side without a legal move loses).
+const NULL_MOVE_MATERIAL: i32 = 12;
+
+/// The position with the turn passed, when passing is a fair test: the side
+/// to move keeps enough material, and the material rule is not about to end
+/// the game.
+pub fn null_move(state: &State) -> Option<State> {
+    let me = state.to_move();
+    let safe = state.material(me) >= NULL_MOVE_MATERIAL
+        && state.ply().map_or(true, |p| p + 8 < super::board::PLY_LIMIT);
+    safe.then(|| {
+        let mut passed = state.clone();
+        passed.pass_turn();
+        passed
+    })
+}
+
 /// Ordering hint: conversions and captures by the value taken, cheap attackers first.
 pub fn order_hint(state: &State, mv: &Move) -> i32 {
     let target = state.cells[mv.to as usize];
@@ -278,6 +297,18 @@ impl Evaluate for Advance {
 
     fn is_noisy(state: &State, mv: &Move) -> bool {
         is_noisy(state, mv)
+    }
+
+    fn history_slot(_state: &State, mv: &Move) -> Option<usize> {
+        Some(usize::from(mv.from) * CELLS + usize::from(mv.to))
+    }
+
+    fn in_danger(state: &State) -> bool {
+        state.in_danger(state.to_move())
+    }
+
+    fn null_move(state: &State) -> Option<State> {
+        null_move(state)
     }
 
     fn terminal_score(state: &State, ply: usize) -> i32 {

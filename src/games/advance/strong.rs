@@ -10,6 +10,12 @@
 //! 100 = one point of material). A winning move always comes first, since
 //! the search scores it highest. `strong:margin=0` plays the search's own
 //! choice.
+//!
+//! The search's pruning can be switched off one by one, for comparisons in
+//! the arena: `lmr=0` (late-move reductions), `null=0` (null-move pruning),
+//! `ext=0` (searching a ply deeper after a move that puts the enemy General
+//! in danger), `futility=0` (skipping quiet moves near the horizon that
+//! cannot reach alpha).
 
 use super::board::State;
 use super::levels::legal_moves;
@@ -29,6 +35,9 @@ pub const DEFAULT_MIN_GAIN: u64 = 4;
 /// Depth used when the budget sets no limit at all.
 const UNLIMITED_DEPTH: u32 = 5;
 
+/// Futility margin per remaining ply, in centi-points: two points of material.
+const FUTILITY_MARGIN: i32 = 200;
+
 /// log2 of the transposition table's entries.
 pub const TT_LOG2: u32 = 18;
 
@@ -36,12 +45,35 @@ pub const TT_LOG2: u32 = 18;
 /// greedy candidates may need a second look.
 const FIRST_SHARE: u64 = 60;
 
-/// The search options of `strong`.
+/// The search options of `strong` by default.
 pub fn options() -> SearchOptions {
     SearchOptions {
         max_depth: 64,
         tt_log2: TT_LOG2,
+        late_move_reductions: true,
+        null_move: true,
+        threat_extension: true,
+        futility_margin: Some(FUTILITY_MARGIN),
     }
+}
+
+/// The search options with the level's switches (`lmr`, `null`, `ext`) applied.
+fn options_for(level: &LevelSpec) -> Result<SearchOptions, GameError> {
+    let defaults = options();
+    let switch = |key: &str, default: bool| -> Result<bool, GameError> {
+        Ok(level.int_option(key, 0..=1)?.map_or(default, |v| v == 1))
+    };
+    Ok(SearchOptions {
+        late_move_reductions: switch("lmr", defaults.late_move_reductions)?,
+        null_move: switch("null", defaults.null_move)?,
+        threat_extension: switch("ext", defaults.threat_extension)?,
+        futility_margin: if switch("futility", true)? {
+            defaults.futility_margin
+        } else {
+            None
+        },
+        ..defaults
+    })
 }
 
 /// The caller's budget, with a depth cap when it has no limit at all.
@@ -92,7 +124,13 @@ fn report(result: &SearchResult<Move>, nodes: u64, score: i32) -> SearchReport {
 
 /// The score of playing `mv`, for the mover, searched to `depth` plies in
 /// all (the position after it one ply less), and the nodes spent.
-fn score_after(state: &State, mv: Move, depth: u32, budget: &Budget) -> (i32, u64) {
+fn score_after(
+    state: &State,
+    mv: Move,
+    depth: u32,
+    budget: &Budget,
+    options: &SearchOptions,
+) -> (i32, u64) {
     let child = state.after(mv);
     match outcome(&child) {
         Outcome::Ongoing => {}
@@ -104,17 +142,18 @@ fn score_after(state: &State, mv: Move, depth: u32, budget: &Budget) -> (i32, u6
     }
     let mut budget = budget.clone();
     budget.max_depth = Some(depth.saturating_sub(1).max(1));
-    let result = search::search::<Advance>(&child, &budget, &options());
+    let result = search::search::<Advance>(&child, &budget, options);
     (-result.score, result.nodes)
 }
 
-/// Chooses a move at level `strong` (options: `margin`, `min_gain`).
+/// Chooses a move at level `strong` (options: `margin`, `min_gain`, `lmr`, `null`, `ext`, `futility`).
 pub fn choose(
     state: &State,
     level: &LevelSpec,
     budget: &Budget,
 ) -> Result<BotChoice<Move>, GameError> {
-    level.only_options(&["margin", "min_gain"])?;
+    level.only_options(&["margin", "min_gain", "lmr", "null", "ext", "futility"])?;
+    let options = options_for(level)?;
     let margin = level
         .int_option("margin", 0..=WIN as u64)?
         .unwrap_or(DEFAULT_MARGIN) as i32;
@@ -125,13 +164,13 @@ pub fn choose(
     let moves = legal_moves(state);
     let (candidates, gain) = greedy_candidates(state, &moves);
     if gain < min_gain || margin == 0 || candidates.len() != 1 {
-        let result = search::search::<Advance>(state, &budget, &options());
+        let result = search::search::<Advance>(state, &budget, &options);
         return Ok(BotChoice {
             mv: result.best,
             report: report(&result, result.nodes, result.score),
         });
     }
-    let first = search::search::<Advance>(state, &share_of(&budget, FIRST_SHARE, 0), &options());
+    let first = search::search::<Advance>(state, &share_of(&budget, FIRST_SHARE, 0), &options);
     if candidates.contains(&first.best) {
         return Ok(BotChoice {
             mv: first.best,
@@ -145,7 +184,7 @@ pub fn choose(
             break;
         }
         let part = share_of(&budget, 100 / (candidates.len() - i) as u64, nodes);
-        let (score, spent) = score_after(state, mv, first.depth, &part);
+        let (score, spent) = score_after(state, mv, first.depth, &part, &options);
         nodes += spent;
         if kept.map_or(true, |(_, best)| score > best) {
             kept = Some((mv, score));

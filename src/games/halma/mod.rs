@@ -200,6 +200,7 @@ impl Game for Halma {
         let options = SearchOptions {
             max_depth: 12,
             tt_log2: 18,
+            ..SearchOptions::default()
         };
         let (roots, depth, nodes, stopped_by) =
             crate::search::analyze::<Halma>(state, top, &budget, &options);
