@@ -13,6 +13,8 @@ fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
         a_time_ms: None,
         b_time_ms: None,
         clock_s: None,
+        a_clock_s: None,
+        b_clock_s: None,
         grace_ms: 1_000,
         seed: 11,
         random_plies: 2,
@@ -20,6 +22,7 @@ fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
         threads: Some(2),
         options: None,
         json: true,
+        games_log: None,
     }
 }
 
@@ -64,6 +67,20 @@ fn a_side_over_its_time_loses_on_time() {
     assert_eq!(report.a_timeouts, 2, "{report:?}");
     assert_eq!(report.b_wins, 2);
     assert_eq!(report.b_timeouts, 0);
+}
+
+#[test]
+fn each_side_can_have_its_own_game_clock() {
+    // B's clock is far too short for a real search; A's is ample.
+    let report = play_arena(&ArenaArgs {
+        a_clock_s: Some(60.0),
+        b_clock_s: Some(0.000_001),
+        ..args("random", "strong", 2)
+    })
+    .unwrap();
+    assert_eq!(report.b_timeouts, 2, "{report:?}");
+    assert_eq!((report.a_wins, report.a_timeouts), (2, 0));
+    assert_eq!((report.a_overruns, report.b_overruns), (0, 0));
 }
 
 #[test]
@@ -113,6 +130,10 @@ fn the_command_prints_a_table_and_a_json_line() {
         "b_avg_ms",
         "a_max_ms",
         "b_max_ms",
+        "a_median_ms",
+        "b_median_ms",
+        "a_overruns",
+        "b_overruns",
         "capped",
     ] {
         assert!(last.get(key).is_some(), "{key} in {last}");

@@ -47,6 +47,12 @@ pub struct ArenaArgs {
     /// move; a side whose clock runs out loses.
     #[arg(long)]
     pub clock_s: Option<f64>,
+    /// A's game clock in seconds, overriding --clock-s.
+    #[arg(long)]
+    pub a_clock_s: Option<f64>,
+    /// B's game clock in seconds, overriding --clock-s.
+    #[arg(long)]
+    pub b_clock_s: Option<f64>,
     /// How late a move may come, beyond its time per move, before it loses on time.
     #[arg(long, default_value_t = 50)]
     pub grace_ms: u64,
@@ -68,6 +74,18 @@ pub struct ArenaArgs {
     /// Print one JSON object with the results on the last line.
     #[arg(long)]
     pub json: bool,
+    /// Write every game to this file, one JSON object a line: its index,
+    /// the side A played, the result and the moves in notation, so that a
+    /// lost game can be replayed and studied.
+    #[arg(long)]
+    pub games_log: Option<std::path::PathBuf>,
+}
+
+impl ArenaArgs {
+    /// The game clock of bot 0 (A) or 1 (B), in seconds, if it has one.
+    fn clock_of(&self, bot: usize) -> Option<f64> {
+        [self.a_clock_s, self.b_clock_s][bot].or(self.clock_s)
+    }
 }
 
 /// What happened in one game.
@@ -79,6 +97,38 @@ struct GameRecord {
     timeouts: [u32; 2],
     think_ms: [Vec<f64>; 2],
     nodes: [u64; 2],
+    /// The side A played.
+    a_plays: String,
+    /// Every move in notation, random opening plies included.
+    moves: Vec<String>,
+}
+
+impl GameRecord {
+    /// The game as one line of the `--games-log` file.
+    fn log_line(&self, index: usize) -> Value {
+        let result = match self.result {
+            1 => "A",
+            -1 => "B",
+            _ => "draw",
+        };
+        json!({
+            "index": index,
+            "a_plays": self.a_plays,
+            "result": result,
+            "on_time": self.timeouts.iter().any(|&t| t > 0),
+            "capped": self.capped,
+            "plies": self.moves.len(),
+            "moves": self.moves,
+        })
+    }
+}
+
+/// The notation of a move object (empty if it has none).
+fn notation_of(mv: &Value) -> String {
+    mv.get("notation")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The totals over all games, as printed with `--json`.
@@ -106,10 +156,19 @@ pub struct ArenaReport {
     pub a_avg_ms: f64,
     /// B's mean think time per move, ms.
     pub b_avg_ms: f64,
+    /// A's median think time per move, ms.
+    pub a_median_ms: f64,
+    /// B's median think time per move, ms.
+    pub b_median_ms: f64,
     /// A's longest think, ms.
     pub a_max_ms: f64,
     /// B's longest think, ms.
     pub b_max_ms: f64,
+    /// A's moves that came more than [`OVERRUN_MS`] after their time per
+    /// move (none counted with a game clock).
+    pub a_overruns: usize,
+    /// B's moves over budget by more than [`OVERRUN_MS`].
+    pub b_overruns: usize,
     /// A's search speed, nodes per second of thinking.
     pub a_nodes_per_s: f64,
     /// B's search speed.
@@ -136,6 +195,11 @@ pub fn run(args: ArenaArgs) -> ExitCode {
         }
     }
 }
+
+/// How far past its time per move a move may come before it counts as an
+/// overrun in the report (the strong levels' promise; the time-loss rule is
+/// the separate, looser `--grace-ms`).
+pub const OVERRUN_MS: f64 = 10.0;
 
 /// Plays every game and sums up the results.
 pub fn play_arena(args: &ArenaArgs) -> Result<ArenaReport, String> {
@@ -193,7 +257,19 @@ pub fn play_arena(args: &ArenaArgs) -> Result<ArenaReport, String> {
         .into_iter()
         .flatten()
         .collect();
+    if let Some(path) = &args.games_log {
+        write_games_log(path, &records)?;
+    }
     Ok(summarise(args, &records))
+}
+
+fn write_games_log(path: &std::path::Path, records: &[GameRecord]) -> Result<(), String> {
+    let lines: String = records
+        .iter()
+        .enumerate()
+        .map(|(index, record)| format!("{}\n", record.log_line(index)))
+        .collect();
+    std::fs::write(path, lines).map_err(|e| format!("--games-log {}: {e}", path.display()))
 }
 
 /// A seed for game `index`, ply `ply`: the same arena seed gives the same games.
@@ -216,8 +292,13 @@ fn play_one(
     let mut state = game.new_game(options).map_err(|e| e.to_string())?.state;
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(args.seed, index, usize::MAX));
     let a_side = index % 2; // A plays the first side in even games
-    let mut record = GameRecord::default();
-    let mut clocks_ms = [args.clock_s.map(|s| s * 1000.0); 2];
+    let mut record = GameRecord {
+        a_plays: sides
+            .get(a_side)
+            .map_or_else(String::new, |s| s.to_string()),
+        ..GameRecord::default()
+    };
+    let mut clocks_ms = [0, 1].map(|bot| args.clock_of(bot).map(|s| s * 1000.0));
     let mut outcome = json!({"status": "ongoing"});
 
     for ply in 0..args.max_plies {
@@ -239,6 +320,7 @@ fn play_one(
         if ply < args.random_plies {
             let mv = legal.moves.choose(&mut rng).cloned().unwrap_or_default();
             let played = game.play(&state, &mv).map_err(|e| e.to_string())?;
+            record.moves.push(notation_of(&played.mv));
             state = played.state;
             outcome = played.outcome;
         } else {
@@ -270,6 +352,7 @@ fn play_one(
             let think = started.elapsed().as_secs_f64() * 1000.0;
             record.think_ms[bot].push(think);
             record.nodes[bot] += reply.search.nodes.unwrap_or(0);
+            record.moves.push(notation_of(&reply.mv));
             let late = match &mut clocks_ms[bot] {
                 Some(left) => {
                     *left -= think;
@@ -315,16 +398,28 @@ fn summarise(args: &ArenaArgs, records: &[GameRecord]) -> ArenaReport {
             total_ms / thinks.len() as f64
         };
         let max = thinks.iter().copied().fold(0.0, f64::max);
+        let median = median(&thinks);
+        let budget = [args.a_time_ms, args.b_time_ms][bot].unwrap_or(args.time_ms) as f64;
+        let overruns = match args.clock_of(bot) {
+            Some(_) => 0,
+            None => thinks.iter().filter(|&&t| t > budget + OVERRUN_MS).count(),
+        };
         let nps = if total_ms > 0.0 {
             nodes as f64 / (total_ms / 1000.0)
         } else {
             0.0
         };
         let timeouts = records.iter().filter(|r| r.timeouts[bot] > 0).count();
-        (round2(avg), round2(max), nps.round(), timeouts)
+        Side {
+            avg_ms: round2(avg),
+            median_ms: round2(median),
+            max_ms: round2(max),
+            overruns,
+            nodes_per_s: nps.round(),
+            timeouts,
+        }
     };
-    let (a_avg_ms, a_max_ms, a_nodes_per_s, a_timeouts) = side(0);
-    let (b_avg_ms, b_max_ms, b_nodes_per_s, b_timeouts) = side(1);
+    let (a, b) = (side(0), side(1));
     ArenaReport {
         game: args.game.clone(),
         a: args.a.clone(),
@@ -333,16 +428,41 @@ fn summarise(args: &ArenaArgs, records: &[GameRecord]) -> ArenaReport {
         a_wins: records.iter().filter(|r| r.result > 0).count(),
         draws: records.iter().filter(|r| r.result == 0).count(),
         b_wins: records.iter().filter(|r| r.result < 0).count(),
-        a_timeouts,
-        b_timeouts,
-        a_avg_ms,
-        b_avg_ms,
-        a_max_ms,
-        b_max_ms,
-        a_nodes_per_s,
-        b_nodes_per_s,
+        a_timeouts: a.timeouts,
+        b_timeouts: b.timeouts,
+        a_avg_ms: a.avg_ms,
+        b_avg_ms: b.avg_ms,
+        a_median_ms: a.median_ms,
+        b_median_ms: b.median_ms,
+        a_max_ms: a.max_ms,
+        b_max_ms: b.max_ms,
+        a_overruns: a.overruns,
+        b_overruns: b.overruns,
+        a_nodes_per_s: a.nodes_per_s,
+        b_nodes_per_s: b.nodes_per_s,
         capped: records.iter().filter(|r| r.capped).count(),
         seed: args.seed,
+    }
+}
+
+/// One side's think-time figures.
+struct Side {
+    avg_ms: f64,
+    median_ms: f64,
+    max_ms: f64,
+    overruns: usize,
+    nodes_per_s: f64,
+    timeouts: usize,
+}
+
+/// The median of some think times (0 for none).
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     }
 }
 
@@ -351,7 +471,7 @@ fn round2(x: f64) -> f64 {
 }
 
 fn print_table(report: &ArenaReport, args: &ArenaArgs) {
-    let time = |own: Option<u64>| match args.clock_s {
+    let time = |bot: usize, own: Option<u64>| match args.clock_of(bot) {
         Some(clock) => format!("{clock} s clock"),
         None => format!("{} ms/move", own.unwrap_or(args.time_ms)),
     };
@@ -360,36 +480,58 @@ fn print_table(report: &ArenaReport, args: &ArenaArgs) {
         report.game, report.games, report.seed, args.random_plies, args.max_plies
     );
     println!(
-        "{:<3} {:<28} {:>5} {:>6} {:>6} {:>9} {:>9} {:>9} {:>12}",
-        "", "bot", "wins", "draws", "losses", "on time", "avg ms", "max ms", "nodes/s"
+        "{:<3} {:<28} {:>5} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
+        "",
+        "bot",
+        "wins",
+        "draws",
+        "losses",
+        "on time",
+        "avg ms",
+        "median",
+        "max ms",
+        "over+10",
+        "nodes/s"
     );
     let rows = [
         (
             "A",
-            format!("{} ({})", report.a, time(args.a_time_ms)),
+            format!("{} ({})", report.a, time(0, args.a_time_ms)),
             report.a_wins,
             report.b_wins,
             report.a_timeouts,
-            report.a_avg_ms,
-            report.a_max_ms,
+            [report.a_avg_ms, report.a_median_ms, report.a_max_ms],
+            report.a_overruns,
             report.a_nodes_per_s,
         ),
         (
             "B",
-            format!("{} ({})", report.b, time(args.b_time_ms)),
+            format!("{} ({})", report.b, time(1, args.b_time_ms)),
             report.b_wins,
             report.a_wins,
             report.b_timeouts,
-            report.b_avg_ms,
-            report.b_max_ms,
+            [report.b_avg_ms, report.b_median_ms, report.b_max_ms],
+            report.b_overruns,
             report.b_nodes_per_s,
         ),
     ];
-    for (name, bot, wins, losses, timeouts, avg, max, nps) in rows {
+    for (name, bot, wins, losses, timeouts, [avg, median, max], overruns, nps) in rows {
         println!(
-            "{name:<3} {bot:<28} {wins:>5} {:>6} {losses:>6} {timeouts:>9} {avg:>9.2} {max:>9.2} {nps:>12.0}",
+            "{name:<3} {bot:<28} {wins:>5} {:>6} {losses:>6} {timeouts:>9} {avg:>9.2} {median:>9.2} {max:>9.2} {overruns:>9} {nps:>12.0}",
             report.draws
         );
     }
     println!("games stopped at the ply cap (draws): {}", report.capped);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn the_median_takes_the_middle_or_the_mean_of_the_two_middles() {
+        assert_eq!(median(&[]), 0.0);
+        assert_eq!(median(&[5.0, 1.0, 9.0]), 5.0);
+        assert_eq!(median(&[4.0, 1.0, 9.0, 2.0]), 3.0);
+    }
 }
