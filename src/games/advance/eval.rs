@@ -4,7 +4,7 @@
 
 use super::board::{
     kind, owner, step, value, Color, State, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
-    KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
+    KING, KNIGHT, MINER, NOBODY, ORTHO, PLY_LIMIT, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
 };
 use super::movegen::{Kind, Move};
 use super::Advance;
@@ -26,6 +26,10 @@ const GENERAL_PRESSURE: i32 = 20;
 const GENERAL_IN_DANGER: i32 = 60;
 /// Share (percent) of a hanging piece's value lost when it cannot be saved.
 const HANGING_PERCENT: i32 = 50;
+/// Plies before the material rule in which the evaluation turns to material alone.
+const FINAL_PLIES: u32 = 20;
+/// What a material lead is worth, on top of the material, as the rule comes.
+const RULE_BONUS: i32 = 300;
 
 /// Each padded cell's 0..81 index (255 outside the board).
 static INDEX81: [u8; CELLS] = {
@@ -232,11 +236,32 @@ fn general_safety(state: &State, sq: usize, side: Color, enemy: &Survey) -> i32 
 pub fn evaluate(state: &State) -> i32 {
     let surveys = Survey::both(state);
     let [white, black] = side_scores(state, &surveys);
-    if state.to_move() == Color::White {
+    let me = state.to_move();
+    let whole = if me == Color::White {
         white - black
     } else {
         black - white
+    };
+    match state.ply() {
+        Some(ply) => near_the_material_rule(state, whole, PLY_LIMIT.saturating_sub(ply)),
+        None => whole,
     }
+}
+
+/// In the last [`FINAL_PLIES`] plies before the material rule decides the
+/// game, only the material count will matter: positional terms fade out,
+/// and a material lead gains a bonus that grows to [`RULE_BONUS`], so that
+/// the search plays to keep (or catch up) the lead rather than for position.
+fn near_the_material_rule(state: &State, whole: i32, plies_left: u32) -> i32 {
+    if plies_left >= FINAL_PLIES {
+        return whole;
+    }
+    let me = state.to_move();
+    let material = (state.material(me) - state.material(me.other())) * PAWN;
+    let left = plies_left as i32;
+    let fading = (whole - material) * left / FINAL_PLIES as i32;
+    let lead = material.signum() * RULE_BONUS * (FINAL_PLIES as i32 - left) / FINAL_PLIES as i32;
+    material + fading + lead
 }
 
 /// Material (in points) the side to move needs before the search may try
@@ -249,8 +274,8 @@ const NULL_MOVE_MATERIAL: i32 = 12;
 /// the game.
 pub fn null_move(state: &State) -> Option<State> {
     let me = state.to_move();
-    let safe = state.material(me) >= NULL_MOVE_MATERIAL
-        && state.ply().map_or(true, |p| p + 8 < super::board::PLY_LIMIT);
+    let safe =
+        state.material(me) >= NULL_MOVE_MATERIAL && state.ply().map_or(true, |p| p + 8 < PLY_LIMIT);
     safe.then(|| {
         let mut passed = state.clone();
         passed.pass_turn();

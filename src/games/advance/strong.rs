@@ -23,7 +23,7 @@ use super::movegen::Move;
 use super::{outcome, Advance};
 use crate::game::{BotChoice, Budget, GameError, LevelSpec, Outcome, SearchReport, StopReason};
 use crate::search::{self, SearchOptions, SearchResult, WIN};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The default grading margin: a greedy capture is kept unless it costs
 /// more than this (in centi-points) against the search's best move.
@@ -76,11 +76,21 @@ fn options_for(level: &LevelSpec) -> Result<SearchOptions, GameError> {
     })
 }
 
-/// The caller's budget, with a depth cap when it has no limit at all.
+/// Time (ms) kept back from a deadline for finishing up: unwinding the
+/// search, building the reply, and the scheduler's hiccups on a busy machine.
+const SAFETY_MS: f64 = 3.0;
+
+/// The caller's budget, with a depth cap when it has no limit at all and a
+/// deadline a little early (by [`SAFETY_MS`], or a tenth of a short budget)
+/// so that the answer arrives within the time given.
 pub fn bounded(budget: &Budget) -> Budget {
     let mut budget = budget.clone();
     if budget.deadline.is_none() && budget.max_depth.is_none() && budget.max_nodes.is_none() {
         budget.max_depth = Some(UNLIMITED_DEPTH);
+    }
+    if let Some(left) = budget.remaining_ms() {
+        let keep = SAFETY_MS.min(left / 10.0);
+        budget = budget.tightened(Instant::now() + Duration::from_secs_f64((left - keep) / 1000.0));
     }
     budget
 }
@@ -91,7 +101,7 @@ fn share_of(budget: &Budget, share: u64, used: u64) -> Budget {
     let mut part = budget.clone();
     if let (Some(deadline), Some(left)) = (budget.deadline, budget.remaining_ms()) {
         let ms = left * share as f64 / 100.0;
-        part = part.tightened(Instant::now() + std::time::Duration::from_secs_f64(ms / 1000.0));
+        part = part.tightened(Instant::now() + Duration::from_secs_f64(ms / 1000.0));
         part.deadline = part.deadline.map(|d| d.min(deadline));
     }
     part.max_nodes = budget

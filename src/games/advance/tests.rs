@@ -1398,3 +1398,22 @@ fn generic_perft_counts_finished_games_as_leaves_unlike_the_fixture() {
     assert_eq!(crate::game::perft::<Advance>(&state, 2), 2086);
     assert_eq!(crate::game::perft::<Advance>(&State::start(), 3), 80_482);
 }
+
+#[test]
+fn near_the_material_rule_the_evaluation_follows_material() {
+    for seed in 0..40 {
+        let base = random_board(seed);
+        let rows: Vec<String> = (0..9).map(|r| base.row_text(r)).collect();
+        let at_ply = |ply| State::from_rows(&rows, base.to_move(), ply).unwrap();
+        let unknown = super::eval::evaluate(&at_ply(None));
+        assert_eq!(super::eval::evaluate(&at_ply(Some(100))), unknown);
+        let me = base.to_move();
+        let lead = base.material(me) - base.material(me.other());
+        let last = super::eval::evaluate(&at_ply(Some(199)));
+        if lead != 0 {
+            assert_eq!(last.signum(), lead.signum(), "seed {seed}: lead {lead}");
+        } else {
+            assert!(last.abs() <= unknown.abs() / 10 + 1, "seed {seed}");
+        }
+    }
+}
