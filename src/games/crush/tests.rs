@@ -602,3 +602,46 @@ proptest! {
         prop_assert_eq!(Swap::parse_notation(&text).is_ok(), listed);
     }
 }
+
+#[test]
+fn the_top_two_leaf_sees_the_two_best_swaps() {
+    let b = board([
+        "11211.....",
+        "..1.......",
+        EMPTY,
+        EMPTY,
+        EMPTY,
+        EMPTY,
+        EMPTY,
+        EMPTY,
+        EMPTY,
+        "3343......",
+    ]);
+    // 0212 makes a row of five (25); 0203 and 9293 a row of three (9) each.
+    assert_eq!(bot::top_two_gains(&b), (25, 9));
+    assert_eq!(bot::greedy(&b).1, 25);
+    assert_eq!(bot::top_two_gains(&board([EMPTY; SIDE])), (0, 0));
+}
+
+#[test]
+fn strong_with_the_top_two_leaf_is_deterministic_and_checks_its_weight() {
+    let state = Crush::new_seeded(4, 3);
+    let run = |name: &str| {
+        let level = LevelSpec::parse(name).unwrap();
+        let budget = Budget::unlimited().nodes(1_500);
+        Crush::choose_move(&state, &level, &BotParams::seeded(2), &budget)
+    };
+    let (a, b) = (
+        run("strong:leafkind=2,second=70").unwrap(),
+        run("strong:leafkind=2,second=70").unwrap(),
+    );
+    assert_eq!(a.mv, b.mv);
+    assert_eq!(a.report.score, b.report.score);
+    assert!(ALL_SWAPS.contains(&a.mv));
+    for bad in ["strong:leafkind=3", "strong:second=101"] {
+        assert!(
+            matches!(run(bad), Err(GameError::InvalidOption(_))),
+            "{bad}"
+        );
+    }
+}
