@@ -80,6 +80,11 @@ impl LevelSpec {
             ))),
         }
     }
+
+    /// An on/off option written `key=0` or `key=1`, or `default` when absent.
+    pub fn switch_option(&self, key: &str, default: bool) -> Result<bool, GameError> {
+        Ok(self.int_option(key, 0..=1)?.map_or(default, |v| v == 1))
+    }
 }
 
 impl std::fmt::Display for LevelSpec {
@@ -114,5 +119,21 @@ impl BotParams {
     /// A seeded generator for the level's random choices: the same seed gives the same choices.
     pub fn rng(&self) -> ChaCha8Rng {
         ChaCha8Rng::seed_from_u64(self.seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_switch_option_is_zero_or_one_and_defaults_when_absent() {
+        let level = LevelSpec::parse("strong:lmr=0,null=1,ext=2").unwrap();
+        assert!(!level.switch_option("lmr", true).unwrap());
+        assert!(level.switch_option("null", false).unwrap());
+        assert!(level.switch_option("futility", true).unwrap());
+        assert!(!level.switch_option("futility", false).unwrap());
+        let err = level.switch_option("ext", true).unwrap_err().to_string();
+        assert!(err.contains("ext=2") && err.contains("0 to 1"), "{err}");
     }
 }

@@ -1,9 +1,10 @@
 //! Negamax with alpha-beta pruning, principal-variation search, iterative
 //! deepening under a [`Budget`], a transposition table, killer moves, a
 //! history table and an optional quiescence search, for any game that
-//! implements [`Evaluate`]. Late-move reductions, null-move pruning and
-//! threat extensions are opt-in through [`SearchOptions`]: they trade the
-//! exactness of plain alpha-beta for depth, which pays in large games.
+//! implements [`Evaluate`]. Late-move reductions, null-move pruning, threat
+//! extensions and futility pruning are opt-in through [`SearchOptions`]:
+//! they trade the exactness of plain alpha-beta for depth, which pays in
+//! large games.
 
 use super::tt::{Bound, Entry, Table, PROVEN_DEPTH};
 use super::{is_decisive, Evaluate, HISTORY_SLOTS, MAX_PLY, WIN};
@@ -21,8 +22,8 @@ pub struct SearchOptions {
     /// log2 of the transposition table's entry count.
     pub tt_log2: u32,
     /// Late-move reductions: a quiet move late in the order, at depth 3 or
-    /// more, is first searched a ply (two, very late and deep) shallower and
-    /// only searched fully if it then beats alpha.
+    /// more, is first searched shallower (more so the later and deeper it
+    /// is) and only searched fully if it then beats alpha.
     pub late_move_reductions: bool,
     /// Null-move pruning, where [`Evaluate::null_move`] offers a pass: if
     /// the side to move stays at or above beta even after passing, searched
@@ -414,10 +415,10 @@ impl<G: Evaluate> Searcher<'_, G> {
         let mut child_line = Vec::new();
         for (n, &i) in order.iter().enumerate() {
             let quiet = n > 0 && Some(i) != tt_best && self.is_quiet(state, &moves[i], ply);
-            if quiet && futile_below.is_some_and(|bound| bound <= alpha) {
+            if let Some(bound) = futile_below.filter(|&bound| quiet && bound <= alpha) {
                 // Searching it could not raise alpha, by the margin's estimate.
                 self.horizon = true;
-                best_score = best_score.max(futile_below.unwrap_or(alpha));
+                best_score = best_score.max(bound);
                 continue;
             }
             let child = G::apply(state, &moves[i]);

@@ -60,14 +60,11 @@ pub fn options() -> SearchOptions {
 /// The search options with the level's switches (`lmr`, `null`, `ext`) applied.
 fn options_for(level: &LevelSpec) -> Result<SearchOptions, GameError> {
     let defaults = options();
-    let switch = |key: &str, default: bool| -> Result<bool, GameError> {
-        Ok(level.int_option(key, 0..=1)?.map_or(default, |v| v == 1))
-    };
     Ok(SearchOptions {
-        late_move_reductions: switch("lmr", defaults.late_move_reductions)?,
-        null_move: switch("null", defaults.null_move)?,
-        threat_extension: switch("ext", defaults.threat_extension)?,
-        futility_margin: if switch("futility", true)? {
+        late_move_reductions: level.switch_option("lmr", defaults.late_move_reductions)?,
+        null_move: level.switch_option("null", defaults.null_move)?,
+        threat_extension: level.switch_option("ext", defaults.threat_extension)?,
+        futility_margin: if level.switch_option("futility", true)? {
             defaults.futility_margin
         } else {
             None

@@ -229,16 +229,21 @@ fn settle_visible(board: &Board, swap: Swap) -> u32 {
     after.swap_and_settle(swap.a(), swap.b(), &mut Unseen, |_| {})
 }
 
+/// Every swap that matches something now, in position order, with its
+/// visible gain (the streaks rule out the others without settling them).
+fn visible_gains(board: &Board) -> impl Iterator<Item = (Swap, u32)> + '_ {
+    let streaks = Streaks::of(board);
+    ALL_SWAPS
+        .iter()
+        .filter(move |&&swap| streaks.immediate_points(board, swap) > 0)
+        .map(|&swap| (swap, settle_visible(board, swap)))
+}
+
 /// The greedy choice: the highest visible gain, the first in position order
 /// among equals. Also returns that gain.
 pub fn greedy(board: &Board) -> (Swap, u32) {
-    let streaks = Streaks::of(board);
     let mut best = (ALL_SWAPS[0], 0);
-    for &swap in &ALL_SWAPS {
-        if streaks.immediate_points(board, swap) == 0 {
-            continue;
-        }
-        let gain = settle_visible(board, swap);
+    for (swap, gain) in visible_gains(board) {
         if gain > best.1 {
             best = (swap, gain);
         }
@@ -398,14 +403,11 @@ impl Tuning {
     /// The defaults for `k` with the level's options applied.
     fn from_level(level: &LevelSpec, k: u8, budget: &Budget) -> Result<Tuning, GameError> {
         let defaults = Tuning::for_budget(k, budget);
-        let flag = |key: &str, default: bool| -> Result<bool, GameError> {
-            Ok(level.int_option(key, 0..=1)?.map_or(default, |v| v == 1))
-        };
         Ok(Tuning {
             depth: level
                 .int_option("depth", 1..=8)?
                 .map_or(defaults.depth, |d| d as u32),
-            greedy_policy: flag("policy", defaults.greedy_policy)?,
+            greedy_policy: level.switch_option("policy", defaults.greedy_policy)?,
             leaf_percent: level
                 .int_option("leaf", 0..=1000)?
                 .map_or(defaults.leaf_percent, |v| v as u32),
@@ -415,7 +417,7 @@ impl Tuning {
                 Some(1) => LeafKind::Immediate,
                 Some(_) => LeafKind::TopTwo,
             },
-            halve: flag("halve", defaults.halve)?,
+            halve: level.switch_option("halve", defaults.halve)?,
             second_percent: level
                 .int_option("second", 0..=100)?
                 .map_or(defaults.second_percent, |v| v as u32),
@@ -697,13 +699,8 @@ fn best_immediate(board: &Board) -> u32 {
 /// The two highest visible gains of two different swaps on `board` (0 where
 /// there is no such swap).
 pub fn top_two_gains(board: &Board) -> (u32, u32) {
-    let streaks = Streaks::of(board);
     let (mut best, mut second) = (0, 0);
-    for &swap in &ALL_SWAPS {
-        if streaks.immediate_points(board, swap) == 0 {
-            continue;
-        }
-        let gain = settle_visible(board, swap);
+    for (_, gain) in visible_gains(board) {
         if gain > best {
             second = best;
             best = gain;

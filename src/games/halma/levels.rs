@@ -270,12 +270,8 @@ pub fn strong(
     if let Some(tempo) = level.int_option("tempo", 0..=200)? {
         options.tempo = tempo as i32;
     }
-    if let Some(reduce) = level.int_option("reduce", 0..=1)? {
-        options.reduce = reduce == 1;
-    }
-    if let Some(taper) = level.int_option("taper", 0..=1)? {
-        options.taper = taper == 1;
-    }
+    options.reduce = level.switch_option("reduce", options.reduce)?;
+    options.taper = level.switch_option("taper", options.taper)?;
     let budget = strong_budget(state, clock, budget);
     let result = search(state, &budget, &options, shuffled_moves(state, params));
     let mut report = SearchReport {
