@@ -259,7 +259,9 @@ pub fn play_game(k: u8, seed: u32, level: &LevelSpec, limits: Limits) -> Result<
 }
 
 /// Plays `--seeds` games for every level and k on all cores and prints the
-/// mean totals, with each level's gain over the first level.
+/// mean totals, with each level's gain over the first level and the 95%
+/// margin of that gain (from the per-seed differences: every level plays the
+/// same game seeds).
 pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
     let levels: Vec<LevelSpec> = join_level_options(&args.levels)
         .iter()
@@ -295,7 +297,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
             scope.spawn(|| {
                 while let Some(&(ki, li, seed)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
                     match play_game(args.ks[ki], seed, &levels[li], Limits::of(args)) {
-                        Ok(total) => totals.lock().unwrap()[ki][li].push(total),
+                        Ok(total) => totals.lock().unwrap()[ki][li].push((seed, total)),
                         Err(error) => *failure.lock().unwrap() = Some(error),
                     }
                 }
@@ -305,7 +307,12 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     if let Some(error) = failure.into_inner().unwrap_or(None) {
         return Err(error);
     }
-    let totals = totals.into_inner().unwrap_or_default();
+    let totals: Vec<Vec<Vec<i64>>> = totals
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|per_level| per_level.into_iter().map(by_seed).collect())
+        .collect();
     writeln!(
         out,
         "{} games per level and k, {} ms{} a swap, {} threads, {:.1} s",
@@ -318,31 +325,72 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     )?;
     writeln!(
         out,
-        "{:<24} {:>3} {:>10} {:>8} {:>8} {:>9}",
-        "level", "k", "mean", "min", "max", "vs first"
+        "{:<24} {:>3} {:>10} {:>8} {:>8} {:>9} {:>7}",
+        "level", "k", "mean", "min", "max", "vs first", "±95%"
     )?;
     for (ki, k) in args.ks.iter().enumerate() {
-        let base = mean(&totals[ki][0]);
+        let base = &totals[ki][0];
         for (li, level) in levels.iter().enumerate() {
             let scores = &totals[ki][li];
-            let m = mean(scores);
+            let gain = Gain::over(base, scores);
             writeln!(
                 out,
-                "{:<24} {:>3} {:>10.1} {:>8} {:>8} {:>+8.1}%",
+                "{:<24} {:>3} {:>10.1} {:>8} {:>8} {:>+8.1}% {:>7}",
                 level.to_string(),
                 k,
-                m,
+                mean(scores),
                 scores.iter().min().copied().unwrap_or(0),
                 scores.iter().max().copied().unwrap_or(0),
-                if base > 0.0 {
-                    (m / base - 1.0) * 100.0
-                } else {
-                    0.0
-                }
+                gain.percent,
+                gain.margin.map_or("-".to_string(), |m| format!("{m:.1}%")),
             )?;
         }
     }
     Ok(())
+}
+
+/// The totals of one level in game-seed order.
+fn by_seed(mut games: Vec<(u32, i64)>) -> Vec<i64> {
+    games.sort_unstable();
+    games.into_iter().map(|(_, total)| total).collect()
+}
+
+/// How much one level's mean total is above another's on the same seeds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Gain {
+    /// The mean total's gain over the base level's, in percent.
+    percent: f64,
+    /// Half the width of the gain's 95% confidence interval, in percent,
+    /// from the spread of the per-seed differences (none under two seeds).
+    margin: Option<f64>,
+}
+
+impl Gain {
+    /// `scores` against `base`, both in game-seed order.
+    fn over(base: &[i64], scores: &[i64]) -> Gain {
+        let base_mean = mean(base);
+        if base_mean <= 0.0 || base.len() != scores.len() {
+            return Gain {
+                percent: 0.0,
+                margin: None,
+            };
+        }
+        let diffs: Vec<f64> = scores
+            .iter()
+            .zip(base)
+            .map(|(s, b)| (s - b) as f64)
+            .collect();
+        let n = diffs.len() as f64;
+        let mean_diff = diffs.iter().sum::<f64>() / n;
+        let margin = (diffs.len() >= 2).then(|| {
+            let variance = diffs.iter().map(|d| (d - mean_diff).powi(2)).sum::<f64>() / (n - 1.0);
+            1.96 * (variance / n).sqrt() / base_mean * 100.0
+        });
+        Gain {
+            percent: mean_diff / base_mean * 100.0,
+            margin,
+        }
+    }
 }
 
 /// Rejoins level options that the comma delimiter split off:
@@ -456,6 +504,18 @@ mod tests {
             join_level_options(&parts),
             ["greedy", "strong:depth=2,leaf=50", "random"]
         );
+    }
+
+    #[test]
+    fn the_gain_and_its_margin_come_from_per_seed_differences() {
+        let gain = Gain::over(&[100, 200, 300], &[110, 220, 330]);
+        assert!((gain.percent - 10.0).abs() < 1e-9);
+        // Differences 10, 20, 30: sd 10, so 1.96 * 10 / sqrt(3) / 200 = 3.27%.
+        let margin = gain.margin.unwrap();
+        assert!((margin - 1.96 * 10.0 / 3f64.sqrt() / 2.0).abs() < 1e-9);
+        assert_eq!(Gain::over(&[100], &[120]).margin, None);
+        assert_eq!(Gain::over(&[100], &[100]).percent, 0.0);
+        assert_eq!(by_seed(vec![(2, 30), (0, 10), (1, 20)]), [10, 20, 30]);
     }
 
     #[test]
