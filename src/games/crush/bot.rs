@@ -29,9 +29,12 @@
 //! points of the swaps after the next one are all but independent of the
 //! board now (R² 0.02 to 0.05 for the best gains, the number of matching
 //! swaps, digit balance, pairs, the best two-swap plan and the row of the
-//! best swap), so the only lever is the next board: `strong`'s boards offer a
-//! best visible gain of 88 on average where greedy's offer 74. Single-thread
-//! runs at 50 ms, 30 seeds (±2 points of noise), all landed from +9% to
+//! best swap; on `strong`'s own games R² 0.001 to 0.004), so the only lever
+//! is the next board: `strong`'s boards offer a best visible gain of 88 on
+//! average where greedy's offer 74. A least-squares value of a board over
+//! the next three swaps is about 1.7 times its best visible gain plus 0.4
+//! times its second best, which is what the top-two leaf already counts.
+//! Single-thread runs at 50 ms, 30 seeds (±2 points of noise), all landed from +9% to
 //! +16%: the default +15.1%, 200 ms a swap +15.7%, successive halving
 //! +15.4%, two sampled swaps with a greedy second +12.9%, a leaf valuing
 //! the best two-swap plan among the 3 to 8 best swaps +9% to +14%, a leaf
