@@ -24,7 +24,7 @@
 //! best swap.
 //!
 //! Why k = 4 is hard (measured on 8,000 greedy swaps and 6,400 `strong`
-//! swaps, 50 seeds or more): a swap there removes 48 cells on average in 6.6
+//! swaps, 80 games each): a swap there removes 48 cells on average in 6.6
 //! cascade steps, so about half the board is new after every swap. The
 //! points of the swaps after the next one are all but independent of the
 //! board now (R² 0.02 to 0.05 for the best gains, the number of matching
@@ -34,13 +34,15 @@
 //! average where greedy's offer 74. A least-squares value of a board over
 //! the next three swaps is about 1.7 times its best visible gain plus 0.4
 //! times its second best, which is what the top-two leaf already counts.
-//! Single-thread runs at 50 ms, 30 seeds (±2 points of noise), all landed from +9% to
-//! +16%: the default +15.1%, 200 ms a swap +15.7%, successive halving
-//! +15.4%, two sampled swaps with a greedy second +12.9%, a leaf valuing
-//! the best two-swap plan among the 3 to 8 best swaps +9% to +14%, a leaf
-//! that counts a swap already on the board at a lower weight than a new one
-//! +9.6% to +15.7%, and the top-two leaf at 2.2 collapsed (−1.2%: the bot
-//! kept its best swap for later for ever).
+//! Single-thread runs over 30 seeds (±2 points of noise) all landed from
+//! +9% to +18%. At 50 ms: the default +15.1%, successive halving +15.4%,
+//! two sampled swaps with a greedy second +12.9%, a leaf valuing the best
+//! two-swap plan among the 3 to 8 best swaps +9% to +14%, a leaf that counts
+//! a swap already on the board at a lower weight than a new one +9.6% to
+//! +15.7%, and the top-two leaf at 2.2 collapsed (−1.2%: the bot kept its
+//! best swap for later for ever). At 200 ms: the default +15.7%, two sampled
+//! swaps with a greedy second +16.4% (+17.7% with successive halving), so
+//! deeper rollouts would need a much faster visible-gain scan to pay at 50 ms.
 
 use super::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
 use super::moves::{Swap, ALL_SWAPS};
