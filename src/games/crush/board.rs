@@ -76,6 +76,10 @@ impl Runs {
 
 /// Where the digits of refilled cells come from.
 pub trait Refill {
+    /// Whether the digits it gives are known (false: every digit is
+    /// [`UNKNOWN`], so a refill may skip asking).
+    const SEES_DIGITS: bool = true;
+
     /// The digit of the next empty cell, in the refill order.
     fn digit(&mut self) -> u8;
 }
@@ -98,6 +102,8 @@ impl Refill for GameRefill<'_> {
 pub struct Unseen;
 
 impl Refill for Unseen {
+    const SEES_DIGITS: bool = false;
+
     fn digit(&mut self) -> u8 {
         UNKNOWN
     }

@@ -45,6 +45,7 @@
 //! deeper rollouts would need a much faster visible-gain scan to pay at 50 ms.
 
 use super::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
+use super::columns::Columns;
 use super::moves::{Swap, ALL_SWAPS};
 use super::state::State;
 use crate::game::{
@@ -246,18 +247,21 @@ pub fn visible_gain(board: &Board, swap: Swap) -> u32 {
 }
 
 fn settle_visible(board: &Board, swap: Swap) -> u32 {
-    let mut after = *board;
-    after.swap_and_settle(swap.a(), swap.b(), &mut Unseen, |_| {})
+    Columns::of(board).swap_and_settle(swap.a(), swap.b(), &mut Unseen)
 }
 
 /// Every swap that matches something now, in position order, with its
 /// visible gain (the streaks rule out the others without settling them).
 fn visible_gains(board: &Board) -> impl Iterator<Item = (Swap, u32)> + '_ {
     let streaks = Streaks::of(board);
+    let columns = Columns::of(board);
     ALL_SWAPS
         .iter()
         .filter(move |&&swap| streaks.immediate_points(board, swap) > 0)
-        .map(|&swap| (swap, settle_visible(board, swap)))
+        .map(move |&swap| {
+            let mut after = columns;
+            (swap, after.swap_and_settle(swap.a(), swap.b(), &mut Unseen))
+        })
 }
 
 /// The greedy choice: the highest visible gain, the first in position order
@@ -480,6 +484,7 @@ impl Candidate {
 /// deeper rollouts with a cheap policy only added noise.
 struct Strong<'a> {
     view: &'a View,
+    columns: Columns,
     budget: &'a Budget,
     tuning: Tuning,
     max_rounds: u64,
@@ -509,6 +514,7 @@ impl<'a> Strong<'a> {
         let candidates = candidates(&view.board);
         Strong {
             view,
+            columns: Columns::of(&view.board),
             budget,
             tuning,
             max_rounds,
@@ -580,16 +586,18 @@ impl<'a> Strong<'a> {
     /// One sampled future of `first`: its settling, then greedy swaps.
     fn rollout(&mut self, first: Swap, seed: u64) -> f64 {
         let mut stream = Sampled::new(seed, self.view.k);
-        let mut board = self.view.board;
-        let mut total = board.swap_and_settle(first.a(), first.b(), &mut stream, |_| {});
+        let mut columns = self.columns;
+        let mut total = columns.swap_and_settle(first.a(), first.b(), &mut stream);
         self.nodes += 1;
+        let mut board = columns.to_board();
         for _ in 1..self.tuning.depth {
             let next = if self.tuning.greedy_policy {
                 greedy_policy(&board, &mut stream)
             } else {
                 policy(&board, &mut stream)
             };
-            total += board.swap_and_settle(next.a(), next.b(), &mut stream, |_| {});
+            total += columns.swap_and_settle(next.a(), next.b(), &mut stream);
+            board = columns.to_board();
             self.nodes += 1;
         }
         let mut value = f64::from(total);

@@ -25,6 +25,7 @@
 
 pub mod board;
 pub mod bot;
+pub mod columns;
 pub mod moves;
 pub mod rng;
 pub mod state;
