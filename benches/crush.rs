@@ -7,6 +7,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use gamebot::game::{BotParams, Budget, Game, LevelSpec};
 use gamebot::games::crush::board::Board;
 use gamebot::games::crush::bot::{self, Sampled};
+use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::ALL_SWAPS;
 use gamebot::games::crush::Crush;
 
@@ -41,6 +42,18 @@ fn game_swaps(c: &mut Criterion) {
                 for i in 0..SWAPS as usize {
                     let swap = ALL_SWAPS[(i * 37) % ALL_SWAPS.len()];
                     points += board.swap_and_settle(swap.a(), swap.b(), &mut stream, |_| {});
+                }
+                black_box(points)
+            })
+        });
+        group.bench_function(format!("sampled settle by columns k={k}"), |b| {
+            let mut columns = Columns::of(&start.board);
+            let mut stream = Sampled::new(7, k);
+            b.iter(|| {
+                let mut points = 0u32;
+                for i in 0..SWAPS as usize {
+                    let swap = ALL_SWAPS[(i * 37) % ALL_SWAPS.len()];
+                    points += columns.swap_and_settle(swap.a(), swap.b(), &mut stream);
                 }
                 black_box(points)
             })

@@ -4,13 +4,27 @@
 //! uniformly over `1..=k` from its own seeded stream ([`Sampled`]).
 //!
 //! `strong` takes these options (each checked, out of range refused):
-//! `depth=1..8` (sampled swaps a rollout plays), `rounds=N` (a cap on the
-//! sampling rounds), `policy=0|1` (the rollout policy after the first swap:
-//! cheap or greedy), `leaf=0..1000` (the leaf's weight in percent),
-//! `leafkind=0|1|2` (the leaf: best visible gain, best immediate points, or
-//! best plus `second` percent of the second-best visible gain; 2 is the
-//! default at k = 4, 0 above), `second=0..100` and `halve=0|1` (successive
-//! halving of the candidates).
+//! `depth=1..8` (sampled swaps a rollout plays, the candidate first; default
+//! 3), `rounds=N` (a cap on the sampling rounds), `policy=0|1` (the rollout
+//! policy after the first swap: cheap, or greedy, the default), `leaf=0..1000`
+//! (the leaf's weight in percent), `leafkind=0|1|2` (the leaf: best visible
+//! gain, best immediate points, or best plus `second` percent of the
+//! second-best visible gain; 2 is the default at k = 4, 0 above),
+//! `second=0..100` and `halve=0|1` (successive halving of the candidates, on
+//! by default).
+//!
+//! Rollouts settle on [`Columns`], which finds runs with word operations and
+//! all matching swaps of a board at once: a depth-3 rollout costs a third of
+//! what it did on the row board, and that is what made depth 3 the default.
+//! At 50 ms a swap over 30 seeds (single thread, ±3 points of noise), k = 4:
+//! depth 1 +15.0%, depth 2 +17.2% (the same +17.2% with 100,000 nodes a swap,
+//! about 2.5 s: depth 2 has converged), depth 3 +16.9% to +18.0%, depth 4
+//! +16.3%. Over 50 seeds depth 3 gave +17.3% ± 2.1, and +16.2% ± 2.1 with
+//! common random numbers that follow the cells (a refill stream per column,
+//! so rollouts that empty the same cells see the same new ones; dropped).
+//! Over 20 seeds at k = 5, 6, 7
+//! depth 3 gave +34.8%, +60.5%, +64.3% where depth 1 gave +29.3%, +45.9%,
+//! +54.6%.
 //!
 //! What measurements at k = 4 showed (issue #8; the notes on `Strong` and
 //! `Tuning::for_k` have the rest): a swap's expected points over sampled
@@ -56,7 +70,7 @@ use rand::{Rng, RngCore};
 use serde_json::json;
 
 /// Default number of sampled swaps in a `strong` rollout (the first one included).
-pub const DEFAULT_DEPTH: u32 = 1;
+pub const DEFAULT_DEPTH: u32 = 3;
 /// Rounds of sampling `strong` runs when neither a deadline nor a node cap bounds it.
 pub const DEFAULT_ROUNDS: u64 = 64;
 /// The most rounds `strong` runs at all, whatever the budget.
@@ -251,24 +265,23 @@ fn settle_visible(board: &Board, swap: Swap) -> u32 {
 }
 
 /// Every swap that matches something now, in position order, with its
-/// visible gain (the streaks rule out the others without settling them).
-fn visible_gains(board: &Board) -> impl Iterator<Item = (Swap, u32)> + '_ {
-    let streaks = Streaks::of(board);
-    let columns = Columns::of(board);
-    ALL_SWAPS
-        .iter()
-        .filter(move |&&swap| streaks.immediate_points(board, swap) > 0)
-        .map(move |&swap| {
-            let mut after = columns;
-            (swap, after.swap_and_settle(swap.a(), swap.b(), &mut Unseen))
-        })
+/// visible gain (the others are ruled out all at once without settling them).
+fn visible_gains(columns: &Columns) -> impl Iterator<Item = (Swap, u32)> + '_ {
+    columns.matches().swaps().map(move |swap| {
+        let mut after = *columns;
+        (swap, after.swap_and_settle(swap.a(), swap.b(), &mut Unseen))
+    })
 }
 
 /// The greedy choice: the highest visible gain, the first in position order
 /// among equals. Also returns that gain.
 pub fn greedy(board: &Board) -> (Swap, u32) {
+    greedy_on(&Columns::of(board))
+}
+
+fn greedy_on(columns: &Columns) -> (Swap, u32) {
     let mut best = (ALL_SWAPS[0], 0);
-    for (swap, gain) in visible_gains(board) {
+    for (swap, gain) in visible_gains(columns) {
         if gain > best.1 {
             best = (swap, gain);
         }
@@ -392,8 +405,10 @@ struct Tuning {
 }
 
 impl Tuning {
-    /// The defaults, chosen with the crush benchmark: one sampled swap, then
-    /// the next swap's visible gain as the leaf, weighted 1.6 for k = 4 (a
+    /// The defaults, chosen with the crush benchmark: three swaps a rollout
+    /// (the candidate, then two greedy ones; see the module doc), successive
+    /// halving, then the next swap's visible gain as the leaf. The leaf was
+    /// tuned when rollouts were one swap long: weighted 1.6 for k = 4 (a
     /// swap's expected points there are about 2.2 times its visible gain, but
     /// the leaf is noisy: 1.0, 1.3, 1.6, 2.2 gave +9..+15% and 3.0 +5%) and
     /// 1 above (3.0 collapses at k = 5). At k = 4 the leaf also counts half
@@ -405,14 +420,14 @@ impl Tuning {
     fn for_k(k: u8) -> Tuning {
         Tuning {
             depth: DEFAULT_DEPTH,
-            greedy_policy: false,
+            greedy_policy: true,
             leaf_percent: if k == 4 { 160 } else { 100 },
             leaf_kind: if k == 4 {
                 LeafKind::TopTwo
             } else {
                 LeafKind::SampledGreedy
             },
-            halve: false,
+            halve: true,
             second_percent: 50,
         }
     }
@@ -470,18 +485,21 @@ impl Candidate {
 }
 
 /// The `strong` level: Monte-Carlo rollouts. Each candidate swap is played on
-/// sampled refills (then `depth - 1` swaps of a policy, none by default), and
-/// the rollout adds, weighted, the best visible gain of the board it leaves
-/// (at k = 4 plus half the second best);
-/// a candidate's value is its mean over the rounds. All candidates of a round
-/// share one refill stream (common random numbers), so their differences are
-/// measured with less noise. Rounds go on until the deadline, the node cap
-/// (a node is one sampled settling or one leaf evaluation) or the round cap.
+/// sampled refills, then `depth - 1` swaps of a policy (two greedy swaps by
+/// default), and the rollout adds, weighted, the best visible gain of the
+/// board it leaves (at k = 4 plus half the second best); a candidate's value
+/// is its mean over the rounds, and with halving the worse half of the
+/// candidates stops being sampled each time the rounds double. All
+/// candidates of a round share their refills (common random numbers), so
+/// their differences are measured with less noise. Rounds go on until the
+/// deadline, the node cap (a node is one sampled swap or one leaf
+/// evaluation) or the round cap.
 ///
 /// Measured with the crush benchmark: greedy already takes the swap with the
 /// best expected points on most boards (34 of 40 sampled k = 4 boards), so
-/// the gain comes from the leaf, the value of the board left for later;
-/// deeper rollouts with a cheap policy only added noise.
+/// the gain comes from the boards left for later; a cheap rollout policy
+/// (own runs only) only added noise, the greedy one pays once rollouts are
+/// fast enough (see the module doc).
 struct Strong<'a> {
     view: &'a View,
     columns: Columns,
@@ -588,25 +606,22 @@ impl<'a> Strong<'a> {
         let mut stream = Sampled::new(seed, self.view.k);
         let mut columns = self.columns;
         let mut total = columns.swap_and_settle(first.a(), first.b(), &mut stream);
-        self.nodes += 1;
-        let mut board = columns.to_board();
         for _ in 1..self.tuning.depth {
             let next = if self.tuning.greedy_policy {
-                greedy_policy(&board, &mut stream)
+                greedy_policy(&columns, &mut stream)
             } else {
-                policy(&board, &mut stream)
+                policy(&columns.to_board(), &mut stream)
             };
             total += columns.swap_and_settle(next.a(), next.b(), &mut stream);
-            board = columns.to_board();
-            self.nodes += 1;
         }
+        self.nodes += u64::from(self.tuning.depth);
         let mut value = f64::from(total);
         if self.tuning.leaf_percent > 0 {
             let leaf = match self.tuning.leaf_kind {
-                LeafKind::SampledGreedy => f64::from(greedy(&board).1),
-                LeafKind::Immediate => f64::from(best_immediate(&board)),
+                LeafKind::SampledGreedy => f64::from(greedy_on(&columns).1),
+                LeafKind::Immediate => f64::from(best_immediate(&columns.to_board())),
                 LeafKind::TopTwo => {
-                    let (best, second) = top_two_gains(&board);
+                    let (best, second) = top_two_on(&columns);
                     let weight = f64::from(self.tuning.second_percent) / 100.0;
                     f64::from(best) + weight * f64::from(second)
                 }
@@ -706,8 +721,8 @@ fn policy(board: &Board, stream: &mut Sampled) -> Swap {
 
 /// The greedy level as a rollout policy: the best visible gain; when nothing
 /// matches, a swap drawn from the stream.
-fn greedy_policy(board: &Board, stream: &mut Sampled) -> Swap {
-    let (swap, gain) = greedy(board);
+fn greedy_policy(columns: &Columns, stream: &mut Sampled) -> Swap {
+    let (swap, gain) = greedy_on(columns);
     if gain > 0 {
         swap
     } else {
@@ -728,8 +743,12 @@ fn best_immediate(board: &Board) -> u32 {
 /// The two highest visible gains of two different swaps on `board` (0 where
 /// there is no such swap).
 pub fn top_two_gains(board: &Board) -> (u32, u32) {
+    top_two_on(&Columns::of(board))
+}
+
+fn top_two_on(columns: &Columns) -> (u32, u32) {
     let (mut best, mut second) = (0, 0);
-    for (_, gain) in visible_gains(board) {
+    for (_, gain) in visible_gains(columns) {
         if gain > best {
             second = best;
             best = gain;

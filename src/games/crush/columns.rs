@@ -7,6 +7,7 @@
 //! cells (nibble value 0, [`UNKNOWN`]) end up in the top nibbles.
 
 use super::board::{Board, Refill, CELLS, MAX_CASCADES, SIDE, UNKNOWN};
+use super::moves::{Swap, ALL_SWAPS};
 
 /// Bit 0 of each of the ten nibbles: one bit a cell.
 const CELL_BITS: u64 = 0x11_1111_1111;
@@ -42,6 +43,33 @@ fn equal(x: u64, y: u64) -> u64 {
 /// than `count_ones` on CPUs the portable build cannot assume `popcnt` on.
 fn cells_in(mask: u64) -> u32 {
     ((mask.wrapping_mul(CELL_BITS) >> 36) & 0xf) as u32
+}
+
+/// The largest digit a board holds (k is at most 7).
+const MAX_DIGIT: u64 = 7;
+
+/// The swaps that make a run, as cells (one bit a nibble, like a column):
+/// `right[c]` holds the cells of column `c` whose swap with the right
+/// neighbour matches, `down[c]` those whose swap with the cell below does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Matches {
+    right: [u64; SIDE],
+    down: [u64; SIDE],
+}
+
+impl Matches {
+    /// Whether `swap` makes a run.
+    pub fn contains(&self, swap: Swap) -> bool {
+        let (a, b) = (swap.a(), swap.b());
+        let cell = 1u64 << shift_of(a / SIDE);
+        let cells = if b == a + 1 { &self.right } else { &self.down };
+        cells[a % SIDE] & cell != 0
+    }
+
+    /// The swaps that make a run, in position order.
+    pub fn swaps(self) -> impl Iterator<Item = Swap> {
+        ALL_SWAPS.iter().copied().filter(move |&s| self.contains(s))
+    }
 }
 
 /// The runs of one settling step: which cells they cover, column by column,
@@ -86,6 +114,59 @@ impl Columns {
         let (da, db) = (self.get(a), self.get(b));
         self.set(a, db);
         self.set(b, da);
+    }
+
+    /// Every swap that makes a run through one of its two cells, found for
+    /// all swaps at once digit by digit: a digit moved into a cell makes a
+    /// run when two cells in a line beside it (not the one it came from)
+    /// hold it too. The same swaps as `immediate_points(…) > 0` in the bot.
+    pub fn matches(&self) -> Matches {
+        let cols = &self.cols;
+        let mut right = [0u64; SIDE];
+        let mut down = [0u64; SIDE];
+        for digit in 1..=MAX_DIGIT {
+            let mut holds = [0u64; SIDE];
+            for (plane, &col) in holds.iter_mut().zip(cols) {
+                *plane = equal(col, digit * CELL_BITS);
+            }
+            if holds.iter().all(|&p| p == 0) {
+                continue;
+            }
+            let at = |c: usize, offset: isize| {
+                c.checked_add_signed(offset)
+                    .and_then(|n| holds.get(n))
+                    .copied()
+                    .unwrap_or(0)
+            };
+            for c in 0..SIDE {
+                let (left, left2, right1, right2) = (at(c, -1), at(c, -2), at(c, 1), at(c, 2));
+                let here = holds[c];
+                let (above, above2) = (here >> 4, here >> 8);
+                let (below, below2) = ((here << 4) & CELL_BITS, (here << 8) & CELL_BITS);
+                let in_row = (left & left2) | (right1 & right2) | (left & right1);
+                let in_column = (above & above2) | (below & below2) | (above & below);
+                // The digit comes up from the cell below, or down from the
+                // cell above (that swap is named by the cell above).
+                let from_below = below & (in_row | (above & above2));
+                let from_above = above & (in_row | (below & below2));
+                down[c] |= from_below | ((from_above << 4) & CELL_BITS);
+                // It comes in from the right neighbour, or from the left one
+                // (that swap is named by the left cell).
+                right[c] |= right1 & (in_column | (left & left2));
+                if c > 0 {
+                    right[c - 1] |= left & (in_column | (right1 & right2));
+                }
+            }
+        }
+        // Two equal digits swapped change nothing.
+        for c in 0..SIDE {
+            down[c] &= !equal(cols[c], cols[c] << 4);
+            if c + 1 < SIDE {
+                right[c] &= !equal(cols[c], cols[c + 1]);
+            }
+        }
+        right[SIDE - 1] = 0;
+        Matches { right, down }
     }
 
     /// Swaps cells `a` and `b` of a settled board and settles it (the first
@@ -290,6 +371,34 @@ mod tests {
             let points = rows.swap_and_settle(swap.a(), swap.b(), &mut Unseen, |_| {});
             prop_assert_eq!(cols.swap_and_settle(swap.a(), swap.b(), &mut Unseen), points);
             prop_assert_eq!(cols.to_board(), rows);
+        }
+    }
+
+    proptest! {
+        /// The swaps found all at once are those whose own runs score.
+        #[test]
+        fn the_matches_are_the_swaps_that_score(digits in prop::collection::vec(0u8..=7, CELLS)) {
+            let board = board_of(&digits);
+            let found: Vec<_> = Columns::of(&board).matches().swaps().collect();
+            let scoring: Vec<_> = ALL_SWAPS
+                .iter()
+                .copied()
+                .filter(|&s| crate::games::crush::bot::immediate_points(&board, s) > 0)
+                .collect();
+            prop_assert_eq!(found, scoring);
+        }
+
+        #[test]
+        fn the_matches_on_settled_boards(digits in prop::collection::vec(1u8..=4, CELLS), seed in any::<u64>()) {
+            let mut board = board_of(&digits);
+            board.settle(&mut Sampled::new(seed, 4), |_| {});
+            let found: Vec<_> = Columns::of(&board).matches().swaps().collect();
+            let scoring: Vec<_> = ALL_SWAPS
+                .iter()
+                .copied()
+                .filter(|&s| crate::games::crush::bot::immediate_points(&board, s) > 0)
+                .collect();
+            prop_assert_eq!(found, scoring);
         }
     }
 
