@@ -48,15 +48,17 @@
 //! average where greedy's offer 74. A least-squares value of a board over
 //! the next three swaps is about 1.7 times its best visible gain plus 0.4
 //! times its second best, which is what the top-two leaf already counts.
-//! Single-thread runs over 30 seeds (±2 points of noise) all landed from
-//! +9% to +18%. At 50 ms: the default +15.1%, successive halving +15.4%,
+//! Before the column board, single-thread runs over 30 seeds (±2 points of
+//! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
+//! the default) +15.1%, successive halving +15.4%,
 //! two sampled swaps with a greedy second +12.9%, a leaf valuing the best
 //! two-swap plan among the 3 to 8 best swaps +9% to +14%, a leaf that counts
 //! a swap already on the board at a lower weight than a new one +9.6% to
 //! +15.7%, and the top-two leaf at 2.2 collapsed (−1.2%: the bot kept its
-//! best swap for later for ever). At 200 ms: the default +15.7%, two sampled
-//! swaps with a greedy second +16.4% (+17.7% with successive halving), so
-//! deeper rollouts would need a much faster visible-gain scan to pay at 50 ms.
+//! best swap for later for ever). At 200 ms: one-swap rollouts +15.7%, two
+//! sampled swaps with a greedy second +16.4% (+17.7% with successive
+//! halving): deeper rollouts needed a faster visible-gain scan to pay at
+//! 50 ms, which is what [`Columns`] gave.
 
 use super::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
 use super::columns::Columns;
