@@ -379,27 +379,29 @@ mod tests {
         #[test]
         fn the_matches_are_the_swaps_that_score(digits in prop::collection::vec(0u8..=7, CELLS)) {
             let board = board_of(&digits);
-            let found: Vec<_> = Columns::of(&board).matches().swaps().collect();
-            let scoring: Vec<_> = ALL_SWAPS
-                .iter()
-                .copied()
-                .filter(|&s| crate::games::crush::bot::immediate_points(&board, s) > 0)
-                .collect();
-            prop_assert_eq!(found, scoring);
+            prop_assert_eq!(found_matches(&board), scoring_swaps(&board));
         }
 
         #[test]
         fn the_matches_on_settled_boards(digits in prop::collection::vec(1u8..=4, CELLS), seed in any::<u64>()) {
             let mut board = board_of(&digits);
             board.settle(&mut Sampled::new(seed, 4), |_| {});
-            let found: Vec<_> = Columns::of(&board).matches().swaps().collect();
-            let scoring: Vec<_> = ALL_SWAPS
-                .iter()
-                .copied()
-                .filter(|&s| crate::games::crush::bot::immediate_points(&board, s) > 0)
-                .collect();
-            prop_assert_eq!(found, scoring);
+            prop_assert_eq!(found_matches(&board), scoring_swaps(&board));
         }
+    }
+
+    /// The matching swaps found all at once on the column board.
+    fn found_matches(board: &Board) -> Vec<Swap> {
+        Columns::of(board).matches().swaps().collect()
+    }
+
+    /// The swaps whose own runs score, one at a time on the row board.
+    fn scoring_swaps(board: &Board) -> Vec<Swap> {
+        ALL_SWAPS
+            .iter()
+            .copied()
+            .filter(|&s| crate::games::crush::bot::immediate_points(board, s) > 0)
+            .collect()
     }
 
     #[test]
