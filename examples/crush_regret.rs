@@ -37,6 +37,7 @@ fn main() {
     for game in 0..games {
         let mut state = Crush::new_seeded(4, 100 + game as u32);
         for swap in 0..100u64 {
+            let (greedy, _) = bot::greedy(&state.board);
             if swap % EVERY == EVERY / 2 {
                 let view = View::of(&state);
                 let values = reference_values(&view, reference);
@@ -48,14 +49,12 @@ fn main() {
                 )
                 .moves[0]
                     .mv;
-                let (greedy, _) = bot::greedy(&state.board);
                 let best = values[0].1;
                 strong_regret += best - value_of(&values, pick);
                 greedy_regret += best - value_of(&values, greedy);
                 agree += usize::from(pick == values[0].0);
                 boards += 1;
             }
-            let (greedy, _) = bot::greedy(&state.board);
             state = Crush::apply(&state, &greedy);
         }
     }

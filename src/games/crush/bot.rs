@@ -37,8 +37,9 @@
 //!
 //! Time does not close the k = 4 gap: at 40,000 nodes a swap (about 7 times
 //! what 50 ms buys; 20 seeds, node-capped so the load cannot change it)
-//! depth 3 gave +16.6% and depth 5 +13.6%. The rollout values have
-//! converged; what is left is in the model of the future, not in sampling it.
+//! depth 3 gave +16.6% ± 4.4 and depth 5 +13.6% ± 3.0. The rollout values
+//! have all but converged; what is left is in the model of the future, not
+//! in sampling it.
 //! `examples/crush_regret.rs` measures it on 100 k = 4 boards: against a
 //! 200,000-node search, the 5,700-node pick (about 50 ms) agrees on 81 and
 //! gives up 3.5 points of the search's own value a swap, where a second
