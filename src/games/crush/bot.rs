@@ -34,6 +34,11 @@
 //! it looked no worse (+12.6% where the defaults gave +9.2%, 3,000 nodes, 4
 //! seeds), but at 50 ms it starves the sampling and lost badly (−32%, 100
 //! seeds): with a few samples a swap the choice is all but random.
+//! Weighing only the three best visible gains that way (1.7 times the cost
+//! of a default rollout) lost even at equal rollouts: 50 seeds at 10,000
+//! nodes a swap gave +15.4% (the board it leaves weighed fully) and +16.2%
+//! (weighed 0.4), where the defaults at 5,700 nodes gave +17.8% ± 2.4 on the
+//! same seeds.
 //!
 //! Time does not close the k = 4 gap: at 40,000 nodes a swap (about 7 times
 //! what 50 ms buys; 20 seeds, node-capped so the load cannot change it)
