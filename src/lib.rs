@@ -16,6 +16,8 @@
 //! - [`game`] — the abstraction every game implements and the type-erased JSON
 //!   view of it; it imports nothing else from the crate.
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod cli;
 pub mod compute;
