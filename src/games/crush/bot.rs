@@ -42,7 +42,8 @@
 //!
 //! Time does not close the k = 4 gap: at 40,000 nodes a swap (about 7 times
 //! what 50 ms buys; 20 seeds, node-capped so the load cannot change it)
-//! depth 3 gave +16.6% ± 4.4 and depth 5 +13.6% ± 3.0. The rollout values
+//! depth 3 gave +16.6% ± 4.4 and depth 5 +13.6% ± 3.0; over 100 seeds the
+//! defaults gave +16.1% ± 1.7 at 40,000 nodes and +16.3% ± 1.8 at 5,700. The rollout values
 //! have all but converged; what is left is in the model of the future, not
 //! in sampling it.
 //! `examples/crush_regret.rs` measures it on 100 k = 4 boards: against a
