@@ -69,11 +69,29 @@
 //! points of the swaps after the next one are all but independent of the
 //! board now (R² 0.02 to 0.05 for the best gains, the number of matching
 //! swaps, digit balance, pairs, the best two-swap plan and the row of the
-//! best swap; on `strong`'s own games R² 0.001 to 0.004), so the only lever
-//! is the next board: `strong`'s boards offer a best visible gain of 88 on
+//! best swap; on `strong`'s own games R² 0.001 to 0.004), which made the
+//! next board look like the only lever: `strong`'s boards offer a best visible gain of 88 on
 //! average where greedy's offer 74. A least-squares value of a board over
 //! the next three swaps is about 1.7 times its best visible gain plus 0.4
 //! times its second best, which is what the top-two leaf already counts.
+//! But R² over boards is small even where the choice on one board matters:
+//! `examples/crush_horizon.rs` (`-- 10 2000 4 5`: 100 boards of greedy
+//! games, 2,000 refill samples shared by the choices, greedy playing on for
+//! five swaps; 12 minutes) finds that a board's
+//! choices move the mean points of the next swap by 34 (the standard
+//! deviation over its matching swaps, sampling noise taken out), of the one
+//! after by 16, then 7.5, 4.4 and 2.8: about half as much each swap further.
+//! Choosing by the points up to two swaps after the choice, which is what a
+//! depth-3 rollout sees, gives up 0.9 points of the six-swap value against
+//! choosing by all six; up to one swap after gives up 4.5, the swap's own
+//! points 26.9 and greedy's pick 38.3. So with greedy playing on, depth 3
+//! already sees what a choice is worth; what the rollouts cannot see is
+//! `strong` playing on instead. The rollout policy matters — the cheap one
+//! (own runs only) gave +2.2% where greedy gave +17.8% (5,700 nodes, 50
+//! seeds) — but a slightly better one as cheap did not help: a linear policy
+//! (visible gain, plus 6.5 a cell emptied, 2 a row down and 2 a matching
+//! swap left; +2.25% over greedy as a bot of its own over 1,000 games, the
+//! weights found by coordinate search) gave +15.9%.
 //! Before the column board, single-thread runs over 30 seeds (±2 points of
 //! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
 //! the default) +15.1%, successive halving +15.4%,
