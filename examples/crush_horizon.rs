@@ -183,7 +183,7 @@ fn futures(board: &Columns, choice: Swap, k: u8, samples: u64, later: usize) -> 
             &mut stream,
         )));
         for step in moments.iter_mut().skip(1) {
-            let (mut next, gain) = bot::greedy(&columns.to_board());
+            let (mut next, gain) = bot::greedy_on(&columns);
             if gain == 0 {
                 // Nothing matches (rare): any swap, the same for every choice.
                 next = ALL_SWAPS[(sample as usize * 7 + 3) % ALL_SWAPS.len()];

@@ -30,7 +30,7 @@ fn main() {
     let top = arg(2, ALL_SWAPS.len() as f64) as usize;
     let k = arg(3, 4.0) as u8;
 
-    let greedy = mean_score(games, k, |columns| Some(bot::greedy(&columns.to_board()).0));
+    let greedy = mean_score(games, k, |columns| Some(bot::greedy_on(columns).0));
     let look = mean_score(games, k, |columns| look_ahead(columns, weight, top));
     println!(
         "{games} games, k = {k}: greedy {greedy:.1}, look-ahead (weight {weight}, top {top}) {look:.1}, {:+.2}%",
@@ -69,7 +69,7 @@ fn look_ahead(columns: &Columns, weight: f64, top: usize) -> Option<Swap> {
     gains.truncate(top);
     let mut best: Option<(Swap, f64)> = None;
     for (swap, gain, after) in gains {
-        let value = f64::from(gain) + weight * f64::from(bot::greedy(&after.to_board()).1);
+        let value = f64::from(gain) + weight * f64::from(bot::greedy_on(&after).1);
         if best.map_or(true, |(_, b)| value > b) {
             best = Some((swap, value));
         }

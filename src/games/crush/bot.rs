@@ -330,7 +330,9 @@ pub fn greedy(board: &Board) -> (Swap, u32) {
     greedy_on(&Columns::of(board))
 }
 
-fn greedy_on(columns: &Columns) -> (Swap, u32) {
+/// [`greedy`] on a board already held as columns (as rollouts hold it),
+/// without converting it back and forth.
+pub fn greedy_on(columns: &Columns) -> (Swap, u32) {
     let mut best = (ALL_SWAPS[0], 0);
     for (swap, gain) in visible_gains(columns) {
         if gain > best.1 {
