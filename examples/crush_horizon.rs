@@ -20,14 +20,11 @@
 //! Defaults: 10 games (seeds 100 and up, a board every 10 swaps from swap 5),
 //! 1,000 samples a choice, k = 4, 3 greedy swaps after the choice.
 
-use gamebot::game::Game;
+mod common;
+
 use gamebot::games::crush::bot::{self, Sampled};
 use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
-use gamebot::games::crush::Crush;
-
-/// Boards sampled per game: every 10th swap, from swap 5.
-const EVERY: u64 = 10;
 
 /// What is measured, summed over the boards.
 struct Totals {
@@ -39,10 +36,7 @@ struct Totals {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1).map(|a| {
-        a.parse::<u64>()
-            .unwrap_or_else(|_| panic!("not a count: {a}"))
-    });
+    let mut args = common::counts();
     let games = args.next().unwrap_or(10);
     let samples = args.next().unwrap_or(1_000);
     let k = args.next().unwrap_or(4) as u8;
@@ -53,15 +47,9 @@ fn main() {
         spread: vec![(0.0, 0.0); later + 1],
         given_up: vec![0.0; later + 2],
     };
-    for game in 0..games {
-        let mut state = Crush::new_seeded(k, 100 + game as u32);
-        for swap in 0..100u64 {
-            let (greedy, _) = bot::greedy(&state.board);
-            if swap % EVERY == EVERY / 2 {
-                measure(&Columns::of(&state.board), greedy, k, samples, &mut totals);
-            }
-            state = Crush::apply(&state, &greedy);
-        }
+    for board in common::greedy_boards(games, k) {
+        let columns = Columns::of(&board.state.board);
+        measure(&columns, board.greedy, k, samples, &mut totals);
     }
     print(&totals, k, samples);
 }

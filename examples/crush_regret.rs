@@ -14,49 +14,37 @@
 //! Defaults: 10 games (seeds 100 and up, a board every 10 swaps from swap 5),
 //! 5,700 nodes (about what 50 ms buys) and a 200,000-node reference.
 
-use gamebot::game::{BotParams, Budget, Game};
+mod common;
+
+use gamebot::game::{BotParams, Budget};
 use gamebot::games::crush::bot::{self, View};
 use gamebot::games::crush::moves::Swap;
-use gamebot::games::crush::Crush;
-
-/// Boards sampled per game: every 10th swap, from swap 5.
-const EVERY: u64 = 10;
 /// Candidates the reference values; a pick outside them counts as the last one.
 const REFERENCE_TOP: usize = 10;
 
 fn main() {
-    let mut args = std::env::args().skip(1).map(|a| {
-        a.parse::<u64>()
-            .unwrap_or_else(|_| panic!("not a count: {a}"))
-    });
+    let mut args = common::counts();
     let games = args.next().unwrap_or(10);
     let small = args.next().unwrap_or(5_700);
     let reference = args.next().unwrap_or(200_000);
 
     let (mut strong_regret, mut greedy_regret, mut boards, mut agree) = (0i64, 0i64, 0i64, 0);
-    for game in 0..games {
-        let mut state = Crush::new_seeded(4, 100 + game as u32);
-        for swap in 0..100u64 {
-            let (greedy, _) = bot::greedy(&state.board);
-            if swap % EVERY == EVERY / 2 {
-                let view = View::of(&state);
-                let values = reference_values(&view, reference);
-                let pick = bot::analyze(
-                    &view,
-                    1,
-                    &BotParams::seeded(game * 1_000 + swap),
-                    &Budget::unlimited().nodes(small),
-                )
-                .moves[0]
-                    .mv;
-                let best = values[0].1;
-                strong_regret += best - value_of(&values, pick);
-                greedy_regret += best - value_of(&values, greedy);
-                agree += usize::from(pick == values[0].0);
-                boards += 1;
-            }
-            state = Crush::apply(&state, &greedy);
-        }
+    for board in common::greedy_boards(games, 4) {
+        let view = View::of(&board.state);
+        let values = reference_values(&view, reference);
+        let pick = bot::analyze(
+            &view,
+            1,
+            &BotParams::seeded(board.game * 1_000 + board.swap),
+            &Budget::unlimited().nodes(small),
+        )
+        .moves[0]
+            .mv;
+        let best = values[0].1;
+        strong_regret += best - value_of(&values, pick);
+        greedy_regret += best - value_of(&values, board.greedy);
+        agree += usize::from(pick == values[0].0);
+        boards += 1;
     }
     let mean = |total: i64| total as f64 / boards as f64;
     println!(
