@@ -43,9 +43,9 @@
 //! Time does not close the k = 4 gap: at 40,000 nodes a swap (about 7 times
 //! what 50 ms buys; 20 seeds, node-capped so the load cannot change it)
 //! depth 3 gave +16.6% ± 4.4 and depth 5 +13.6% ± 3.0; over 100 seeds the
-//! defaults gave +16.1% ± 1.7 at 40,000 nodes and +16.3% ± 1.8 at 5,700. The rollout values
-//! have all but converged; what is left is in the model of the future, not
-//! in sampling it.
+//! defaults gave +16.1% ± 1.7 at 40,000 nodes and +16.3% ± 1.8 at 5,700.
+//! The rollout values have all but converged; what is left is in the model
+//! of the future, not in sampling it.
 //! `examples/crush_regret.rs` measures it on 100 k = 4 boards: against a
 //! 200,000-node search, the 5,700-node pick (about 50 ms) agrees on 81 and
 //! gives up 3.5 points of the search's own value a swap, where a second
@@ -70,17 +70,18 @@
 //! board now (R² 0.02 to 0.05 for the best gains, the number of matching
 //! swaps, digit balance, pairs, the best two-swap plan and the row of the
 //! best swap; on `strong`'s own games R² 0.001 to 0.004), which made the
-//! next board look like the only lever: `strong`'s boards offer a best visible gain of 88 on
-//! average where greedy's offer 74. A least-squares value of a board over
-//! the next three swaps is about 1.7 times its best visible gain plus 0.4
-//! times its second best, which is what the top-two leaf already counts.
+//! next board look like the only lever: `strong`'s boards offer a best
+//! visible gain of 88 on average where greedy's offer 74. A least-squares
+//! value of a board over the next three swaps is about 1.7 times its best
+//! visible gain plus 0.4 times its second best, which is what the top-two
+//! leaf already counts.
 //! But R² over boards is small even where the choice on one board matters:
 //! `examples/crush_horizon.rs` (`-- 10 2000 4 5`: 100 boards of greedy
 //! games, 2,000 refill samples shared by the choices, greedy playing on for
-//! five swaps; 12 minutes) finds that a board's
-//! choices move the mean points of the next swap by 34 (the standard
-//! deviation over its matching swaps, sampling noise taken out), of the one
-//! after by 16, then 7.5, 4.4 and 2.8: about half as much each swap further.
+//! five swaps; 12 minutes) finds that a board's choices move the mean
+//! points of the next swap by 34 (the standard deviation over its matching
+//! swaps, sampling noise taken out), of the one after by 16, then 7.5, 4.4
+//! and 2.8: about half as much each swap further.
 //! Choosing by the points up to two swaps after the choice, which is what a
 //! depth-3 rollout sees, gives up 0.9 points of the six-swap value against
 //! choosing by all six; up to one swap after gives up 4.5, the swap's own
