@@ -22,9 +22,9 @@
 
 mod common;
 
-use gamebot::games::crush::bot::{self, Sampled};
+use common::{futures, horizon_sum, horizon_value, Halves};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
+use gamebot::games::crush::moves::Swap;
 
 /// What is measured, summed over the boards.
 struct Totals {
@@ -112,16 +112,6 @@ fn print(totals: &Totals, k: u8, samples: u64) {
     }
 }
 
-/// The mean points up to swap `horizon` on the given half of the samples.
-fn horizon_sum(halves: &[Halves], horizon: usize, half: usize) -> f64 {
-    halves[..=horizon].iter().map(|m| m.0[half].mean()).sum()
-}
-
-/// The mean points up to the last swap on the given half.
-fn horizon_value(halves: &[Halves], half: usize) -> f64 {
-    horizon_sum(halves, halves.len() - 1, half)
-}
-
 /// The choice with the most points up to swap `horizon` on the first half.
 fn best_over(stats: &[Vec<Halves>], horizon: usize) -> usize {
     (0..stats.len())
@@ -130,66 +120,6 @@ fn best_over(stats: &[Vec<Halves>], horizon: usize) -> usize {
         })
         .expect("at least two choices")
 }
-
-/// Running sums of one quantity's samples.
-#[derive(Clone, Copy, Default)]
-struct Moments {
-    n: f64,
-    sum: f64,
-    squares: f64,
-}
-
-impl Moments {
-    fn add(&mut self, x: f64) {
-        self.n += 1.0;
-        self.sum += x;
-        self.squares += x * x;
-    }
-
-    fn mean(&self) -> f64 {
-        self.sum / self.n
-    }
-
-    /// The variance of the mean.
-    fn mean_variance(&self) -> f64 {
-        let mean = self.mean();
-        (self.squares / self.n - mean * mean) / (self.n - 1.0)
-    }
-}
-
-/// The points of `choice` and of the greedy swaps after it, over `samples`
-/// sampled refill streams (the same streams for every choice).
-fn futures(board: &Columns, choice: Swap, k: u8, samples: u64, later: usize) -> Vec<Halves> {
-    let mut moments = vec![Halves::default(); later + 1];
-    for sample in 0..samples {
-        let half = (sample % 2) as usize;
-        let mut stream = Sampled::new(sample.wrapping_mul(0x9e37_79b9_7f4a_7c15), k);
-        let mut columns = *board;
-        moments[0].0[half].add(f64::from(columns.swap_and_settle(
-            choice.a(),
-            choice.b(),
-            &mut stream,
-        )));
-        for step in moments.iter_mut().skip(1) {
-            let (mut next, gain) = bot::greedy_on(&columns);
-            if gain == 0 {
-                // Nothing matches (rare): any swap, the same for every choice.
-                next = ALL_SWAPS[(sample as usize * 7 + 3) % ALL_SWAPS.len()];
-            }
-            step.0[half].add(f64::from(columns.swap_and_settle(
-                next.a(),
-                next.b(),
-                &mut stream,
-            )));
-        }
-    }
-    moments
-}
-
-/// One quantity's samples split in two halves (even and odd samples), whose
-/// noises are independent.
-#[derive(Clone, Copy, Default)]
-struct Halves([Moments; 2]);
 
 /// The standard deviation over the choices of their true means, and the
 /// noise of one choice's mean over both halves. The spread is the covariance
