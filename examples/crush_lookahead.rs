@@ -5,15 +5,24 @@
 //! rollout policy for `strong` must play well and cost little; this measures
 //! the first of the two (it costs up to `TOP` greedy scans a move).
 //!
+//! With `SAMPLES` above 0 the board a swap leaves is not taken with its
+//! refills unseen (which counts every emptied cell as dead, so it favours
+//! swaps that clear little): each of the `TOP` swaps is played on `SAMPLES`
+//! refills drawn from the bot's own stream (the same draws for every swap
+//! weighed) and valued at its points plus `WEIGHT` times the best visible
+//! gain of the sampled board, averaged over the draws. It costs up to
+//! `TOP × (SAMPLES + 1)` greedy scans a move.
+//!
 //! ```text
-//! cargo run --release --example crush_lookahead -- [GAMES] [WEIGHT] [TOP] [K]
+//! cargo run --release --example crush_lookahead -- [GAMES] [WEIGHT] [TOP] [K] [SAMPLES]
 //! ```
 //!
-//! Defaults: 300 games (seeds 1000 and up), weight 0.5, every matching swap, k = 4.
+//! Defaults: 300 games (seeds 1000 and up), weight 0.5, every matching swap,
+//! k = 4, refills unseen (0 samples).
 
 use gamebot::game::Game;
 use gamebot::games::crush::board::Unseen;
-use gamebot::games::crush::bot;
+use gamebot::games::crush::bot::{self, Sampled};
 use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
 use gamebot::games::crush::Crush;
@@ -29,24 +38,35 @@ fn main() {
     let weight = arg(1, 0.5);
     let top = arg(2, ALL_SWAPS.len() as f64) as usize;
     let k = arg(3, 4.0) as u8;
+    let samples = arg(4, 0.0) as u64;
 
-    let greedy = mean_score(games, k, |columns| Some(bot::greedy_on(columns).0));
-    let look = mean_score(games, k, |columns| look_ahead(columns, weight, top));
+    let greedy = mean_score(games, k, |columns, _| Some(bot::greedy_on(columns).0));
+    let look = mean_score(games, k, |columns, seed| {
+        let (weighed, k) = (Weighed { weight, top }, k);
+        if samples == 0 {
+            weighed.unseen(columns)
+        } else {
+            weighed.sampled(columns, samples, |draw| {
+                Sampled::new(seed ^ draw.wrapping_mul(0x9e37_79b9_7f4a_7c15), k)
+            })
+        }
+    });
     println!(
-        "{games} games, k = {k}: greedy {greedy:.1}, look-ahead (weight {weight}, top {top}) {look:.1}, {:+.2}%",
+        "{games} games, k = {k}: greedy {greedy:.1}, look-ahead (weight {weight}, top {top}, {samples} samples) {look:.1}, {:+.2}%",
         100.0 * (look / greedy - 1.0)
     );
 }
 
-/// The mean total of `games` games played by `choose` (a fixed swap by the
-/// move number where it has none).
-fn mean_score(games: u32, k: u8, choose: impl Fn(&Columns) -> Option<Swap>) -> f64 {
+/// The mean total of `games` games played by `choose`, given the board and a
+/// seed for its own draws (a fixed swap by the move number where it has none).
+fn mean_score(games: u32, k: u8, choose: impl Fn(&Columns, u64) -> Option<Swap>) -> f64 {
     let mut total = 0i64;
     for game in 0..games {
         let mut state = Crush::new_seeded(k, 1000 + game);
         for swap in 0..100usize {
-            let mv =
-                choose(&Columns::of(&state.board)).unwrap_or(ALL_SWAPS[swap % ALL_SWAPS.len()]);
+            let seed = u64::from(game) << 32 | swap as u64;
+            let mv = choose(&Columns::of(&state.board), seed)
+                .unwrap_or(ALL_SWAPS[swap % ALL_SWAPS.len()]);
             state = Crush::apply(&state, &mv);
         }
         total += state.score;
@@ -54,22 +74,69 @@ fn mean_score(games: u32, k: u8, choose: impl Fn(&Columns) -> Option<Swap>) -> f
     total as f64 / f64::from(games)
 }
 
-/// The look-ahead choice, or `None` when nothing matches.
-fn look_ahead(columns: &Columns, weight: f64, top: usize) -> Option<Swap> {
-    let mut gains: Vec<(Swap, u32, Columns)> = columns
-        .matches()
-        .swaps()
-        .map(|swap| {
-            let mut after = *columns;
-            let gain = after.swap_and_settle(swap.a(), swap.b(), &mut Unseen);
-            (swap, gain, after)
-        })
-        .collect();
-    gains.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
-    gains.truncate(top);
+/// How the look-ahead weighs a swap: `weight` times the best visible gain of
+/// the board it leaves, over the `top` swaps with the best visible gains.
+struct Weighed {
+    weight: f64,
+    top: usize,
+}
+
+impl Weighed {
+    /// The matching swaps with the `top` best visible gains, best first, each
+    /// with its gain and the board it leaves with its refills unseen.
+    fn best_swaps(&self, columns: &Columns) -> Vec<(Swap, u32, Columns)> {
+        let mut gains: Vec<(Swap, u32, Columns)> = columns
+            .matches()
+            .swaps()
+            .map(|swap| {
+                let mut after = *columns;
+                let gain = after.swap_and_settle(swap.a(), swap.b(), &mut Unseen);
+                (swap, gain, after)
+            })
+            .collect();
+        gains.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        gains.truncate(self.top);
+        gains
+    }
+
+    /// The look-ahead choice with refills unseen, or `None` when nothing matches.
+    fn unseen(&self, columns: &Columns) -> Option<Swap> {
+        let values = self
+            .best_swaps(columns)
+            .into_iter()
+            .map(|(swap, gain, after)| {
+                let value = f64::from(gain) + self.weight * f64::from(bot::greedy_on(&after).1);
+                (swap, value)
+            });
+        first_best(values)
+    }
+
+    /// The look-ahead choice over `samples` sampled refills (`stream(i)` gives
+    /// the i-th draw, the same for every swap), or `None` when nothing matches.
+    fn sampled(
+        &self,
+        columns: &Columns,
+        samples: u64,
+        stream: impl Fn(u64) -> Sampled,
+    ) -> Option<Swap> {
+        let values = self.best_swaps(columns).into_iter().map(|(swap, _, _)| {
+            let value: f64 = (0..samples)
+                .map(|draw| {
+                    let mut after = *columns;
+                    let points = after.swap_and_settle(swap.a(), swap.b(), &mut stream(draw));
+                    f64::from(points) + self.weight * f64::from(bot::greedy_on(&after).1)
+                })
+                .sum();
+            (swap, value)
+        });
+        first_best(values)
+    }
+}
+
+/// The swap with the highest value, the first among equals.
+fn first_best(values: impl Iterator<Item = (Swap, f64)>) -> Option<Swap> {
     let mut best: Option<(Swap, f64)> = None;
-    for (swap, gain, after) in gains {
-        let value = f64::from(gain) + weight * f64::from(bot::greedy_on(&after).1);
+    for (swap, value) in values {
         if best.map_or(true, |(_, b)| value > b) {
             best = Some((swap, value));
         }
