@@ -117,6 +117,24 @@
 //! 0.918; +2.4% over greedy as a bot of its own over 1,000 games) made
 //! `strong` +16.6% as its rollout policy, where greedy made it +17.8%
 //! (5,700 nodes, 50 seeds).
+//! Two more things that did not help at k = 4. First, the one-swap
+//! look-ahead with the board it leaves sampled instead of unseen
+//! (`crush_lookahead -- 300 WEIGHT TOP 4 SAMPLES`): unseen refills count
+//! every emptied cell as dead, which should favour swaps that clear little,
+//! but sampling them is no better: +4.1% (the three best swaps, 4 draws,
+//! weight 1), +4.7% (the five best, 4 draws, weight 1.6), −1.7% on one
+//! draw, where unseen on every swap gives +7.3%; every swap on 16 draws at
+//! weight 1.6 gives +11.7% but costs about 340 greedy scans a move. Second,
+//! a premium for what `strong` adds on the board a candidate leaves: the
+//! rollouts value that board as greedy would play it, and `strong`'s gain
+//! there is what its pick is worth over greedy's. Estimated from the
+//! visible gains the rollout's greedy scan already has (a swap worth 2.23
+//! times its visible gain plus an independent normal term of spread σ; the
+//! premium adds up every swap's expected excess over the best) and added to
+//! the rollout's value, it lost: +15.8% ± 2.0 at σ = 15 and +14.6% ± 2.3 at
+//! σ = 30, where the defaults gave +17.8% ± 2.4 (50 seeds, 5,700 nodes a
+//! swap). Crediting the options of the board a candidate leaves, this way
+//! or by its second-best gain (above), moves `strong` the wrong way.
 //! Before the column board, single-thread runs over 30 seeds (±2 points of
 //! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
 //! the default) +15.1%, successive halving +15.4%,
