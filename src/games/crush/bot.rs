@@ -133,8 +133,10 @@
 //! premium adds up every swap's expected excess over the best) and added to
 //! the rollout's value, it lost: +15.8% ± 2.0 at σ = 15 and +14.6% ± 2.3 at
 //! σ = 30, where the defaults gave +17.8% ± 2.4 (50 seeds, 5,700 nodes a
-//! swap). Crediting the options of the board a candidate leaves, this way
-//! or by its second-best gain (above), moves `strong` the wrong way.
+//! swap); taking the premium off instead (favouring a board with one clearly
+//! best swap) changed nothing: +17.5% ± 2.4 at σ = 15. Crediting the
+//! options of the board a candidate leaves, this way or by its second-best
+//! gain (above), moves `strong` the wrong way.
 //! Before the column board, single-thread runs over 30 seeds (±2 points of
 //! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
 //! the default) +15.1%, successive halving +15.4%,
