@@ -6,12 +6,11 @@
 //! the first of the two (it costs up to `TOP` greedy scans a move).
 //!
 //! With `SAMPLES` above 0 the board a swap leaves is not taken with its
-//! refills unseen (which counts every emptied cell as dead, so it favours
-//! swaps that clear little): each of the `TOP` swaps is played on `SAMPLES`
-//! refills drawn from the bot's own stream (the same draws for every swap
-//! weighed) and valued at its points plus `WEIGHT` times the best visible
-//! gain of the sampled board, averaged over the draws. It costs up to
-//! `TOP × (SAMPLES + 1)` greedy scans a move.
+//! refills unseen (which counts every emptied cell as dead): each of the
+//! `TOP` swaps is played on `SAMPLES` refills drawn from the bot's own
+//! stream (the same draws for every swap weighed) and valued at its points
+//! plus `WEIGHT` times the best visible gain of the sampled board, summed
+//! over the draws. It costs up to `TOP × (SAMPLES + 1)` greedy scans a move.
 //!
 //! ```text
 //! cargo run --release --example crush_lookahead -- [GAMES] [WEIGHT] [TOP] [K] [SAMPLES]
@@ -41,14 +40,12 @@ fn main() {
     let samples = arg(4, 0.0) as u64;
 
     let greedy = mean_score(games, k, |columns, _| Some(bot::greedy_on(columns).0));
+    let weighed = Weighed { weight, top, k };
     let look = mean_score(games, k, |columns, seed| {
-        let (weighed, k) = (Weighed { weight, top }, k);
         if samples == 0 {
             weighed.unseen(columns)
         } else {
-            weighed.sampled(columns, samples, |draw| {
-                Sampled::new(seed ^ draw.wrapping_mul(0x9e37_79b9_7f4a_7c15), k)
-            })
+            weighed.sampled(columns, samples, seed)
         }
     });
     println!(
@@ -75,10 +72,12 @@ fn mean_score(games: u32, k: u8, choose: impl Fn(&Columns, u64) -> Option<Swap>)
 }
 
 /// How the look-ahead weighs a swap: `weight` times the best visible gain of
-/// the board it leaves, over the `top` swaps with the best visible gains.
+/// the board it leaves, over the `top` swaps with the best visible gains, on
+/// boards of digits `1..=k`.
 struct Weighed {
     weight: f64,
     top: usize,
+    k: u8,
 }
 
 impl Weighed {
@@ -111,19 +110,16 @@ impl Weighed {
         first_best(values)
     }
 
-    /// The look-ahead choice over `samples` sampled refills (`stream(i)` gives
-    /// the i-th draw, the same for every swap), or `None` when nothing matches.
-    fn sampled(
-        &self,
-        columns: &Columns,
-        samples: u64,
-        stream: impl Fn(u64) -> Sampled,
-    ) -> Option<Swap> {
+    /// The look-ahead choice over `samples` sampled refills, drawn from
+    /// `seed` the same way for every swap, or `None` when nothing matches.
+    fn sampled(&self, columns: &Columns, samples: u64, seed: u64) -> Option<Swap> {
         let values = self.best_swaps(columns).into_iter().map(|(swap, _, _)| {
             let value: f64 = (0..samples)
                 .map(|draw| {
+                    let mut stream =
+                        Sampled::new(seed ^ draw.wrapping_mul(0x9e37_79b9_7f4a_7c15), self.k);
                     let mut after = *columns;
-                    let points = after.swap_and_settle(swap.a(), swap.b(), &mut stream(draw));
+                    let points = after.swap_and_settle(swap.a(), swap.b(), &mut stream);
                     f64::from(points) + self.weight * f64::from(bot::greedy_on(&after).1)
                 })
                 .sum();

@@ -136,7 +136,8 @@
 //! swap); taking the premium off instead (favouring a board with one clearly
 //! best swap) changed nothing: +17.5% ± 2.4 at σ = 15. Crediting the
 //! options of the board a candidate leaves, this way or by its second-best
-//! gain (above), moves `strong` the wrong way.
+//! gain (above), moves `strong` the wrong way. The premium's code was
+//! removed again.
 //! Before the column board, single-thread runs over 30 seeds (±2 points of
 //! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
 //! the default) +15.1%, successive halving +15.4%,
