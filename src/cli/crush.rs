@@ -43,9 +43,12 @@ pub struct CrushArgs {
     /// Benchmark mode: play whole games with each level and print the mean totals.
     #[arg(long)]
     pub benchmark: bool,
-    /// Benchmark: number of games (game seeds 0..N) per level and k.
+    /// Benchmark: number of games (game seeds FIRST..FIRST+N) per level and k.
     #[arg(long, default_value_t = 50)]
     pub seeds: u32,
+    /// Benchmark: the first game seed (tune on one range, report on another).
+    #[arg(long, default_value_t = 0)]
+    pub first_seed: u32,
     /// Benchmark: the levels to compare, comma-separated (level options too:
     /// `greedy,strong:depth=2,rounds=50`).
     #[arg(long, value_delimiter = ',', default_value = "greedy,strong")]
@@ -279,11 +282,13 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     if let Some(k) = args.ks.iter().find(|k| !(4..=7).contains(*k)) {
         return Err(CliError::Usage(format!("k must be 4..=7, got {k}")));
     }
-    let jobs: Vec<(usize, usize, u32)> = (0..args.ks.len())
-        .flat_map(|ki| {
-            (0..levels.len()).flat_map(move |li| (0..args.seeds).map(move |s| (ki, li, s)))
-        })
-        .collect();
+    let seeds = args.first_seed..args.first_seed.saturating_add(args.seeds);
+    let mut jobs: Vec<(usize, usize, u32)> = Vec::new();
+    for ki in 0..args.ks.len() {
+        for li in 0..levels.len() {
+            jobs.extend(seeds.clone().map(|seed| (ki, li, seed)));
+        }
+    }
     let totals = Mutex::new(vec![vec![Vec::new(); levels.len()]; args.ks.len()]);
     let next = AtomicUsize::new(0);
     let threads = args
@@ -315,8 +320,10 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         .collect();
     writeln!(
         out,
-        "{} games per level and k, {} ms{} a swap, {} threads, {:.1} s",
-        args.seeds,
+        "{} games per level and k (seeds {}..{}), {} ms{} a swap, {} threads, {:.1} s",
+        seeds.len(),
+        seeds.start,
+        seeds.end,
         args.time_ms,
         args.max_nodes
             .map_or(String::new(), |n| format!(" / {n} nodes")),
@@ -516,6 +523,31 @@ mod tests {
         assert_eq!(Gain::over(&[100], &[120]).margin, None);
         assert_eq!(Gain::over(&[100], &[100]).percent, 0.0);
         assert_eq!(by_seed(vec![(2, 30), (0, 10), (1, 20)]), [10, 20, 30]);
+    }
+
+    #[test]
+    fn the_benchmark_plays_the_seeds_from_first_seed_on() {
+        let mut out = Vec::new();
+        let a = args(&[
+            "--benchmark",
+            "--seeds",
+            "1",
+            "--first-seed",
+            "5",
+            "--ks",
+            "7",
+            "--levels",
+            "greedy",
+            "--threads",
+            "1",
+        ]);
+        benchmark(&a, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("1 games per level and k (seeds 5..6)"));
+        let greedy = bot_level("greedy").unwrap();
+        let total = play_game(7, 5, &greedy, Limits::of(&a)).unwrap();
+        let row = text.lines().find(|l| l.starts_with("greedy")).unwrap();
+        assert!(row.contains(&format!(" {total}.0 ")), "{row} vs {total}");
     }
 
     #[test]
