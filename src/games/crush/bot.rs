@@ -25,7 +25,8 @@
 //! Over 20 seeds at k = 5, 6, 7
 //! depth 3 gave +34.8%, +60.5%, +64.3% where depth 1 gave +29.3%, +45.9%,
 //! +54.6%. The README's 50-seed run of the defaults (both cores, one game
-//! each): +16.9%, +34.9%, +58.5%, +69.6% for k = 4 to 7; over 100 seeds at
+//! each): +16.9%, +34.9%, +58.5%, +69.6% for k = 4 to 7 (+17.3%, +34.3%,
+//! +59.0%, +68.2% with the budget-aware first cut); over 100 seeds at
 //! k = 4, +14.8% ± 1.6. Weighing the second-best gain of the board the
 //! candidate leaves as well (its next swap's options) lost: +13.3% at half
 //! weight and +8.7% at full weight on the same 100 seeds. A rollout policy
