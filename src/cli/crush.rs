@@ -447,6 +447,16 @@ mod tests {
         String::from_utf8(out).expect("utf-8 output")
     }
 
+    /// The benchmark's output for one game of k = 7 per level, on one thread,
+    /// with the options in `line`.
+    fn bench(line: &[&str]) -> String {
+        let mut argv = vec!["--benchmark", "--seeds", "1", "--ks", "7", "--threads", "1"];
+        argv.extend_from_slice(line);
+        let mut out = Vec::new();
+        benchmark(&args(&argv), &mut out).expect("the benchmark runs");
+        String::from_utf8(out).expect("utf-8 output")
+    }
+
     #[test]
     fn reads_swaps_warns_about_invalid_ones_and_stops_at_end_of_input() {
         let out = play(&["--preset", "course"], "3040\n3041\nhello\n0001\n");
@@ -527,45 +537,17 @@ mod tests {
 
     #[test]
     fn the_benchmark_plays_the_seeds_from_first_seed_on() {
-        let mut out = Vec::new();
-        let a = args(&[
-            "--benchmark",
-            "--seeds",
-            "1",
-            "--first-seed",
-            "5",
-            "--ks",
-            "7",
-            "--levels",
-            "greedy",
-            "--threads",
-            "1",
-        ]);
-        benchmark(&a, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = bench(&["--first-seed", "5", "--levels", "greedy"]);
         assert!(text.starts_with("1 games per level and k (seeds 5..6)"));
         let greedy = bot_level("greedy").unwrap();
-        let total = play_game(7, 5, &greedy, Limits::of(&a)).unwrap();
+        let total = play_game(7, 5, &greedy, Limits::of(&args(&[]))).unwrap();
         let row = text.lines().find(|l| l.starts_with("greedy")).unwrap();
         assert!(row.contains(&format!(" {total}.0 ")), "{row} vs {total}");
     }
 
     #[test]
     fn the_benchmark_prints_a_line_per_level_and_k() {
-        let mut out = Vec::new();
-        let a = args(&[
-            "--benchmark",
-            "--seeds",
-            "1",
-            "--ks",
-            "7",
-            "--levels",
-            "random,greedy",
-            "--threads",
-            "1",
-        ]);
-        benchmark(&a, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = bench(&["--levels", "random,greedy"]);
         assert!(text
             .lines()
             .any(|l| l.starts_with("random") && l.contains(" 7 ")));
