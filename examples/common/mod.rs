@@ -118,19 +118,21 @@ pub fn futures(board: &Columns, choice: Swap, k: u8, samples: u64, later: usize)
             &mut stream,
         )));
         for step in moments.iter_mut().skip(1) {
-            let (mut next, gain) = bot::greedy_on(&columns);
-            if gain == 0 {
-                // Nothing matches (rare): any swap, the same for every choice.
-                next = ALL_SWAPS[(sample as usize * 7 + 3) % ALL_SWAPS.len()];
-            }
-            step.0[half].add(f64::from(columns.swap_and_settle(
-                next.a(),
-                next.b(),
-                &mut stream,
-            )));
+            step.0[half].add(f64::from(play_greedy(&mut columns, &mut stream, sample)));
         }
     }
     moments
+}
+
+/// Plays greedy's swap on `columns` with refills from `stream` and returns its
+/// points. Where nothing matches (rare) it plays a swap fixed by `sample`, the
+/// same for every choice studied on that sample.
+pub fn play_greedy(columns: &mut Columns, stream: &mut Sampled, sample: u64) -> u32 {
+    let (mut next, gain) = bot::greedy_on(columns);
+    if gain == 0 {
+        next = ALL_SWAPS[(sample as usize * 7 + 3) % ALL_SWAPS.len()];
+    }
+    columns.swap_and_settle(next.a(), next.b(), stream)
 }
 
 /// The mean points up to swap `horizon` on the given half of the samples.
