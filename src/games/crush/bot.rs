@@ -161,6 +161,19 @@
 //!   narrowed the candidates. The first cut now comes earlier when the
 //!   budget is small (`Strong::first_cut`): +14.8% and +11.8%, and +15.7%
 //!   at 5,700 nodes (the figures above are from before that change).
+//! - A second step of policy improvement does not reach it either.
+//!   `examples/crush_second_step.rs` (its defaults: 100 boards of `strong`
+//!   games, `strong`'s three best candidates each played on 400 refill
+//!   samples shared by them, a 2,000-node `strong` search making the next
+//!   swap and greedy the two after; 15 minutes on two cores) chooses by
+//!   those values on half the samples and values the choice on the other
+//!   half: +0.54 ± 1.69 points a swap over `strong`'s own pick (the same
+//!   pick on 86 boards), where +20% needs about 4.4 more on the bar's seeds.
+//!   The small search makes 11 points over greedy on the board a candidate
+//!   leaves, but not differently enough between the candidates to change
+//!   the pick. Choosing on 200 samples a half is itself noisy, so exact
+//!   values could gain a little more, but the margin's top, 2.2, is half of
+//!   what is missing, and the search costs about 600 times `strong`'s budget.
 //!
 //! Before the column board, single-thread runs over 30 seeds (±2 points of
 //! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
