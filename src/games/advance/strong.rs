@@ -78,7 +78,7 @@ fn options_for(level: &LevelSpec) -> Result<SearchOptions, GameError> {
 const SAFETY_MS: f64 = 3.0;
 
 /// The caller's budget, with a depth cap when it has no limit at all and a
-/// deadline a little early (by [`SAFETY_MS`], or a tenth of a short budget)
+/// deadline a little early (by `SAFETY_MS`, or a tenth of a short budget)
 /// so that the answer arrives within the time given.
 pub fn bounded(budget: &Budget) -> Budget {
     let mut budget = budget.clone();

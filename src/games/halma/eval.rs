@@ -51,7 +51,7 @@ const fn build_costs() -> [[i32; CELLS]; 2] {
     table
 }
 
-/// [`piece_cost`] per side and cell.
+/// `piece_cost` per side and cell.
 pub static COSTS: [[i32; CELLS]; 2] = build_costs();
 
 /// The cost change when `side` moves a piece from `from` to `to` (positive: progress).
