@@ -173,7 +173,7 @@
 //!   leaves, but not differently enough between the candidates to change
 //!   the pick. Choosing on 200 samples a half is itself noisy, so exact
 //!   values could gain a little more, but the margin's top, 2.2, is half of
-//!   what is missing, and the search costs about 600 times `strong`'s budget.
+//!   what is missing, and the search costs over 400 times `strong`'s budget.
 //!
 //! Before the column board, single-thread runs over 30 seeds (±2 points of
 //! noise) all landed from +9% to +18%. At 50 ms: one-swap rollouts (then
