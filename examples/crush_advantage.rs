@@ -22,8 +22,7 @@
 mod common;
 
 use common::{futures, horizon_value, GameBoard};
-use gamebot::game::{BotParams, Budget};
-use gamebot::games::crush::bot::{self, View};
+use gamebot::games::crush::bot::View;
 use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::Swap;
 use gamebot::games::crush::State;
@@ -86,14 +85,7 @@ fn main() {
 
 /// `strong`'s swap on a board, seeded by where the board comes from.
 fn strong_pick(state: &State, game: u64, swap: u64, nodes: u64) -> Swap {
-    bot::analyze(
-        &View::of(state),
-        1,
-        &BotParams::seeded(game * 1_000 + swap),
-        &Budget::unlimited().nodes(nodes),
-    )
-    .moves[0]
-        .mv
+    common::strong_top(&View::of(state), common::board_seed(game, swap), nodes, 1)[0]
 }
 
 /// The totals over `boards` (boards with one choice, or where `strong`'s

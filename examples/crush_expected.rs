@@ -124,7 +124,7 @@ fn completion_chance(cells: [u8; 3], k: u8) -> f64 {
 fn expected(columns: &Columns, swap: Swap, k: u8) -> f64 {
     let total: u32 = (0..SAMPLES)
         .map(|sample| {
-            let mut stream = Sampled::new(sample.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 77, k);
+            let mut stream = Sampled::new(common::draw_seed(77, sample), k);
             let mut after = *columns;
             after.swap_and_settle(swap.a(), swap.b(), &mut stream)
         })

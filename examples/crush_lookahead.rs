@@ -19,6 +19,8 @@
 //! Defaults: 300 games (seeds 1000 and up), weight 0.5, every matching swap,
 //! k = 4, refills unseen (0 samples).
 
+mod common;
+
 use gamebot::game::Game;
 use gamebot::games::crush::board::Unseen;
 use gamebot::games::crush::bot::{self, Sampled};
@@ -116,8 +118,7 @@ impl Weighed {
         let values = self.best_swaps(columns).into_iter().map(|(swap, _, _)| {
             let value: f64 = (0..samples)
                 .map(|draw| {
-                    let mut stream =
-                        Sampled::new(seed ^ draw.wrapping_mul(0x9e37_79b9_7f4a_7c15), self.k);
+                    let mut stream = Sampled::new(common::draw_seed(seed, draw), self.k);
                     let mut after = *columns;
                     let points = after.swap_and_settle(swap.a(), swap.b(), &mut stream);
                     f64::from(points) + self.weight * f64::from(bot::greedy_on(&after).1)

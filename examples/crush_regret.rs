@@ -32,14 +32,7 @@ fn main() {
     for board in common::greedy_boards(games, 4) {
         let view = View::of(&board.state);
         let values = reference_values(&view, reference);
-        let pick = bot::analyze(
-            &view,
-            1,
-            &BotParams::seeded(board.game * 1_000 + board.swap),
-            &Budget::unlimited().nodes(small),
-        )
-        .moves[0]
-            .mv;
+        let pick = common::strong_top(&view, board.seed(), small, 1)[0];
         let best = values[0].1;
         strong_regret += best - value_of(&values, pick);
         greedy_regret += best - value_of(&values, board.greedy);

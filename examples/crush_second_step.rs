@@ -23,8 +23,7 @@
 
 mod common;
 
-use common::{play_greedy, GameBoard};
-use gamebot::game::{BotParams, Budget};
+use common::{board_seed, draw_seed, play_greedy, strong_top, GameBoard};
 use gamebot::games::crush::bot::{self, Sampled, View};
 use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::Swap;
@@ -66,7 +65,7 @@ fn main() {
     };
 
     let boards = common::game_boards(games, K, |state, game, swap| {
-        strong_top(&View::of(state), game * 1_000 + swap, STRONG_NODES, 1)[0]
+        strong_top(&View::of(state), board_seed(game, swap), STRONG_NODES, 1)[0]
     });
     let (left, right) = boards.split_at(boards.len() / 2);
     let study = |part: &[GameBoard]| -> Vec<BoardResult> {
@@ -109,23 +108,9 @@ fn report(results: &[BoardResult], settings: Settings) {
     );
 }
 
-/// `strong`'s best `top` swaps, best first.
-fn strong_top(view: &View, seed: u64, nodes: u64, top: usize) -> Vec<Swap> {
-    bot::analyze(
-        view,
-        top,
-        &BotParams::seeded(seed),
-        &Budget::unlimited().nodes(nodes),
-    )
-    .moves
-    .iter()
-    .map(|m| m.mv)
-    .collect()
-}
-
 /// One board's result; none where `strong` has a single candidate.
 fn measure(board: &GameBoard, settings: Settings) -> Option<BoardResult> {
-    let seed = board.game * 1_000 + board.swap;
+    let seed = board.seed();
     let candidates = strong_top(&View::of(&board.state), seed, STRONG_NODES, settings.top);
     if candidates.len() < 2 {
         return None;
@@ -134,9 +119,10 @@ fn measure(board: &GameBoard, settings: Settings) -> Option<BoardResult> {
     // totals[candidate][half]: points with the small search next, and with greedy next.
     let mut totals = vec![[[0.0f64; 2]; 2]; candidates.len()];
     for sample in 0..settings.samples {
-        let stream_seed = sample.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (seed << 32);
+        let stream_seed = draw_seed(seed << 32, sample);
         for (candidate, &swap) in candidates.iter().enumerate() {
-            let [small, greedy] = futures(&columns, swap, stream_seed, sample, settings);
+            let [small, greedy] =
+                small_and_greedy_next(&columns, swap, stream_seed, sample, settings);
             totals[candidate][(sample % 2) as usize][0] += small;
             totals[candidate][(sample % 2) as usize][1] += greedy;
         }
@@ -170,7 +156,7 @@ fn measure(board: &GameBoard, settings: Settings) -> Option<BoardResult> {
 /// The points of `swap` and of the swaps after it on one sample: with the
 /// small search making the next swap, and with greedy making it. Both then let
 /// greedy play on, on the same refills.
-fn futures(
+fn small_and_greedy_next(
     columns: &Columns,
     swap: Swap,
     stream_seed: u64,

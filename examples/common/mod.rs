@@ -5,8 +5,8 @@
 // Each example uses part of it.
 #![allow(dead_code)]
 
-use gamebot::game::Game;
-use gamebot::games::crush::bot::{self, Sampled};
+use gamebot::game::{BotParams, Budget, Game};
+use gamebot::games::crush::bot::{self, Sampled, View};
 use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
 use gamebot::games::crush::{Crush, State};
@@ -35,6 +35,39 @@ pub struct GameBoard {
     pub greedy: Swap,
     /// The swap the player made there.
     pub played: Swap,
+}
+
+impl GameBoard {
+    /// The seed of `strong`'s search on this board: see [`board_seed`].
+    pub fn seed(&self) -> u64 {
+        board_seed(self.game, self.swap)
+    }
+}
+
+/// The seed of a `strong` search on a board of a studied game, from where the
+/// board comes from, so every study searches a board the same way.
+pub fn board_seed(game: u64, swap: u64) -> u64 {
+    game * 1_000 + swap
+}
+
+/// `strong`'s best `top` swaps on `view` at `nodes` nodes a search, best first.
+pub fn strong_top(view: &View, seed: u64, nodes: u64, top: usize) -> Vec<Swap> {
+    bot::analyze(
+        view,
+        top,
+        &BotParams::seeded(seed),
+        &Budget::unlimited().nodes(nodes),
+    )
+    .moves
+    .iter()
+    .map(|m| m.mv)
+    .collect()
+}
+
+/// The seed of the refill stream of draw number `draw` from a study's `base`:
+/// draws far apart in the stream generator's sequence.
+pub fn draw_seed(base: u64, draw: u64) -> u64 {
+    base ^ draw.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Boards of `games` greedy games (seeds 100 and up) with digits `1..=k`,
@@ -110,7 +143,7 @@ pub fn futures(board: &Columns, choice: Swap, k: u8, samples: u64, later: usize)
     let mut moments = vec![Halves::default(); later + 1];
     for sample in 0..samples {
         let half = (sample % 2) as usize;
-        let mut stream = Sampled::new(sample.wrapping_mul(0x9e37_79b9_7f4a_7c15), k);
+        let mut stream = Sampled::new(draw_seed(0, sample), k);
         let mut columns = *board;
         moments[0].0[half].add(f64::from(columns.swap_and_settle(
             choice.a(),
