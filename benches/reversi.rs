@@ -17,11 +17,11 @@ use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/reversi");
+#[path = "../tests/data/mod.rs"]
+mod data;
 
 fn perft_count(depth: u32) -> u64 {
-    let text = std::fs::read_to_string(format!("{FIXTURES}/perft.json")).expect("perft.json");
-    let fixture: Value = serde_json::from_str(&text).expect("perft.json is JSON");
+    let fixture = data::json("reversi/perft.json");
     fixture["counts"][depth.to_string()]
         .as_u64()
         .expect("count")
@@ -53,8 +53,7 @@ fn perft_12(c: &mut Criterion) {
 
 /// FFO positions with at most `max_empties` empties: (number, board, best score).
 fn ffo(max_empties: u64) -> Vec<(usize, Board, i32)> {
-    let text = std::fs::read_to_string(format!("{FIXTURES}/ffo.json")).expect("ffo.json");
-    let fixture: Value = serde_json::from_str(&text).expect("ffo.json is JSON");
+    let fixture = data::json("reversi/ffo.json");
     fixture["positions"]
         .as_array()
         .expect("positions")

@@ -25,3 +25,8 @@ pub mod config;
 pub mod game;
 pub mod games;
 pub mod search;
+
+/// The reference data under `tests/data/`, for the unit tests.
+#[cfg(test)]
+#[path = "../tests/data/mod.rs"]
+pub(crate) mod test_data;

@@ -11,9 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn fixture(path: &str) -> Value {
-    let file = format!("{}/../shared/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}")))
-        .unwrap()
+    data::json(path)
 }
 
 fn scratch_dir(name: &str) -> PathBuf {

@@ -21,7 +21,7 @@ fn run(session: &Session, input: &str) -> String {
     String::from_utf8(output).unwrap()
 }
 
-const TRANSCRIPT: &str = include_str!("data/naughts_transcript.txt");
+const TRANSCRIPT: &str = include_str!("data/naughts/transcript.txt");
 
 /// Two people: help, every message of the table, covering, a win on the
 /// diagonal, another game that input ends in the middle of.

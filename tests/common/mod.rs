@@ -10,6 +10,10 @@ use serde_json::Value;
 use std::sync::OnceLock;
 use tower::ServiceExt;
 
+/// The reference data under `tests/data/`.
+#[path = "../data/mod.rs"]
+pub mod data;
+
 /// An answer, with its body as text and, where it parses, as JSON.
 #[derive(Debug)]
 pub struct Reply {

@@ -140,12 +140,7 @@ mod tests {
     use serde_json::Value;
 
     fn fixture() -> Value {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fixtures/crush/tinymt32.json"
-        );
-        let text = std::fs::read_to_string(path).expect("fixture tinymt32.json");
-        serde_json::from_str(&text).expect("fixture is JSON")
+        crate::test_data::json("crush/tinymt32.json")
     }
 
     fn words(value: &Value) -> Vec<u32> {

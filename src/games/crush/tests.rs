@@ -263,27 +263,23 @@ fn a_new_game_fills_row_by_row_then_settles_without_scoring() {
 
 #[test]
 fn the_course_preset_is_the_fixture_board() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/crush/course-board.json"
-    );
-    let fixture: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let fixture = crate::test_data::json("crush/course-board.json");
     let state = Crush::new_game(json!({"preset": "course"}).as_object().unwrap()).unwrap();
     assert_eq!(state.to_json()["board"], fixture["board"]);
     assert_eq!(state.k, 4);
     assert_eq!(state.rng, TinyMt32::for_game(0));
 }
 
-/// A game recorded once from the course preset (the greedy level's swaps):
-/// replaying it must always give the same total and final board.
-const RECORDED_SWAPS: &str = include_str!("testdata/course-game.txt");
+/// The total of the game recorded once from the course preset in
+/// `tests/data/crush/course-game.txt` (the greedy level's swaps): replaying it
+/// must always give the same total and final board.
 const RECORDED_TOTAL: i64 = 16_478;
 
 #[test]
 fn a_recorded_game_replays_to_its_total() {
     let mut state = Crush::new_course();
-    for line in RECORDED_SWAPS
+    let swaps = crate::test_data::text("crush/course-game.txt");
+    for line in swaps
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {

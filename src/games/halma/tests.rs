@@ -12,11 +12,6 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-const FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/fixtures/halma/seed-examples.json"
-);
-
 /// A board from text rows (missing rows are empty), without the 19-piece check.
 fn board(rows: &[&str], to_move: Player, rule: CampRule) -> HalmaState {
     let mut pieces = [Bits::EMPTY; 2];
@@ -517,8 +512,7 @@ fn only_the_player_who_just_moved_wins() {
 // ---------------------------------------------------------------- fixtures and text forms
 
 fn fixtures() -> Value {
-    let text = std::fs::read_to_string(FIXTURES).expect("fixture file");
-    serde_json::from_str(&text).expect("fixture JSON")
+    crate::test_data::json("halma/seed-examples.json")
 }
 
 fn input_text(ex: &Value, time: Option<f64>) -> String {
