@@ -106,14 +106,12 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
                 detail: format!("the body is not the JSON this endpoint takes: {e}"),
             }),
         Err(error) => {
-            let path = error.path().to_string();
-            let inner = error.into_inner();
-            let pointer = (path != ".").then(|| path_to_pointer(&path));
-            let place = if path == "." {
-                String::new()
-            } else {
-                format!(" at {path}")
+            let pointer = pointer_of(error.path());
+            let place = match &pointer {
+                Some(pointer) => format!(" at {pointer}"),
+                None => String::new(),
             };
+            let inner = error.into_inner();
             Err(ApiError::MalformedJson {
                 pointer,
                 detail: format!("the body is not the JSON this endpoint takes{place}: {inner}"),
@@ -122,38 +120,68 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     }
 }
 
-/// `state.board[3]` → `/state/board/3`.
-fn path_to_pointer(path: &str) -> String {
+/// The RFC 6901 pointer to the deepest place of `path` that is known: serde
+/// cannot always say where it was (a trailing comma after the last field),
+/// and then the pointer stops at the last known ancestor. `None` for the
+/// whole body.
+fn pointer_of(path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment;
     let mut pointer = String::new();
-    for part in path.split('.') {
-        let mut rest = part;
-        if let Some(open) = rest.find('[') {
-            let (name, indices) = rest.split_at(open);
-            if !name.is_empty() {
-                pointer.push('/');
-                pointer.push_str(name);
-            }
-            rest = indices;
-            for index in rest.split('[').filter(|s| !s.is_empty()) {
-                pointer.push('/');
-                pointer.push_str(index.trim_end_matches(']'));
-            }
-        } else if !rest.is_empty() {
-            pointer.push('/');
-            pointer.push_str(rest);
-        }
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => escape_token(key),
+            Segment::Enum { variant } => escape_token(variant),
+            Segment::Unknown => break,
+        };
+        pointer.push('/');
+        pointer.push_str(&token);
     }
-    pointer
+    (!pointer.is_empty()).then_some(pointer)
+}
+
+/// A reference token of a JSON pointer: `~` is written `~0` and `/` `~1`.
+pub fn escape_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn pointer_for(body: &str) -> Option<String> {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Body {
+            state: serde_json::Value,
+            top: Option<u32>,
+        }
+        match parse_json::<Body>(body.as_bytes()) {
+            Err(ApiError::MalformedJson { pointer, .. }) => pointer,
+            other => panic!("{body}: expected malformed_json, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn paths_become_pointers() {
-        assert_eq!(path_to_pointer("state.board[3]"), "/state/board/3");
-        assert_eq!(path_to_pointer("top"), "/top");
-        assert_eq!(path_to_pointer("a[1][2].b"), "/a/1/2/b");
+    fn errors_point_at_the_deepest_known_place() {
+        assert_eq!(
+            pointer_for(r#"{"state": {}, "top": "x"}"#),
+            Some("/top".into())
+        );
+        assert_eq!(
+            pointer_for(r#"{"state": {}, "levle": 1}"#),
+            Some("/levle".into())
+        );
+        assert_eq!(
+            pointer_for(r#"{"state": {}, "a/b~c": 1}"#),
+            Some("/a~1b~0c".into())
+        );
+        // A trailing comma: serde cannot name the place, so nothing past it.
+        assert_eq!(
+            pointer_for(r#"{"state": {"board": [1,]}}"#),
+            Some("/state/board".into())
+        );
+        assert_eq!(pointer_for(r#"{"state": {},}"#), None);
     }
 }

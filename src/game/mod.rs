@@ -11,6 +11,7 @@ pub mod erased;
 mod error;
 mod level;
 mod perft;
+pub mod place;
 
 pub use budget::{Budget, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased};

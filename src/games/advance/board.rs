@@ -375,9 +375,8 @@ impl State {
                 row: Some(row),
                 col: Some(col),
                 detail: format!(
-                    "a second {name} General (the first is at row {}, column {}); a board has at most one General per colour",
-                    row_of(first),
-                    col_of(first)
+                    "a second {name} General (the first is on {}); a board has at most one General per colour",
+                    super::notation::square_name(first)
                 ),
             });
         }

@@ -1,7 +1,8 @@
 //! The state's outside forms: the JSON object and the legacy 9-line text.
 
-use super::board::{BoardError, Color, State, PLY_LIMIT, SIZE};
-use crate::game::GameError;
+use super::board::{square, BoardError, Color, State, PLY_LIMIT, SIZE};
+use super::notation::square_name;
+use crate::game::{place, GameError};
 use serde_json::{json, Map, Value};
 
 /// The JSON state as read, before validation.
@@ -89,8 +90,32 @@ impl TryFrom<RawState> for State {
                 ))
             }
         };
+        if let Some(ply) = ply {
+            check_ply_parity(ply, to_move)?;
+        }
         State::from_rows(&raw.board, to_move, ply).map_err(json_board_error)
     }
+}
+
+/// White moves at even plies and black at odd ones, so a `ply` whose parity
+/// disagrees with `to_move` describes no reachable game.
+fn check_ply_parity(ply: u32, to_move: Color) -> Result<(), GameError> {
+    let expected = if ply % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    if to_move == expected {
+        return Ok(());
+    }
+    Err(GameError::invalid_state_at(
+        "/ply",
+        format!(
+            "\"ply\" is {ply} but \"to_move\" is \"{}\": white moves at even plies and black at odd ones, so at ply {ply} it is {}'s turn",
+            to_move.name(),
+            expected.name()
+        ),
+    ))
 }
 
 /// A board error in JSON terms: a pointer to the row, 0-based row and column.
@@ -98,11 +123,19 @@ fn json_board_error(error: BoardError) -> GameError {
     match (error.row, error.col) {
         (Some(row), Some(col)) => GameError::invalid_state_at(
             format!("/board/{row}"),
-            format!("board row {row}, column {col}: {}", error.detail),
+            format!(
+                "{}: {}",
+                place::json_cell(
+                    row,
+                    col,
+                    &format!("square {}", square_name(square(row, col)))
+                ),
+                error.detail
+            ),
         ),
         (Some(row), None) => GameError::invalid_state_at(
             format!("/board/{row}"),
-            format!("board row {row}: {}", error.detail),
+            format!("{}: {}", place::json_row(row), error.detail),
         ),
         _ => GameError::invalid_state_at("/board", format!("board: {}", error.detail)),
     }
@@ -141,9 +174,9 @@ fn text_lines(text: &str) -> Result<Vec<&str>, String> {
     }
     if lines.len() < SIZE {
         return Err(format!(
-            "line {}: the board ends after {} lines; expected {SIZE} lines of {SIZE} characters",
+            "line {}: the board ends after {}; expected {SIZE} lines of {SIZE} characters",
             lines.len() + 1,
-            lines.len()
+            place::plural(lines.len(), "line")
         ));
     }
     if lines.len() > SIZE {

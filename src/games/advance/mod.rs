@@ -17,6 +17,7 @@
 
 pub mod board;
 pub mod eval;
+mod explain;
 pub mod forms;
 pub mod levels;
 pub mod movegen;

@@ -231,7 +231,8 @@ pub fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
     }
 }
 
-/// Why no legal move matches.
+/// Why no legal move matches: the rule the asked move breaks, and the legal
+/// move between the two squares if there is one of another kind.
 fn not_legal(
     state: &State,
     from: usize,
@@ -239,28 +240,16 @@ fn not_legal(
     kinds: Option<&[Kind]>,
     between: &[Move],
 ) -> GameError {
-    let (from_name, to_name) = (square_name(from), square_name(to));
-    let wanted = kinds
-        .map(|ks| ks.iter().map(|k| k.name()).collect::<Vec<_>>().join(" or "))
-        .unwrap_or_else(|| "move".to_string());
-    let detail = if let Some(other) = between.first() {
-        format!(
-            "no legal {wanted} from {from_name} to {to_name}; the legal move there is {} ({})",
+    let why = super::explain::why_illegal(state, from, to, kinds);
+    let detail = match between.first() {
+        Some(other) => format!(
+            "{why}; the legal move from {} to {} is {} ({})",
+            square_name(from),
+            square_name(to),
             notation(other),
             other.kind.name()
-        )
-    } else {
-        let side = state.to_move();
-        let piece = state.cells[from];
-        if super::board::owner(piece) != side as u8 {
-            format!(
-                "no legal move from {from_name}: there is no {} piece there (found '{}')",
-                side.name(),
-                super::board::to_char(piece)
-            )
-        } else {
-            format!("no legal {wanted} from {from_name} to {to_name}")
-        }
+        ),
+        None => why,
     };
     GameError::illegal_move(detail)
 }

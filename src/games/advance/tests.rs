@@ -7,11 +7,8 @@ use crate::game::erased::BotRequest;
 use crate::game::{BotParams, Budget, Game, Outcome, Player};
 use serde_json::{json, Value};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/advance/");
-
 fn fixture(name: &str) -> Value {
-    let text = std::fs::read_to_string(format!("{FIXTURES}{name}")).expect("fixture readable");
-    serde_json::from_str(&text).expect("fixture is JSON")
+    crate::test_data::json(&format!("advance/{name}"))
 }
 
 /// A state from rows, `to_move` and unknown ply.
@@ -1108,8 +1105,11 @@ fn move_notation_and_objects_are_read_leniently_but_exactly() {
         step
     );
     for (bad, expected) in [
-        (json!("a1-b2"), "the legal move there is a1xb2"),
-        (json!("b1-b2"), "no white piece there"),
+        (json!("a1-b2"), "the legal move from a1 to b2 is a1xb2"),
+        (
+            json!("b1-b2"),
+            "white is to move and it holds the wall on b1",
+        ),
         (json!("z9-a1"), "cannot read"),
         (json!("a1?a2"), "cannot read"),
         (json!({"from": [9, 0], "to": [7, 0]}), "\"from\""),
@@ -1416,4 +1416,123 @@ fn near_the_material_rule_the_evaluation_follows_material() {
             assert!(last.abs() <= unknown.abs() / 10 + 1, "seed {seed}");
         }
     }
+}
+
+/// Empty rows around the pieces a test places, `(row, col, char)`.
+fn pieces_on(pieces: &[(usize, usize, char)], to_move: Color) -> State {
+    let mut rows = [['.'; 9]; 9];
+    for &(r, c, ch) in pieces {
+        rows[r][c] = ch;
+    }
+    let rows: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    State::from_rows(&rows, to_move, None).expect("valid test board")
+}
+
+fn illegal_reason(state: &State, mv: &str) -> String {
+    match super::notation::parse_move(state, &json!(mv)) {
+        Err(error) => error.to_string(),
+        Ok(found) => panic!("{mv} is legal here: {found:?}"),
+    }
+}
+
+#[test]
+fn an_illegal_move_names_the_rule_it_breaks() {
+    let white = Color::White;
+    let cases: Vec<(State, &str, &str)> = vec![
+        (
+            pieces_on(&[(4, 4, 'J'), (3, 4, 'z')], white),
+            "e5xe6",
+            "a Jester cannot capture",
+        ),
+        (
+            pieces_on(&[(8, 2, 'M'), (6, 2, 'Z')], white),
+            "c1-c5",
+            "the path from c1 to c5 is blocked at c3",
+        ),
+        (
+            pieces_on(&[(8, 4, 'G'), (7, 4, 'B'), (2, 4, 'd')], white),
+            "e2-d2",
+            "e2-d2 would leave the white General on e1 under attack by the black Dragon on e7",
+        ),
+        (
+            pieces_on(&[(8, 4, 'G'), (5, 2, 'd')], white),
+            "e1-e2",
+            "e1-e2 would put the white General on e2 under attack by the black Dragon on c4",
+        ),
+        (
+            pieces_on(&[(8, 0, 'C'), (7, 0, 'z')], white),
+            "a1xa2",
+            "a Catapult never captures by moving",
+        ),
+        (
+            pieces_on(&[(4, 4, 'D'), (3, 4, 'z')], white),
+            "e5xe6",
+            "a Dragon cannot capture an adjacent piece",
+        ),
+        (
+            pieces_on(&[(4, 4, 'M'), (1, 4, 'z'), (1, 5, 's')], white),
+            "e5xe8",
+            "the black Zombie on e8 is protected by the black Sentinel on f8",
+        ),
+        (
+            pieces_on(&[(4, 4, 'Z')], white),
+            "e5-e4",
+            "a Zombie moves only to the three squares in front of it",
+        ),
+        (
+            pieces_on(&[(4, 4, 'Z'), (3, 4, 'Z'), (2, 4, 'z')], white),
+            "e5xe7",
+            "a Zombie leaps only over an empty square, and e6 is not empty",
+        ),
+        (
+            pieces_on(&[(4, 4, 'S')], white),
+            "e5-e7",
+            "a Sentinel jumps like a knight",
+        ),
+        (
+            pieces_on(&[(4, 4, 'B'), (3, 4, 'g')], white),
+            "e5xe6",
+            "a General is never captured",
+        ),
+        (
+            pieces_on(&[(4, 4, 'Z'), (0, 0, 'g')], white),
+            "e5#e6",
+            "only a Builder builds walls; this piece is a Zombie",
+        ),
+        (
+            pieces_on(&[(4, 4, 'B'), (3, 4, '#')], white),
+            "e5xe6",
+            "e6 holds a wall: only a Miner may capture a wall",
+        ),
+        (
+            pieces_on(&[(4, 4, 'b')], white),
+            "e5-e6",
+            "no legal move from e5: white is to move and it holds the black Builder on e5",
+        ),
+    ];
+    for (state, mv, expected) in cases {
+        let reason = illegal_reason(&state, mv);
+        assert!(reason.contains(expected), "{mv}: {reason}");
+    }
+}
+
+#[test]
+fn a_ply_whose_parity_disagrees_with_the_side_to_move_is_invalid() {
+    let start = Advance::state_to_json(&Advance::new_game(&Default::default()).unwrap());
+    let mut odd = start.clone();
+    odd["ply"] = json!(1);
+    let error = Advance::state_from_json(&odd).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("\"ply\" is 1") && text.contains("\"to_move\" is \"white\""),
+        "{text}"
+    );
+    assert!(matches!(
+        error,
+        crate::game::GameError::InvalidState { pointer: Some(ref p), .. } if p == "/ply"
+    ));
+    let mut black_at_odd = start;
+    black_at_odd["ply"] = json!(1);
+    black_at_odd["to_move"] = json!("black");
+    assert!(Advance::state_from_json(&black_at_odd).is_ok());
 }

@@ -4,7 +4,7 @@
 
 use super::board::{Board, Runs, CELLS, SIDE};
 use super::rng::TinyMt32;
-use crate::game::GameError;
+use crate::game::{place, GameError};
 use serde_json::{json, Map, Value};
 
 /// Swaps in a whole game.
@@ -130,7 +130,10 @@ fn board_field(map: &Map<String, Value>) -> Result<Vec<String>, GameError> {
             row.as_str().map(str::to_string).ok_or_else(|| {
                 GameError::invalid_state_at(
                     format!("/board/{r}"),
-                    format!("row {r} must be a string of 10 digits, got {row}"),
+                    format!(
+                        "{} must be a string of 10 digits, got {row}",
+                        place::json_row(r)
+                    ),
                 )
             })
         })
@@ -212,8 +215,9 @@ pub fn parse_board(rows: &[String], k: u8) -> Result<Board, GameError> {
             return Err(GameError::invalid_state_at(
                 pointer,
                 format!(
-                    "row {r} must have 10 digits, got {} characters: '{row}'",
-                    chars.len()
+                    "{} must have 10 digits, got {}: '{row}'",
+                    place::json_row(r),
+                    place::plural(chars.len(), "character")
                 ),
             ));
         }
@@ -224,7 +228,10 @@ pub fn parse_board(rows: &[String], k: u8) -> Result<Board, GameError> {
                 .ok_or_else(|| {
                     GameError::invalid_state_at(
                         pointer.clone(),
-                        format!("cell {r}{c} is '{ch}': every cell must be a digit 1..={k}"),
+                        format!(
+                            "{} is '{ch}': every cell must be a digit 1..={k}",
+                            place::json_cell(r, c, &format!("cell {r}{c}"))
+                        ),
                     )
                 })?;
             cells[r * SIDE + c] = digit as u8;

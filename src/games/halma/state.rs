@@ -3,18 +3,31 @@
 
 use super::board::{cell, Bits, CampRule, HalmaState, PIECES, SIZE};
 use super::notation::side_name;
-use crate::game::{GameError, Player};
+use crate::game::{place, GameError, Player};
 use serde_json::{json, Map, Value};
 
-/// Reads one board row of 16 `B`/`W`/`.` characters into the piece sets.
-/// The error says which column is wrong and why.
-pub fn parse_row(y: usize, text: &str, pieces: &mut [Bits; 2]) -> Result<(), String> {
+/// A fault in one board row: the column it is at (0-based), if one, and
+/// what is wrong. The JSON and text readers each add the place in their
+/// own numbering.
+#[derive(Debug)]
+pub struct RowError {
+    /// The 0-based column (x) of the faulty character, if the fault is one.
+    pub col: Option<usize>,
+    /// What is wrong and what was expected.
+    pub detail: String,
+}
+
+/// Reads one board row `y` of 16 `B`/`W`/`.` characters into the piece sets.
+pub fn parse_row(y: usize, text: &str, pieces: &mut [Bits; 2]) -> Result<(), RowError> {
     let chars: Vec<char> = text.chars().collect();
     if chars.len() != SIZE {
-        return Err(format!(
-            "row {y} has {} characters; expected 16 of B, W or .",
-            chars.len()
-        ));
+        return Err(RowError {
+            col: None,
+            detail: format!(
+                "the row has {}; expected 16 of B, W or .",
+                place::plural(chars.len(), "character")
+            ),
+        });
     }
     for (x, ch) in chars.into_iter().enumerate() {
         match ch {
@@ -22,13 +35,23 @@ pub fn parse_row(y: usize, text: &str, pieces: &mut [Bits; 2]) -> Result<(), Str
             'W' => pieces[1].set(cell(x, y)),
             '.' => {}
             other => {
-                return Err(format!(
-                    "row {y}, column {x}: '{other}' is not B (black), W (white) or . (empty)"
-                ))
+                return Err(RowError {
+                    col: Some(x),
+                    detail: format!("'{other}' is not B (black), W (white) or . (empty)"),
+                })
             }
         }
     }
     Ok(())
+}
+
+/// A row error of the JSON `board`, named by 0-based row and column and cell.
+fn json_row_error(y: usize, error: RowError) -> GameError {
+    let place = match error.col {
+        Some(x) => place::json_cell(y, x, &format!("cell {x},{y}")),
+        None => place::json_row(y),
+    };
+    GameError::invalid_state_at(format!("/board/{y}"), format!("{place}: {}", error.detail))
 }
 
 /// Checks that each side has exactly 19 pieces.
@@ -36,9 +59,8 @@ pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
     for (side, bits) in [Player::First, Player::Second].into_iter().zip(pieces) {
         if bits.count() != PIECES {
             return Err(format!(
-                "the board has {} {} pieces; each side has exactly 19",
-                bits.count(),
-                side_name(side)
+                "the board has {}; each side has exactly 19",
+                place::plural(bits.count() as usize, &format!("{} piece", side_name(side)))
             ));
         }
     }
@@ -73,7 +95,10 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
     if rows.len() != SIZE {
         return Err(GameError::invalid_state_at(
             "/board",
-            format!("board has {} rows; expected 16", rows.len()),
+            format!(
+                "board has {}; expected 16",
+                place::plural(rows.len(), "row")
+            ),
         ));
     }
     let mut pieces = [Bits::EMPTY; 2];
@@ -82,10 +107,13 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
         let Some(text) = row.as_str() else {
             return Err(GameError::invalid_state_at(
                 pointer,
-                format!("row {y} is {row}: expected a string of 16 B, W or ."),
+                format!(
+                    "{} is {row}: expected a string of 16 B, W or .",
+                    place::json_row(y)
+                ),
             ));
         };
-        parse_row(y, text, &mut pieces).map_err(|e| GameError::invalid_state_at(pointer, e))?;
+        parse_row(y, text, &mut pieces).map_err(|e| json_row_error(y, e))?;
     }
     check_counts(&pieces).map_err(|e| GameError::invalid_state_at("/board", e))?;
     Ok(pieces)

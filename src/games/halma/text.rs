@@ -5,7 +5,7 @@ use super::levels::{Clock, ClockMode};
 use super::movegen::HalmaMove;
 use super::notation::notation;
 use super::state::{check_counts, parse_row};
-use crate::game::{GameError, Player};
+use crate::game::{place, GameError, Player};
 
 /// A parsed `input.txt`: the position and the clock of the side to play.
 #[derive(Clone, Debug)]
@@ -30,8 +30,8 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
     }
     if lines.len() != 19 {
         return Err(bad(format!(
-            "input.txt has {} lines; expected 19: SINGLE or GAME, WHITE or BLACK, the seconds left, then 16 board lines",
-            lines.len()
+            "input.txt has {}; expected 19: SINGLE or GAME, WHITE or BLACK, the seconds left, then 16 board lines",
+            place::plural(lines.len(), "line")
         )));
     }
     let mode = match lines[0].trim() {
@@ -55,7 +55,14 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
     };
     let mut pieces = [Bits::EMPTY; 2];
     for (y, line) in lines[3..].iter().enumerate() {
-        parse_row(y, line, &mut pieces).map_err(|e| bad(format!("line {}: {e}", y + 4)))?;
+        parse_row(y, line, &mut pieces).map_err(|e| {
+            let line = y + 3;
+            let place = match e.col {
+                Some(x) => place::text_cell(line, x),
+                None => place::text_line(line),
+            };
+            bad(format!("{place}: {}", e.detail))
+        })?;
     }
     check_counts(&pieces).map_err(bad)?;
     Ok(LegacyInput {

@@ -1,7 +1,7 @@
 //! The validated state, its JSON and text forms, and the move type.
 
 use super::board::{parse_square, square_name, Board};
-use crate::game::{GameError, Player};
+use crate::game::{place, GameError, Player};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -282,15 +282,27 @@ impl TryFrom<&Value> for State {
                 GameError::invalid_state_at(
                     format!("/board/{i}"),
                     format!(
-                        "board row {} must be a string of 8 characters B, W or ., not {row}",
-                        i + 1
+                        "{} must be a string of 8 characters B, W or ., not {row}",
+                        place::json_row(i)
                     ),
                 )
             })?;
             lines.push(text);
         }
-        let (black, white) = discs_from_lines(&lines)
-            .map_err(|e| GameError::invalid_state_at(format!("/board/{}", e.row), e.detail))?;
+        let (black, white) = discs_from_lines(&lines).map_err(|e| {
+            let place = match e.col {
+                Some(col) => place::json_cell(
+                    e.row,
+                    col,
+                    &format!("square {}", square_name((e.row * 8 + col) as u32)),
+                ),
+                None => place::json_row(e.row),
+            };
+            GameError::invalid_state_at(
+                format!("/board/{}", e.row),
+                format!("{place}: {}", e.detail),
+            )
+        })?;
         Ok(State {
             black,
             white,
@@ -299,9 +311,12 @@ impl TryFrom<&Value> for State {
     }
 }
 
-/// A fault in a board line: which row (0-based) and what is wrong.
+/// A fault in a board line: which row and column (0-based; no column when
+/// the whole line is at fault) and what is wrong. The JSON and text readers
+/// add the place in their own numbering.
 struct LineError {
     row: usize,
+    col: Option<usize>,
     detail: String,
 }
 
@@ -313,9 +328,10 @@ fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
         if count != 8 {
             return Err(LineError {
                 row,
+                col: None,
                 detail: format!(
-                    "row {} has {count} characters, expected 8 (B, W or .)",
-                    row + 1
+                    "the row has {}, expected 8 (B, W or .)",
+                    place::plural(count, "character")
                 ),
             });
         }
@@ -328,12 +344,8 @@ fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
                 other => {
                     return Err(LineError {
                         row,
-                        detail: format!(
-                            "row {}, column {} (square {}): '{other}' is not B, W or .",
-                            row + 1,
-                            col + 1,
-                            square_name((row * 8 + col) as u32)
-                        ),
+                        col: Some(col),
+                        detail: format!("'{other}' is not B, W or ."),
                     })
                 }
             }
@@ -360,12 +372,17 @@ pub fn parse_text(body: &str, query: &Map<String, Value>) -> Result<State, GameE
         .collect();
     if lines.len() != 8 {
         return Err(GameError::invalid_state(format!(
-            "the board must have 8 lines of 8 characters (B, W or .), found {} lines",
-            lines.len()
+            "the board must have 8 lines of 8 characters (B, W or .), found {}",
+            place::plural(lines.len(), "line")
         )));
     }
-    let (black, white) = discs_from_lines(&lines)
-        .map_err(|e| GameError::invalid_state(format!("line {}: {}", e.row + 1, e.detail)))?;
+    let (black, white) = discs_from_lines(&lines).map_err(|e| {
+        let place = match e.col {
+            Some(col) => place::text_cell(e.row, col),
+            None => place::text_line(e.row),
+        };
+        GameError::invalid_state(format!("{place}: {}", e.detail))
+    })?;
     Ok(State {
         black,
         white,
