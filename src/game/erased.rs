@@ -163,7 +163,7 @@ pub fn outcome_json(outcome: &Outcome, sides: &[&str]) -> Value {
 
 impl<G: Game> Erased<G> {
     fn state(value: &Value) -> Result<G::State, GameError> {
-        G::state_from_json(value).map_err(|e| e.under("/state"))
+        G::state_from_json(value).map_err(|e| e.under("/state", value))
     }
 
     fn outcome(state: &G::State) -> (Outcome, Value) {

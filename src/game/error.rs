@@ -69,14 +69,50 @@ impl GameError {
         }
     }
 
-    /// The same error with its pointer moved under `prefix` (`/state`).
-    pub fn under(self, prefix: &str) -> Self {
+    /// The same error with its pointer moved under `prefix` (`/state`), where
+    /// `value` is the JSON the pointer points into. A pointer to a member
+    /// that is not there (a missing field) is cut back to the deepest place
+    /// that is, the object lacking it, so every pointer resolves in the
+    /// request body; the detail still names the missing field.
+    pub fn under(self, prefix: &str, value: &serde_json::Value) -> Self {
         match self {
             GameError::InvalidState { pointer, detail } => GameError::InvalidState {
-                pointer: Some(format!("{prefix}{}", pointer.unwrap_or_default())),
+                pointer: Some(format!(
+                    "{prefix}{}",
+                    existing_prefix(value, pointer.as_deref().unwrap_or_default())
+                )),
                 detail,
             },
             other => other,
         }
+    }
+}
+
+/// The longest prefix of `pointer` that resolves in `value`.
+fn existing_prefix<'p>(value: &serde_json::Value, pointer: &'p str) -> &'p str {
+    let mut at = pointer;
+    while !at.is_empty() && value.pointer(at).is_none() {
+        at = at.rsplit_once('/').map_or("", |(parent, _)| parent);
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_pointer_to_a_missing_field_is_cut_back_to_its_object() {
+        let state = json!({"board": ["..."]});
+        let located = |pointer: &str| match GameError::invalid_state_at(pointer, "x")
+            .under("/state", &state)
+        {
+            GameError::InvalidState { pointer, .. } => pointer.unwrap(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(located("/to_move"), "/state");
+        assert_eq!(located("/board/0"), "/state/board/0");
+        assert_eq!(located("/board/3"), "/state/board");
     }
 }
