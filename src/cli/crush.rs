@@ -1,14 +1,16 @@
 //! The course's interactive Number Crush program, and a benchmark of the bot
-//! levels. Interactive: reads four-digit swaps from standard input, one per
-//! line (so test files can be piped in), prints the board, the cells
-//! eliminated and the score after every swap, warns about an invalid swap and
-//! asks again, and prints the total and the final board after 100 swaps (or
-//! at the end of the input). With `--bot` the bot plays all 100 swaps.
+//! levels. Interactive: plays the course's game (its hand-typed board, seed 0,
+//! k = 4) unless `--k` or `--seed` asks for a random board; reads swaps from
+//! standard input the way the course's `scanf("%d")` did (integers of at most
+//! four digits, leading zeros optional, any whitespace between them, so test
+//! files can be piped in), prints the board, the cells eliminated and the
+//! score after every swap, warns about an invalid swap and asks again, and
+//! prints the total and the final board after 100 swaps (or at the end of the
+//! input). With `--bot` the bot plays all 100 swaps.
 
 use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome};
 use crate::games::crush::moves::Swap;
 use crate::games::crush::{board_text, Crush, State};
-use serde_json::Value;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,14 +20,17 @@ use std::time::Instant;
 /// Command-line arguments of the `crush` subcommand.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CrushArgs {
-    /// Number of digits on the board, 4..=7.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=7))]
-    pub k: u8,
-    /// TinyMT32 seed of the game (default 0).
-    #[arg(long, conflicts_with = "preset")]
+    /// Play a random board of this many digits, 4..=7 (seed 0 unless `--seed`)
+    /// instead of the course's game.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(4..=7))]
+    pub k: Option<u8>,
+    /// Play the random board of this TinyMT32 seed (k 4 unless `--k`) instead
+    /// of the course's game.
+    #[arg(long)]
     pub seed: Option<u32>,
-    /// Start from a preset board instead: `course` (k 4, seed 0).
-    #[arg(long, value_parser = ["course"], conflicts_with = "k")]
+    /// `course`: the course's game (its board, k 4, seed 0). It is the default;
+    /// the option stays so that older command lines keep working.
+    #[arg(long, value_parser = ["course"], conflicts_with_all = ["k", "seed"])]
     pub preset: Option<String>,
     /// Let this bot level play all the swaps (`random`, `greedy`, `strong`, `strong:depth=4`).
     #[arg(long)]
@@ -103,11 +108,16 @@ impl From<GameError> for CliError {
     }
 }
 
-/// The starting state the arguments ask for.
+/// The `k` of a random board when only `--seed` is given.
+const DEFAULT_K: u8 = 4;
+
+/// The starting state the arguments ask for: the course's game unless `--k`
+/// or `--seed` asks for a random board.
 pub fn starting_state(args: &CrushArgs) -> State {
-    match args.preset.as_deref() {
-        Some(_) => Crush::new_course(),
-        None => Crush::new_seeded(args.k, args.seed.unwrap_or(0)),
+    if args.k.is_none() && args.seed.is_none() {
+        Crush::new_course()
+    } else {
+        Crush::new_seeded(args.k.unwrap_or(DEFAULT_K), args.seed.unwrap_or(0))
     }
 }
 
@@ -139,7 +149,7 @@ pub fn interactive<R: BufRead, W: Write>(
         state.k, state.swaps_left
     )?;
     write!(out, "{}", board_text(&state.board))?;
-    let mut lines = input.lines();
+    let mut words = SwapReader::new(input);
     while Crush::outcome(&state) == Outcome::Ongoing {
         let swap = match &level {
             Some(level) => {
@@ -147,7 +157,7 @@ pub fn interactive<R: BufRead, W: Write>(
                 writeln!(out, "bot swaps {}", swap.notation())?;
                 swap
             }
-            None => match ask_swap(&mut lines, out)? {
+            None => match ask_swap(&mut words, out)? {
                 Some(swap) => swap,
                 None => {
                     writeln!(out, "end of input")?;
@@ -163,23 +173,137 @@ pub fn interactive<R: BufRead, W: Write>(
     Ok(())
 }
 
+/// The prompt before every swap read from the input.
+const PROMPT: &str = "swap (e.g. 2122): ";
+
 /// Asks for swaps until a valid one comes; `None` at the end of the input.
-fn ask_swap<I: Iterator<Item = io::Result<String>>, W: Write>(
-    lines: &mut I,
+/// Every word of the input answers one prompt, so several swaps on one line
+/// are played one after the other.
+fn ask_swap<R: BufRead, W: Write>(
+    words: &mut SwapReader<R>,
     out: &mut W,
 ) -> Result<Option<Swap>, CliError> {
     loop {
-        write!(out, "swap (e.g. 2122): ")?;
+        write!(out, "{PROMPT}")?;
         out.flush()?;
-        let Some(line) = lines.next().transpose()? else {
+        let Some(word) = words.next_word()? else {
             writeln!(out)?;
             return Ok(None);
         };
-        match Swap::from_json(&Value::String(line.trim().to_string())) {
+        match swap_from_word(&word) {
             Ok(swap) => return Ok(Some(swap)),
             Err(error) => writeln!(out, "invalid swap: {error}; try again")?,
         }
     }
+}
+
+/// The most bytes of one input word kept for its warning. A longer word is
+/// read to its end but only this much of it is stored (and shown, followed by
+/// `…`), so a huge word costs no memory.
+const KEPT_WORD_BYTES: usize = 24;
+
+/// Reads the input one whitespace-separated word at a time, the way
+/// `scanf("%d")` walks through it: it skips any whitespace (C's `isspace`),
+/// takes the characters up to the next whitespace and stops there. A word is handed over as soon as the whitespace after it arrives,
+/// so it never waits for the end of a line that holds several swaps; the last
+/// word of the input ends at the end of the input.
+pub struct SwapReader<R> {
+    input: R,
+}
+
+impl<R: BufRead> SwapReader<R> {
+    /// A reader of the words of `input`.
+    pub fn new(input: R) -> SwapReader<R> {
+        SwapReader { input }
+    }
+
+    /// The next word (invalid UTF-8 shown as `�`), or `None` at the end of the input.
+    pub fn next_word(&mut self) -> io::Result<Option<String>> {
+        if !self.skip_whitespace()? {
+            return Ok(None);
+        }
+        let mut kept = Vec::new();
+        let mut cut = false;
+        loop {
+            let buffer = self.input.fill_buf()?;
+            if buffer.is_empty() {
+                break;
+            }
+            let end = buffer
+                .iter()
+                .position(|&b| is_c_space(b))
+                .unwrap_or(buffer.len());
+            let room = KEPT_WORD_BYTES.saturating_sub(kept.len());
+            kept.extend_from_slice(&buffer[..end.min(room)]);
+            cut |= end > room;
+            let ended = end < buffer.len();
+            self.input.consume(end);
+            if ended {
+                break;
+            }
+        }
+        let mut word = String::from_utf8_lossy(&kept).into_owned();
+        if cut {
+            word.push('…');
+        }
+        Ok(Some(word))
+    }
+
+    /// Skips whitespace; `false` when the input ends first.
+    fn skip_whitespace(&mut self) -> io::Result<bool> {
+        loop {
+            let buffer = self.input.fill_buf()?;
+            if buffer.is_empty() {
+                return Ok(false);
+            }
+            let blank = buffer.iter().take_while(|&&b| is_c_space(b)).count();
+            let more = blank < buffer.len();
+            self.input.consume(blank);
+            if more {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// Whether C's `isspace` (which `scanf` skips by) holds for `byte`: space,
+/// tab, newline, vertical tab, form feed and carriage return. Rust's
+/// `is_ascii_whitespace` leaves out the vertical tab.
+fn is_c_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+}
+
+/// The swap one input word names, as the course's `scanf("%d")` read it: an
+/// integer of at most four digits, optionally with a `+` (scanf accepts one),
+/// whose leading zeros may be missing: `102` and `0102` are both the swap of
+/// cells 01 and 02, `2122` the swap of cells 21 and 22. The swap itself must
+/// still be valid (two distinct neighbouring cells).
+///
+/// Anything else is not a swap and gets the warning as one word, whatever it
+/// holds: letters, a fifth digit (even a leading zero: `00102`), a minus
+/// sign, a decimal point. This is where the program departs from what scanf
+/// does character by character: scanf would read `12ab` as the number 12 and
+/// then fail on `ab`, and read `-102` as a number whose check then fails. The
+/// rules say that anything that is not an integer of at most four digits
+/// warns and changes nothing, and playing the first half of a garbled word
+/// would change the board on a typo, so the whole word is refused with one
+/// warning and the prompt comes again.
+pub fn swap_from_word(word: &str) -> Result<Swap, GameError> {
+    let digits = word.strip_prefix('+').unwrap_or(word);
+    let is_number = (1..=4).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+    let number: usize = match digits.parse() {
+        Ok(number) if is_number => number,
+        _ => return Err(not_a_swap(word)),
+    };
+    Swap::new(number / 100, number % 100)
+}
+
+/// The warning for a word that is not an integer of at most four digits.
+fn not_a_swap(word: &str) -> GameError {
+    GameError::illegal_move(format!(
+        "'{word}' is not a swap: type two cells RC as a number of at most four digits, \
+         e.g. 2122 (leading zeros may be left out: 102 is 0102)"
+    ))
 }
 
 /// Plays `swap`, prints what it eliminated, the score and the board.
@@ -457,28 +581,182 @@ mod tests {
         String::from_utf8(out).expect("utf-8 output")
     }
 
+    /// The swap `notation` names, for comparisons.
+    fn swap(notation: &str) -> Swap {
+        Swap::parse_notation(notation).expect("a valid swap")
+    }
+
+    /// Every word `input` holds, read to its end.
+    fn words(input: &[u8]) -> Vec<String> {
+        let mut reader = SwapReader::new(input);
+        std::iter::from_fn(|| reader.next_word().expect("reading memory never fails")).collect()
+    }
+
     #[test]
     fn reads_swaps_warns_about_invalid_ones_and_stops_at_end_of_input() {
-        let out = play(&["--preset", "course"], "3040\n3041\nhello\n0001\n");
+        let out = play(&[], "3040\n3041\nhello\n0001\n");
         assert!(out.starts_with("Number Crush, k = 4, 100 swaps\n1234323234\n"));
         assert!(out.contains("swap 3040:\n  step 1: eliminated 40 50 60 (3 in a column, 9 points)"));
         assert!(out.contains("score +158 = 158, swaps left 99"));
         assert!(out.contains("invalid swap: cells 30 and 41 are not adjacent"));
-        assert!(out.contains("invalid swap: 'hello' is not four digits"));
+        assert!(out.contains("invalid swap: 'hello' is not a swap"));
         assert!(out.contains("swaps left 98"));
         assert!(out.contains("end of input"));
         assert!(out.contains("Total score: "));
-        assert!(out.trim_end().ends_with(
-            &board_text(
-                &Crush::apply(
-                    &Crush::apply(&Crush::new_course(), &Swap::parse_notation("3040").unwrap()),
-                    &Swap::parse_notation("0001").unwrap()
-                )
-                .board
-            )
-            .trim_end()
-            .to_string()
-        ));
+        let course = Crush::new_course();
+        let last = Crush::apply(&Crush::apply(&course, &swap("3040")), &swap("0001"));
+        assert!(out.ends_with(&format!("Final board:\n{}", board_text(&last.board))));
+    }
+
+    #[test]
+    fn the_default_game_is_the_course_game_and_k_or_seed_pick_a_random_board() {
+        let course = Crush::new_course();
+        assert_eq!(starting_state(&args(&[])), course);
+        assert_eq!(starting_state(&args(&["--preset", "course"])), course);
+        assert_eq!(
+            starting_state(&args(&["--seed", "0"])),
+            Crush::new_seeded(4, 0)
+        );
+        assert_eq!(
+            starting_state(&args(&["--k", "6"])),
+            Crush::new_seeded(6, 0)
+        );
+        assert_eq!(
+            starting_state(&args(&["--k", "5", "--seed", "9"])),
+            Crush::new_seeded(5, 9)
+        );
+        assert_ne!(Crush::new_seeded(4, 0), course);
+    }
+
+    #[test]
+    fn the_reader_splits_the_input_at_any_whitespace() {
+        assert_eq!(
+            words(b"  3040 6061\n\t4849\r\n\n 102 +0001\x0b12ab"),
+            ["3040", "6061", "4849", "102", "+0001", "12ab"]
+        );
+        assert_eq!(words(b""), Vec::<String>::new());
+        assert_eq!(words(b" \n\t \n"), Vec::<String>::new());
+        assert_eq!(words(b"ab\xffcd 1"), ["ab\u{fffd}cd", "1"]);
+    }
+
+    #[test]
+    fn the_reader_keeps_only_the_start_of_a_huge_word() {
+        let mut input = vec![b'x'; 100_000];
+        input.extend_from_slice(b" 3040");
+        let read = words(&input);
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0], format!("{}…", "x".repeat(KEPT_WORD_BYTES)));
+        assert_eq!(read[1], "3040");
+    }
+
+    /// Input that holds `text` and then fails, like a pipe whose writer has
+    /// not sent more yet: reading past `text` is an error.
+    struct StallsAfter<'a>(&'a [u8]);
+
+    impl io::Read for StallsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            io::BufRead::fill_buf(self)?;
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    impl io::BufRead for StallsAfter<'_> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            if self.0.is_empty() {
+                Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    "no more input yet",
+                ))
+            } else {
+                Ok(self.0)
+            }
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.0 = &self.0[amount..];
+        }
+    }
+
+    #[test]
+    fn a_word_is_handed_over_once_the_whitespace_after_it_arrives() {
+        let mut reader = SwapReader::new(StallsAfter(b"3040 6061 "));
+        assert_eq!(reader.next_word().unwrap().as_deref(), Some("3040"));
+        assert_eq!(reader.next_word().unwrap().as_deref(), Some("6061"));
+        assert!(reader.next_word().is_err());
+    }
+
+    #[test]
+    fn a_swap_is_an_integer_of_at_most_four_digits_with_leading_zeros_optional() {
+        assert_eq!(swap_from_word("2122").unwrap(), swap("2122"));
+        assert_eq!(swap_from_word("0102").unwrap(), swap("0102"));
+        assert_eq!(swap_from_word("102").unwrap(), swap("0102"));
+        assert_eq!(swap_from_word("+102").unwrap(), swap("0102"));
+        assert_eq!(swap_from_word("1").unwrap(), swap("0001"));
+        assert_eq!(swap_from_word("10").unwrap(), swap("0010"));
+        assert_eq!(swap_from_word("2221").unwrap(), swap("2122"));
+    }
+
+    #[test]
+    fn an_integer_that_names_no_swap_says_why() {
+        let why = |word: &str| swap_from_word(word).unwrap_err().to_string();
+        assert!(why("0").contains("two different cells; both are 00"));
+        assert!(why("12").contains("cells 00 and 12 are not adjacent"));
+        assert!(why("3041").contains("cells 30 and 41 are not adjacent"));
+        assert_eq!(swap_from_word("0919").unwrap(), swap("0919"));
+        assert!(why("0910").contains("cells 09 and 10 are not adjacent"));
+    }
+
+    #[test]
+    fn anything_but_an_integer_of_at_most_four_digits_is_not_a_swap() {
+        for word in [
+            "12345",
+            "00102",
+            "-102",
+            "-0",
+            "hello",
+            "12ab",
+            "ab12",
+            "1.5",
+            "+",
+            "++102",
+            "+-1",
+            "0x12",
+            "２１２２",
+            "2122,",
+        ] {
+            let error = swap_from_word(word).unwrap_err().to_string();
+            assert!(
+                error.starts_with(&format!("'{word}' is not a swap: ")),
+                "{word}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn several_swaps_and_bad_words_on_one_line_are_taken_in_order() {
+        let out = play(&[], "3040 hello 102 12345 -102 6061");
+        let warned: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split("invalid swap: '").nth(1))
+            .collect();
+        assert_eq!(warned.len(), 3, "{out}");
+        assert!(warned[0].starts_with("hello'"));
+        assert!(warned[1].starts_with("12345'"));
+        assert!(warned[2].starts_with("-102'"));
+        let played: Vec<&str> = out
+            .lines()
+            .map(|l| l.trim_start_matches(PROMPT))
+            .filter(|l| l.starts_with("swap "))
+            .collect();
+        assert_eq!(played, ["swap 3040:", "swap 0102:", "swap 6061:"]);
+        let mut state = Crush::new_course();
+        for notation in ["3040", "0102", "6061"] {
+            state = Crush::apply(&state, &swap(notation));
+        }
+        assert!(out.contains(&format!("Total score: {}\n", state.score)));
     }
 
     #[test]
