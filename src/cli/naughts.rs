@@ -7,6 +7,7 @@
 
 use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
+use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Naughts, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -95,37 +96,67 @@ fn player_name(player: Player) -> &'static str {
     }
 }
 
-/// The hands and the board, as shown before every move.
+/// The game display, laid out exactly as the course's `print_game` (rules,
+/// "The game display"): both hands, a blank line, the column header, then
+/// every row between dash separators.
 pub fn render(state: &State) -> String {
-    let n = state.grid();
     let mut out = String::new();
     for player in [Player::First, Player::Second] {
-        let sizes: Vec<String> = state.hand(player).iter().map(u8::to_string).collect();
-        let sizes = if sizes.is_empty() {
-            "none".to_string()
-        } else {
-            sizes.join(" ")
-        };
-        out += &format!("{} pieces: {sizes}\n", player_name(player));
-    }
-    out += "\n   ";
-    out += &(1..=n)
-        .map(|c| format!(" {c} "))
-        .collect::<Vec<_>>()
-        .join(" ");
-    out.truncate(out.trim_end().len());
-    out += "\n";
-    let rule = format!("  +{}\n", "----+".repeat(n));
-    out += &rule;
-    for r in 0..n {
-        out += &format!("{} |", r + 1);
-        for c in 0..n {
-            out += &format!(" {} |", state.cell(r, c).text());
-        }
+        out += &hand_line(state, player);
         out += "\n";
-        out += &rule;
     }
+    out += "\n";
+    out += &column_header(state.grid());
+    out += "\n";
+    let separator = separator(state.grid());
+    for row in 0..state.grid() {
+        out += &separator;
+        out += "\n";
+        out += &board_row(state, row);
+        out += "\n";
+    }
+    out += &separator;
+    out += "\n";
     out
+}
+
+/// `O has: 1, 2, 3`: the sizes `player` still holds, ascending.
+///
+/// An empty hand prints `O has:` without a trailing space. The rules say both
+/// "an empty hand prints `O has: ` with nothing after it" and "each line ends
+/// at its last visible character"; the second is the layout rule the doc's
+/// own example follows (none of its lines, not even the blank one, carries
+/// trailing whitespace), and where the doc means significant spaces it quotes
+/// them (`"   1  2  3"`), which it does not do for the empty hand. So "nothing
+/// after it" is read as "no sizes after the label", and the line ends at the
+/// colon.
+fn hand_line(state: &State, player: Player) -> String {
+    let sizes: Vec<String> = state.hand(player).iter().map(u8::to_string).collect();
+    let label = format!("{} has:", side_name(player));
+    if sizes.is_empty() {
+        label
+    } else {
+        format!("{label} {}", sizes.join(", "))
+    }
+}
+
+/// One leading space, then two spaces and the number for every column: `   1  2  3`.
+fn column_header(grid: usize) -> String {
+    let numbers: String = (1..=grid).map(|c| format!("  {c}")).collect();
+    format!(" {numbers}")
+}
+
+/// Two spaces and three dashes a column: `  ---------` for a 3×3 grid.
+fn separator(grid: usize) -> String {
+    format!("  {}", "-".repeat(3 * grid))
+}
+
+/// The 1-based row number, `|`, then every cell's two characters and `|`: `2|  |O1|  |`.
+fn board_row(state: &State, row: usize) -> String {
+    let cells: String = (0..state.grid())
+        .map(|col| format!("{}|", state.cell(row, col).text()))
+        .collect();
+    format!("{}|{cells}", row + 1)
 }
 
 /// Reads a line without its line ending; `None` at end of input.
@@ -265,5 +296,67 @@ fn human_move(
             Ok(mv) => return Ok(Some(mv)),
             Err(e) => writeln!(output, "{e}")?,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::naughts::Move;
+
+    /// The display after `moves` (each legal) on a fresh board.
+    fn after(grid: u8, pieces: u8, moves: &[(u8, u8, u8)]) -> State {
+        moves
+            .iter()
+            .fold(State::new(grid, pieces), |state, &(row, col, size)| {
+                state.apply(&Move { row, col, size })
+            })
+    }
+
+    #[test]
+    fn the_empty_board_is_the_rules_example() {
+        let example = crate::test_data::text("naughts/print-game-empty-3x3.txt");
+        assert_eq!(render(&State::new(3, 5)), example);
+    }
+
+    #[test]
+    fn a_marker_shows_in_its_row_and_leaves_the_hand() {
+        let shown = render(&after(3, 5, &[(1, 1, 1)]));
+        assert!(shown.contains("\n2|  |O1|  |\n"), "{shown}");
+        assert!(shown.starts_with("O has: 2, 3, 4, 5\nX has: 1, 2, 3, 4, 5\n"));
+    }
+
+    #[test]
+    fn an_empty_hand_ends_at_the_colon() {
+        let moves = [(0, 0, 1), (0, 1, 1), (0, 2, 2), (0, 3, 2), (0, 4, 3)];
+        let moves = moves
+            .into_iter()
+            .chain([(0, 5, 3), (1, 0, 4), (1, 1, 4), (1, 2, 5)]);
+        let shown = render(&after(6, 5, &moves.collect::<Vec<_>>()));
+        assert!(shown.starts_with("O has:\nX has: 5\n\n"), "{shown}");
+    }
+
+    #[test]
+    fn every_grid_size_follows_the_layout_rules() {
+        for grid in 2..=8u8 {
+            let shown = render(&State::new(grid, 5));
+            let lines: Vec<&str> = shown.lines().collect();
+            let n = grid as usize;
+            assert_eq!(lines.len(), 4 + 2 * n + 1, "{shown}");
+            let header: String = (1..=n).map(|c| format!("  {c}")).collect();
+            assert_eq!(lines[3], format!(" {header}"));
+            let dashes = format!("  {}", "-".repeat(3 * n));
+            for row in 0..n {
+                assert_eq!(lines[4 + 2 * row], dashes);
+                assert_eq!(
+                    lines[5 + 2 * row],
+                    format!("{}|{}", row + 1, "  |".repeat(n))
+                );
+            }
+            assert_eq!(lines[4 + 2 * n], dashes);
+            assert!(lines.iter().all(|l| !l.ends_with(' ')), "{shown}");
+        }
+        let two = render(&State::new(2, 5));
+        assert!(two.contains("\n   1  2\n  ------\n"), "{two}");
     }
 }
