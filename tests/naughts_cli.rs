@@ -1,9 +1,15 @@
-//! The naughts terminal game driven by scripted input, compared with a
-//! checked-in transcript, plus bot games, stalemates, passes and end of input.
+//! The naughts terminal game driven by scripted input: whole transcripts of
+//! the real binary compared with files under `tests/data/naughts/`, plus bot
+//! games, stalemates, passes and end of input run in-process.
 
+mod common;
+
+use common::*;
 use gamebot::cli::naughts::{checked_level, play, Session};
 use gamebot::game::{BotParams, Budget, Game, LevelSpec};
 use gamebot::games::naughts::{Naughts, State};
+use std::io::Write;
+use std::process::{Command, Stdio};
 
 fn session(bot: Option<&str>) -> Session {
     Session {
@@ -21,10 +27,9 @@ fn run(session: &Session, input: &str) -> String {
     String::from_utf8(output).unwrap()
 }
 
-const TRANSCRIPT: &str = include_str!("data/naughts/transcript.txt");
-
-/// Two people: help, every message of the table, covering, a win on the
-/// diagonal, another game that input ends in the middle of.
+/// Two people on 3×3: help (`h` and `H`), every message of the table,
+/// covering, a win on the anti-diagonal, another game that input ends in the
+/// middle of.
 const SCRIPTED_INPUT: &str = "\
 h
 22 5
@@ -46,23 +51,154 @@ Y
 2 2 1
 ";
 
+/// 2×2: help, the format error, a row, column and size just past the small
+/// board's limits, covering refused both ways, a win on row 1, and declining
+/// another game.
+const GRID_2_INPUT: &str = "\
+h
+1 1
+3 1 1
+1 3 1
+1 1 6
+1 1 5
+1 1 5
+2 2 5
+2 2 4
+1 2 4
+n
+";
+
+/// 6×6 with 5 pieces: no side can fill a line of six, so both hands run out
+/// (the empty hands print as `O has:` and `X has:`) and the game is a
+/// stalemate; then another game, which input ends at its first prompt.
+const GRID_6_INPUT: &str = "\
+1 1 1
+7 1 1
+1 7 1
+6 6 6
+1 1 2
+6 6 5
+3 4 5
+1 1 3
+6 1 1
+2 2 4
+5 5 3
+4 3 2
+6 6 4
+2 6 4
+y
+";
+
+/// 3×3 with 6 pieces: naughts' last marker (a 1) fits on no cell while
+/// crosses can still cover X2 with its 4, so the turn passes to crosses; then
+/// neither can move and the game is a stalemate.
+const PASS_INPUT: &str = "\
+2 1 3
+2 3 5
+3 2 5
+3 1 1
+1 2 6
+2 2 6
+3 3 4
+1 1 2
+1 3 2
+3 1 3
+1 1 4
+n
+";
+
+/// Runs `gamebot naughts` with `args`, `input` piped to its standard input,
+/// and returns what it printed.
+fn run_binary(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .arg("naughts")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gamebot binary starts");
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let finished = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    assert!(
+        finished.status.success(),
+        "gamebot naughts {args:?} failed: {stderr}"
+    );
+    String::from_utf8(finished.stdout).expect("the output is UTF-8")
+}
+
+/// The first line where `actual` departs from `expected`, with its neighbours, for a failure message.
+fn first_difference(expected: &str, actual: &str) -> String {
+    let (expected, actual): (Vec<&str>, Vec<&str>) =
+        (expected.split('\n').collect(), actual.split('\n').collect());
+    let at = (0..expected.len().max(actual.len()))
+        .find(|&i| expected.get(i) != actual.get(i))
+        .unwrap_or(0);
+    let around = at.saturating_sub(3)..(at + 2);
+    let show = |lines: &[&str]| {
+        around
+            .clone()
+            .filter_map(|i| lines.get(i).map(|line| format!("{:>4} {line:?}", i + 1)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format!(
+        "first difference at line {}\nexpected:\n{}\nactual:\n{}",
+        at + 1,
+        show(&expected),
+        show(&actual)
+    )
+}
+
+/// Compares `actual` with the checked-in `tests/data/naughts/{name}`; on a
+/// mismatch writes the actual output under `target/` and fails with the first
+/// differing lines.
+fn assert_transcript(name: &str, actual: &str) {
+    let expected = data::text(&format!("naughts/{name}"));
+    if actual == expected {
+        return;
+    }
+    let path = format!(
+        "{}/target/naughts-{name}.actual",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::write(&path, actual).unwrap();
+    panic!(
+        "the transcript differs from tests/data/naughts/{name}; the actual output is in {path}\n{}",
+        first_difference(&expected, actual)
+    );
+}
+
 #[test]
 fn scripted_game_matches_the_transcript() {
-    let output = run(&session(None), SCRIPTED_INPUT);
-    if output != TRANSCRIPT {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/naughts_transcript.actual.txt"
-        );
-        std::fs::write(path, &output).unwrap();
-        panic!("the transcript differs; the actual output is in {path}");
-    }
+    assert_transcript("transcript.txt", &run_binary(&[], SCRIPTED_INPUT));
+}
+
+#[test]
+fn two_by_two_game_matches_its_transcript() {
+    let output = run_binary(&["--grid-size", "2"], GRID_2_INPUT);
+    assert_transcript("grid-2x2.txt", &output);
+}
+
+#[test]
+fn six_by_six_stalemate_matches_its_transcript() {
+    let output = run_binary(&["--grid-size", "6"], GRID_6_INPUT);
+    assert_transcript("grid-6x6.txt", &output);
+}
+
+#[test]
+fn a_pass_matches_its_transcript() {
+    let output = run_binary(&["--pieces", "6"], PASS_INPUT);
+    assert_transcript("pass-3x3-6-pieces.txt", &output);
 }
 
 #[test]
 fn windows_line_endings_are_accepted() {
     let crlf = SCRIPTED_INPUT.replace('\n', "\r\n");
-    assert_eq!(run(&session(None), &crlf), TRANSCRIPT);
+    assert_transcript("transcript.txt", &run(&session(None), &crlf));
 }
 
 #[test]
