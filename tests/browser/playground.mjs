@@ -2,7 +2,10 @@
 // headless Chromium, on the game's board and in the generic view: pick the game,
 // check that an illegal typed move shows the API's error, click a legal move, see
 // the bot answer (or, for one-player games, ask it for one), ask for a hint, and
-// save a screenshot.
+// save a screenshot. On the board, the row and column labels must be those of
+// the game's notation (LABELS), and the labels of the cells clicked must spell the
+// notation of the move the page then lists (SPELLS); every view links to the
+// game's rules.
 // Any console error, page error or error shown by the page fails the game.
 //
 // Usage: GAMEBOT_URL=http://127.0.0.1:PORT node playground.mjs [screenshot dir]
@@ -20,6 +23,56 @@ const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
+
+const digits = (n, from = 0) => Array.from({ length: n }, (_, i) => String(i + from));
+
+/** Each board's labels as the game's notation names squares: top to bottom, left to right. */
+const LABELS = {
+  advance: { rows: digits(9, 1).reverse(), cols: 'abcdefghi'.split('') },
+  reversi: { rows: digits(8, 1), cols: 'abcdefgh'.split('') },
+  halma: { rows: digits(16), cols: digits(16) },
+  naughts: { rows: digits(3, 1), cols: digits(3, 1) },
+  crush: { rows: digits(10), cols: digits(10) },
+};
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether a move's notation names the cells clicked, each given by its labels
+ * ({ row, col }): the from cell first where a move has one.
+ */
+const SPELLS = {
+  advance: ([from, to], notation) => new RegExp(
+    `^${escape(from.col + from.row)}[-x#~=*]${escape(to.col + to.row)}$`,
+  ).test(notation),
+  reversi: ([to], notation) => notation === `${to.col}${to.row}`,
+  naughts: ([to], notation) => notation.startsWith(`${to.row} ${to.col} `),
+  halma: ([from, to], notation) => /^[EJ] /.test(notation)
+    && notation.startsWith(`${notation[0]} ${from.col},${from.row} `)
+    && notation.endsWith(` ${to.col},${to.row}`),
+  crush: (cells, notation) => {
+    const named = cells.map((c) => `${c.row}${c.col}`).sort();
+    return [notation.slice(0, 2), notation.slice(2)].sort().join() === named.join() && notation.length === 4;
+  },
+};
+
+/** The board's row and column labels, by grid index. */
+async function boardLabels(page) {
+  const read = (axis) => page.$$eval(`#board .label.${axis}`, (spans, which) => spans
+    .sort((a, b) => Number(a.dataset[which]) - Number(b.dataset[which]))
+    .map((span) => span.textContent), axis);
+  return { rows: await read('row'), cols: await read('col') };
+}
+
+/** Fails unless the page links to the game's rules, in a new tab. */
+async function checkRulesLink(page, game) {
+  const link = page.locator('#rules');
+  const href = await link.getAttribute('href');
+  const wanted = `/v1/games/${game.id}/rules`;
+  if (href !== wanted) throw new Error(`the Rules link goes to ${href}, not ${wanted}`);
+  if ((await link.getAttribute('target')) !== '_blank') throw new Error('the Rules link does not open a new tab');
+  if (!(await link.isVisible())) throw new Error('the Rules link is not shown');
+}
 
 async function waitForServer() {
   const until = Date.now() + 30_000;
@@ -44,21 +97,27 @@ async function noPageError(page) {
   if (await error.isVisible()) throw new Error(`the page shows an error: ${await error.textContent()}`);
 }
 
-/** Clicks one legal move the way a person would; answers what was clicked. */
+/**
+ * Clicks one legal move the way a person would; answers what was clicked, and
+ * the board cells clicked (their `row,col` keys).
+ */
 async function clickLegalMove(page) {
   const board = page.locator('#board');
   const clicked = [];
+  const cells = [];
   if ((await board.locator('.cell.target').count()) === 0) {
     const movable = board.locator('.cell.movable').first();
     if ((await movable.count()) > 0) {
-      clicked.push(await movable.getAttribute('data-key'));
+      cells.push(await movable.getAttribute('data-key'));
+      clicked.push(cells[cells.length - 1]);
       await movable.click();
     }
   }
   const target = board.locator('.cell.target').first();
   const pass = board.locator('.extra .move').first();
   if ((await target.count()) > 0) {
-    clicked.push(await target.getAttribute('data-key'));
+    cells.push(await target.getAttribute('data-key'));
+    clicked.push(cells[cells.length - 1]);
     await target.click();
   } else if ((await pass.count()) > 0) {
     clicked.push(await pass.textContent());
@@ -74,7 +133,7 @@ async function clickLegalMove(page) {
     clicked.push(await choice.textContent());
     await choice.click();
   }
-  return clicked.join(' → ');
+  return { clicked: clicked.join(' → '), cells };
 }
 
 async function playOneGame(context, game, view) {
@@ -107,6 +166,21 @@ async function playOneGame(context, game, view) {
     await until(IDLE);
     await until(() => document.body.dataset.turn === 'human');
     await noPageError(page);
+    await checkRulesLink(page, game);
+
+    // The board speaks the game's notation, and says what its pieces are.
+    const labels = view === 'board' ? await boardLabels(page) : null;
+    const wanted = LABELS[game.id];
+    if (labels && wanted) {
+      for (const axis of ['rows', 'cols']) {
+        if (labels[axis].join(' ') !== wanted[axis].join(' ')) {
+          throw new Error(`the board's ${axis} are labelled ${labels[axis].join(' ')}, not ${wanted[axis].join(' ')}`);
+        }
+      }
+    }
+    if (view === 'board' && (await page.locator('#legend .keys li').count()) === 0) {
+      throw new Error('the board has no legend');
+    }
 
     // An illegal typed move: the API's problem detail must be shown.
     expectRejection = true;
@@ -119,8 +193,21 @@ async function playOneGame(context, game, view) {
     if (!/\(4\d\d [a-z_]+\): ./.test(shown)) throw new Error(`the error shown lacks the problem's status, code or detail: ${shown}`);
 
     const before = await page.locator('#state-json').textContent();
-    const clicked = await clickLegalMove(page);
+    const { clicked, cells } = await clickLegalMove(page);
     await until(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('you:')));
+    // The move list shows the move in the notation the board's labels spell.
+    const listed = (await page.locator('#log li', { hasText: /^you: / }).first().textContent()).slice('you: '.length);
+    const spells = SPELLS[game.id];
+    if (labels && spells && cells.length) {
+      const named = cells.map((where) => {
+        const [row, col] = where.split(',').map(Number);
+        return { row: labels.rows[row], col: labels.cols[col] };
+      });
+      if (!spells(named, listed)) {
+        const said = named.map((c) => `${c.col}/${c.row}`).join(' then ');
+        throw new Error(`the move list says ${listed}, but the labels of the cells clicked say ${said}`);
+      }
+    }
     if (game.players < 2) {
       await until(IDLE);
       await page.click('#bot');
@@ -142,7 +229,7 @@ async function playOneGame(context, game, view) {
     await page.screenshot({ path: join(SHOTS, `${game.id}-${view}.png`), fullPage: true });
     if (problems.length) throw new Error(problems.join('; '));
     const nodes = /nodes\s+([\d,]+)/.exec(search);
-    return `clicked ${clicked}; bot searched${nodes ? ` ${nodes[1]} nodes` : ''}`;
+    return `clicked ${clicked}, listed as ${listed}; bot searched${nodes ? ` ${nodes[1]} nodes` : ''}`;
   } catch (error) {
     await page.screenshot({ path: join(SHOTS, `${game.id}-${view}-failed.png`), fullPage: true }).catch(() => {});
     throw new Error([error.message.split('\n')[0], ...problems].join('; '));

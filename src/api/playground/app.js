@@ -52,16 +52,25 @@
 
   const range = (n, from = 0) => Array.from({ length: n }, (_, i) => i + from);
 
+  // Every board is labelled the way the game's notation names its squares, and
+  // every renderer has a legend: what the board's letters and colours are (its
+  // `keys`, drawn as small cells) and how squares and moves are written (`notes`,
+  // where `backquoted` text is notation).
+
   const ADVANCE_NAMES = {
     z: 'Zombie', b: 'Builder', j: 'Jester', m: 'Miner',
     s: 'Sentinel', c: 'Catapult', d: 'Dragon', g: 'General',
   };
+  const ADVANCE_FILES = 'abcdefghi';
+  /** Advance's square name of a text-board cell: file a–i left to right, rank 1 at the bottom (row 8). */
+  const advanceSquare = (r, c) => `${ADVANCE_FILES[c]}${9 - r}`;
 
   function inHalmaBlackCamp(x, y) {
     const widths = [5, 5, 4, 3, 2];
     return y < widths.length && x < widths[y];
   }
 
+  // Reversi's rank 1 is the top row (a1 top-left), as in its rules and engine.
   const reversiSquare = (square) => ({ row: Number(square.slice(1)) - 1, col: square.charCodeAt(0) - 97 });
 
   const renderers = {
@@ -69,7 +78,7 @@
       grid(state) {
         return {
           rows: 8, cols: 8,
-          rowLabels: range(8, 1), colLabels: 'abcdefgh'.split(''),
+          rowLabels: range(8, 1), colLabels: 'abcdefgh'.split(''), axes: ['row', 'column'],
           cell(r, c) {
             const ch = state.board[r][c];
             const name = `${'abcdefgh'[c]}${r + 1}`;
@@ -89,22 +98,34 @@
         const count = (ch) => all.split(ch).length - 1;
         return `black ${count('B')} · white ${count('W')}`;
       },
+      legend: () => ({
+        keys: [
+          { cls: 'disc black', what: '`B` black disc (moves first)' },
+          { cls: 'disc white', what: '`W` white disc' },
+        ],
+        notes: [
+          'Squares: column `a`–`h` left to right, then row `1`–`8` top to bottom (`a1` is the top-left corner).',
+          'A move is the square a disc goes on, e.g. `d3`; `pass` when there is none.',
+        ],
+      }),
     },
 
     advance: {
       grid(state) {
         return {
-          rows: 9, cols: 9, rowLabels: range(9), colLabels: range(9),
+          rows: 9, cols: 9,
+          rowLabels: range(9).map((r) => 9 - r), colLabels: ADVANCE_FILES.split(''), axes: ['rank', 'file'],
           cell(r, c) {
             const ch = state.board[r][c];
-            if (ch === '.') return { cls: 'empty', title: `${r},${c}` };
-            if (ch === '#') return { cls: 'wall', title: `${r},${c}: wall` };
+            const square = advanceSquare(r, c);
+            if (ch === '.') return { cls: 'empty', title: square };
+            if (ch === '#') return { cls: 'wall', title: `${square}: wall` };
             const white = ch === ch.toUpperCase();
             const name = ADVANCE_NAMES[ch.toLowerCase()] || ch;
             return {
               cls: `piece ${white ? 'white' : 'black'}`,
-              text: ch.toUpperCase(),
-              title: `${r},${c}: ${white ? 'white' : 'black'} ${name}`,
+              text: ch,
+              title: `${square}: ${white ? 'white' : 'black'} ${name}`,
             };
           },
         };
@@ -112,14 +133,28 @@
       pairs(move) {
         return move.from && move.to ? [{ from: key(...move.from), to: key(...move.to) }] : [];
       },
-      label: (move) => `${move.kind} ${move.notation}`,
+      label: (move) => `${move.kind} ${notationOf(move)}`,
       info: (state) => (state.ply === undefined ? '' : `ply ${state.ply}`),
+      legend: () => ({
+        keys: [
+          ...Object.entries(ADVANCE_NAMES).map(([ch, name]) => ({
+            pair: [{ cls: 'piece white', text: ch.toUpperCase() }, { cls: 'piece black', text: ch }],
+            what: name,
+          })),
+          { cls: 'wall', what: '`#` wall' },
+        ],
+        notes: [
+          'Uppercase is white (moves up, first), lowercase is black.',
+          'Squares: file `a`–`i` left to right, then rank `1`–`9` from white\'s side (the bottom).',
+          'A move is two squares with a sign: `-` move, `x` capture or leap, `#` build, `~` swap, `=` convert, `*` shoot, e.g. `e2-e3`.',
+        ],
+      }),
     },
 
     halma: {
       grid(state) {
         return {
-          rows: 16, cols: 16, rowLabels: range(16), colLabels: range(16),
+          rows: 16, cols: 16, rowLabels: range(16), colLabels: range(16), axes: ['y', 'x'],
           cell(y, x) {
             const ch = state.board[y][x];
             let camp = '';
@@ -140,14 +175,25 @@
         return [{ from: key(fy, fx), to: key(ty, tx) }];
       },
       cells: (move) => (move.path || []).map(([x, y]) => key(y, x)),
-      label: (move) => move.notation.replace(/\n/g, ' / '),
+      legend: () => ({
+        keys: [
+          { cls: 'disc black', what: '`B` black piece (moves first, from the top-left)' },
+          { cls: 'disc white', what: '`W` white piece (from the bottom-right)' },
+          { cls: 'empty camp-black', what: 'black\'s camp' },
+          { cls: 'empty camp-white', what: 'white\'s camp' },
+        ],
+        notes: [
+          'Cells are `x,y`: `x` the column 0–15 left to right (numbers along the top), `y` the row 0–15 top to bottom (`0,0` is the top-left corner).',
+          'A step is `E x,y x,y`; each jump is a `J x,y x,y` line, typed here with `;` between them, e.g. `J 4,1 6,3; J 6,3 6,5`.',
+        ],
+      }),
     },
 
     naughts: {
       grid(state) {
         const n = state.grid_size;
         return {
-          rows: n, cols: n, rowLabels: range(n, 1), colLabels: range(n, 1),
+          rows: n, cols: n, rowLabels: range(n, 1), colLabels: range(n, 1), axes: ['row', 'column'],
           cell(r, c) {
             const top = state.board[r][c];
             if (!top) return { cls: 'empty', title: `${r + 1} ${c + 1}` };
@@ -171,12 +217,22 @@
         const hand = (side) => `${side}: ${(state.hands[side] || []).join(' ') || '—'}`;
         return `hands · ${hand('O')} · ${hand('X')}`;
       },
+      legend: (state) => ({
+        keys: [
+          { cls: 'marker O', text: `O${state.pieces}`, what: '`O` naughts (move first)' },
+          { cls: 'marker X', text: 'X1', what: '`X` crosses' },
+        ],
+        notes: [
+          `The number is the top marker's size, 1–${state.pieces}: a bigger marker may cover a smaller one.`,
+          `A move is \`row column size\`, rows 1–${state.grid_size} top to bottom and columns 1–${state.grid_size} left to right, e.g. \`2 2 ${state.pieces}\`.`,
+        ],
+      }),
     },
 
     crush: {
       grid(state) {
         return {
-          rows: 10, cols: 10, rowLabels: range(10), colLabels: range(10),
+          rows: 10, cols: 10, rowLabels: range(10), colLabels: range(10), axes: ['row digit', 'column digit'],
           cell(r, c) {
             const digit = state.board[r][c];
             return { cls: `gem d${digit}`, text: digit, title: `${r}${c}: ${digit}` };
@@ -190,8 +246,25 @@
         return [{ from: a, to: b }, { from: b, to: a }];
       },
       info: (state) => `score ${state.score} · swaps left ${state.swaps_left} · k ${state.k}`,
+      legend: (state) => ({
+        keys: [{
+          pair: range(state.k, 1).map((d) => ({ cls: `gem d${d}`, text: String(d) })),
+          what: `the digits 1–${state.k}: three or more equal in a row or column are crushed`,
+        }],
+        notes: [
+          'A cell is a two-digit number: its row digit (at the left) then its column digit (along the top); `00` is the top-left cell, `09` the top-right, `99` the bottom-right.',
+          'A swap is its two adjacent cells, e.g. `2122`.',
+        ],
+      }),
     },
   };
+
+  /** A move as its notation, on one line (Halma's jump lines joined by `; `, which typing accepts). */
+  function notationOf(move) {
+    const text = typeof move === 'string' ? move : move && move.notation;
+    if (typeof text !== 'string') return JSON.stringify(move);
+    return text.split('\n').map((line) => line.trim()).filter(Boolean).join('; ');
+  }
 
   // ---- What the page knows.
 
@@ -312,6 +385,9 @@
     $('side-label').hidden = ui.info.players < 2;
     $('bot').textContent = ui.info.players < 2 ? 'Bot plays one swap' : 'Bot plays one move';
     document.body.dataset.game = ui.info.id;
+    // The service serves every game's rules; the link is made from the id alone.
+    $('rules').setAttribute('href', `/v1/games/${encodeURIComponent(ui.info.id)}/rules`);
+    $('rules').textContent = `Rules of ${ui.info.name}`;
     const options = ui.info.new_options || [];
     $('options').value = '';
     $('options').placeholder = options.length ? `{"${options[0].name}": …}` : '{} (no options)';
@@ -356,7 +432,7 @@
 
   function logMove(who, move) {
     const item = document.createElement('li');
-    item.textContent = `${who}: ${move.notation}`;
+    item.textContent = `${who}: ${notationOf(move)}`;
     $('log').append(item);
     $('log').scrollTop = $('log').scrollHeight;
   }
@@ -418,7 +494,7 @@
   }
 
   function showSearch(move, search, seed) {
-    const entries = [['move', move.notation], ...Object.entries(search || {})]
+    const entries = [['move', notationOf(move)], ...Object.entries(search || {})]
       .map(([name, value]) => (name === 'seed' && seed ? [name, seed] : [name, value]));
     if (search && search.nodes && search.elapsed_ms) {
       entries.push(['nodes/s', Math.round(search.nodes / (search.elapsed_ms / 1000))]);
@@ -431,9 +507,9 @@
     for (const entry of reply.moves || []) {
       const item = document.createElement('li');
       const { move, score, pv, ...rest } = entry;
-      const line = Array.isArray(pv) ? pv.map((m) => (typeof m === 'string' ? m : m.notation)).join(', ') : '';
+      const line = Array.isArray(pv) ? pv.map(notationOf).join(', ') : '';
       const extra = Object.entries(rest).map(([k, v]) => ` · ${k} ${format(v)}`).join('');
-      item.textContent = `${move.notation} — score ${format(score)}${extra}${line ? ` — line: ${line}` : ''}`;
+      item.textContent = `${notationOf(move)} — score ${format(score)}${extra}${line ? ` — line: ${line}` : ''}`;
       list.append(item);
     }
     const parts = [list];
@@ -476,8 +552,11 @@
       ui.renderer = null;
       renderBoard();
     }
+    renderLegend();
     renderMoveList();
     renderChoice([]);
+    const example = humansTurn() && ui.moves.length ? `, e.g. ${notationOf(ui.moves[0])}` : '';
+    $('notation').placeholder = `or type a move${example}`;
   }
 
   function renderPicker() {
@@ -530,10 +609,11 @@
     const targets = mine ? targetCells() : new Map();
     const cells = [];
     board.style.setProperty('--cols', String(grid.cols));
-    cells.push(label(''));
-    for (const text of grid.colLabels) cells.push(label(text));
+    const [rowAxis, colAxis] = grid.axes || ['row', 'column'];
+    cells.push(label('', 'corner'));
+    grid.colLabels.forEach((text, c) => cells.push(label(text, 'col', c, colAxis)));
     for (let r = 0; r < grid.rows; r += 1) {
-      cells.push(label(grid.rowLabels[r]));
+      cells.push(label(grid.rowLabels[r], 'row', r, rowAxis));
       for (let c = 0; c < grid.cols; c += 1) {
         cells.push(cellButton(grid.cell(r, c), key(r, c), movable, targets));
       }
@@ -542,11 +622,66 @@
     renderUnmapped(mine);
   }
 
-  function label(text) {
+  /** A board label; `data-col` / `data-row` say which grid column or row it names. */
+  function label(text, kind, index, axis) {
     const span = document.createElement('span');
-    span.className = 'label';
+    span.className = `label ${kind}`;
     span.textContent = String(text);
+    if (kind === 'col' || kind === 'row') {
+      span.dataset[kind] = String(index);
+      span.title = `${axis} ${text}`;
+    }
     return span;
+  }
+
+  /** `backquoted` parts of a legend text become code (the game's notation). */
+  function rich(text) {
+    const p = document.createElement('p');
+    text.split('`').forEach((part, i) => {
+      if (i % 2 === 0) return p.append(part);
+      const code = document.createElement('code');
+      code.textContent = part;
+      return p.append(code);
+    });
+    return p;
+  }
+
+  /** A small cell as the board draws it, for the legend. */
+  function swatch(look) {
+    const span = document.createElement('span');
+    span.className = `cell swatch ${look.cls}`;
+    if (look.text) {
+      const face = document.createElement('span');
+      face.className = 'face';
+      face.textContent = look.text;
+      span.append(face);
+    }
+    return span;
+  }
+
+  /** The legend of the board: its keys and how its squares and moves are written. */
+  function renderLegend() {
+    const box = $('legend');
+    const r = ui.renderer;
+    if (!ui.state || !r || !r.legend) {
+      const note = rich('Moves are written in the game\'s notation: see the legal moves, and the rules.');
+      return box.replaceChildren(note);
+    }
+    const { keys, notes } = r.legend(ui.state);
+    const list = document.createElement('ul');
+    list.className = 'keys';
+    for (const entry of keys) {
+      const item = document.createElement('li');
+      const looks = entry.pair || [entry];
+      if (looks.length > 2) item.className = 'wide';
+      const swatches = document.createElement('span');
+      swatches.className = 'swatches';
+      swatches.append(...looks.map(swatch));
+      const what = rich(entry.what);
+      item.append(swatches, ...what.childNodes);
+      list.append(item);
+    }
+    box.replaceChildren(list, ...notes.map(rich));
   }
 
   function cellButton(look, where, movable, targets) {
@@ -586,7 +721,7 @@
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'move';
-    button.textContent = ui.renderer && ui.renderer.label ? ui.renderer.label(move) : move.notation;
+    button.textContent = ui.renderer && ui.renderer.label ? ui.renderer.label(move) : notationOf(move);
     button.disabled = ui.busy || !humansTurn();
     button.addEventListener('click', () => busy(() => play(move)));
     return button;
