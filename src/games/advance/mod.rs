@@ -1,5 +1,5 @@
 //! Advance: a chess-like game on a 9×9 board with walls (rules in
-//! `shared/rules/advance.md`).
+//! `docs/rules/advance.md`).
 //!
 //! - [`board`]: piece codes, the padded mailbox and the validated [`State`].
 //! - [`movegen`]: moves, generation, danger and legality.

@@ -1,5 +1,5 @@
 //! Number Crush: a one-player match-3 puzzle on a 10×10 board of digits
-//! (rules: `rules/crush.md`). A swap of two neighbours settles the board —
+//! (rules: `docs/rules/crush.md`). A swap of two neighbours settles the board —
 //! runs of 3+ equal digits score their length squared, vanish, the columns
 //! fall and TinyMT32 refills the gaps — and a game is 100 swaps.
 //!

@@ -1,5 +1,5 @@
 //! Halma on a 16×16 board, 19 pieces a side, with the "unspoiling" win rule
-//! and the course referee's camp rules (`rules/halma.md`).
+//! and the course referee's camp rules (rules in `docs/rules/halma.md`).
 //!
 //! Sides: black (top-left camp) and white (bottom-right camp), listed in that
 //! order. Neither the rules text nor the fixtures say who opens (the legacy

@@ -1,6 +1,6 @@
 //! Fancy Naughts & Crosses: tic-tac-toe on a 2×2 to 8×8 grid where each side
 //! holds markers of sizes 1..=pieces and a bigger marker may cover a smaller
-//! one. Rules: `shared/rules/naughts.md`.
+//! one. Rules: `docs/rules/naughts.md`.
 //!
 //! The pass rule is applied by [`Game::apply`]: when the opponent cannot move
 //! but the mover can, the turn stays with the mover, so `to_move` is always a

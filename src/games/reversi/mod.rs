@@ -1,6 +1,7 @@
 //! Reversi (Othello) on bitboards, with three bot levels: `random`,
 //! `norvig` (the course-lab reference: fixed-depth alpha-beta over Norvig's
 //! square weights) and `strong` (an engine with an exact endgame solver).
+//! Rules, notation and levels: `docs/rules/reversi.md`.
 //!
 //! Layout: [`board`] holds the bitboard rules, [`state`] the validated state
 //! and its JSON and text forms, [`perft`] the fast move counter, [`norvig`],
