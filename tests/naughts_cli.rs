@@ -254,7 +254,7 @@ fn find_game(level: &str, pieces: u8, wanted: impl Fn(&[String], &State) -> bool
             let choice =
                 Naughts::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
             moves.push(Naughts::notation(&state, &choice.mv));
-            state = state.apply(&choice.mv);
+            state = state.play(&choice.mv);
             ply += 1;
         }
         if wanted(&moves, &state) {
@@ -282,7 +282,7 @@ fn stalemates_and_passes_are_announced() {
         for text in moves {
             let mover = state.to_move();
             let mv = Naughts::parse_move(&state, &serde_json::json!(text)).unwrap();
-            state = state.apply(&mv);
+            state = state.play(&mv);
             passed |= !Naughts::outcome(&state).is_over() && state.to_move() == mover;
         }
         passed

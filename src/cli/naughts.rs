@@ -8,7 +8,7 @@
 use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
 use crate::games::naughts::state::side_name;
-use crate::games::naughts::{Naughts, State};
+use crate::games::naughts::{Move, Naughts, State, Turn};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
@@ -235,16 +235,16 @@ fn play_one(
             )?;
         }
         writeln!(output, "{} to move.", player_name(mover))?;
-        let mv = if session.bot.is_some() && mover == Player::Second {
+        let turn = if session.bot.is_some() && mover == Player::Second {
             bot_move(session, game_number, &state, output)?
         } else {
             match human_move(&state, input, output)? {
-                Some(mv) => mv,
+                Some(mv) => Turn::Place(mv),
                 None => return Ok(Ended::EndOfInput),
             }
         };
         last_mover = Some(mover);
-        state = state.apply(&mv);
+        state = state.play(&turn);
     }
 }
 
@@ -253,7 +253,7 @@ fn bot_move(
     game_number: u64,
     state: &State,
     output: &mut impl Write,
-) -> io::Result<crate::games::naughts::Move> {
+) -> io::Result<Turn> {
     let level = session.bot.as_ref().expect("a bot level");
     let params = BotParams::seeded(
         session
@@ -281,7 +281,7 @@ fn human_move(
     state: &State,
     input: &mut impl BufRead,
     output: &mut impl Write,
-) -> io::Result<Option<crate::games::naughts::Move>> {
+) -> io::Result<Option<Move>> {
     loop {
         write!(output, "Enter your move: ")?;
         output.flush()?;
@@ -302,7 +302,6 @@ fn human_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::naughts::Move;
 
     /// The display after `moves` (each legal) on a fresh board.
     fn after(grid: u8, pieces: u8, moves: &[(u8, u8, u8)]) -> State {

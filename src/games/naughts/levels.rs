@@ -1,7 +1,7 @@
 //! The bot levels: `random`, `greedy` and `perfect`, and the analysis.
 
 use super::solver::{self, describe, Solution};
-use super::state::{Move, State};
+use super::state::{Move, State, Turn};
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelInfo, LevelSpec, ScoredMove,
     SearchReport, StopReason,
@@ -38,22 +38,43 @@ fn table_log2(state: &State) -> u32 {
     }
 }
 
-/// Runs `level` on `state` (not over).
+/// Runs `level` on `state` (not over). When the side to move must pass,
+/// every level passes.
 pub fn choose(
     state: &State,
     level: &LevelSpec,
     params: &BotParams,
     budget: &Budget,
-) -> Result<BotChoice<Move>, GameError> {
+) -> Result<BotChoice<Turn>, GameError> {
     level.only_options(&[])?;
-    match level.name.as_str() {
-        "random" => Ok(random(state, params)),
-        "greedy" => Ok(greedy(state, params)),
-        "perfect" => Ok(perfect(state, budget)),
-        other => Err(GameError::UnknownLevel {
-            level: other.to_string(),
-            known: "random, greedy, perfect".to_string(),
-        }),
+    let choice = match level.name.as_str() {
+        "random" | "greedy" | "perfect" if state.must_pass() => return Ok(forced_pass()),
+        "random" => random(state, params),
+        "greedy" => greedy(state, params),
+        "perfect" => perfect(state, budget),
+        other => {
+            return Err(GameError::UnknownLevel {
+                level: other.to_string(),
+                known: "random, greedy, perfect".to_string(),
+            })
+        }
+    };
+    Ok(BotChoice {
+        mv: Turn::Place(choice.mv),
+        report: choice.report,
+    })
+}
+
+/// The pass of a side with no legal move, with a report that says why.
+fn forced_pass() -> BotChoice<Turn> {
+    let mut report = SearchReport::plain();
+    report.extra.insert(
+        "rule".to_string(),
+        Value::String("pass: no legal move while the opponent has one".to_string()),
+    );
+    BotChoice {
+        mv: Turn::Pass,
+        report,
     }
 }
 
@@ -112,13 +133,18 @@ pub fn greedy(state: &State, params: &BotParams) -> BotChoice<Move> {
     }
 }
 
+/// What a search did, with the best move's score.
 fn report(solution: &Solution) -> SearchReport {
-    let best = &solution.moves[0];
+    report_with_score(solution, solution.moves[0].score)
+}
+
+/// What a search did, with `score` as the mover's value.
+fn report_with_score(solution: &Solution, score: i32) -> SearchReport {
     let proven = solution.stopped_by == StopReason::Proven;
     let mut report = SearchReport {
         depth: Some(solution.depth),
         nodes: Some(solution.nodes),
-        score: Some(best.score as i64),
+        score: Some(score as i64),
         stopped_by: Some(solution.stopped_by),
         proven: Some(proven),
         ..SearchReport::plain()
@@ -126,7 +152,7 @@ fn report(solution: &Solution) -> SearchReport {
     if proven {
         report
             .extra
-            .insert("value".to_string(), Value::String(describe(best.score)));
+            .insert("value".to_string(), Value::String(describe(score)));
     }
     report
 }
@@ -154,8 +180,12 @@ pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
     }
 }
 
-/// Every move's value (exact where proven), best first.
-pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
+/// Every move's value (exact where proven), best first; for a side that
+/// must pass, the pass alone.
+pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Turn> {
+    if state.must_pass() {
+        return analyze_pass(state, budget);
+    }
     let solution = solver::solve(state, budget, true, table_log2(state));
     let report = report(&solution);
     let moves = solution
@@ -163,11 +193,33 @@ pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
         .into_iter()
         .take(top)
         .map(|r| ScoredMove {
-            mv: r.mv,
+            mv: Turn::Place(r.mv),
             score: r.score as i64,
-            pv: r.pv,
+            pv: r.pv.into_iter().map(Turn::Place).collect(),
             exact: r.proven.then(|| describe(r.score)),
         })
         .collect();
     Analysis { moves, report }
+}
+
+/// The pass, valued by the opponent's best play after it, seen from the side
+/// that passes (the solver does not count a pass as a ply).
+fn analyze_pass(state: &State, budget: &Budget) -> Analysis<Turn> {
+    let after = state.pass();
+    let solution = solver::solve(&after, budget, false, table_log2(&after));
+    let best = &solution.moves[0];
+    let score = -best.score;
+    let pv = std::iter::once(Turn::Pass)
+        .chain(best.pv.iter().copied().map(Turn::Place))
+        .collect();
+    let pass = ScoredMove {
+        mv: Turn::Pass,
+        score: score as i64,
+        pv,
+        exact: best.proven.then(|| describe(score)),
+    };
+    Analysis {
+        moves: vec![pass],
+        report: report_with_score(&solution, score),
+    }
 }

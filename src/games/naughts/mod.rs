@@ -3,11 +3,17 @@
 //! one. Rules: `docs/rules/naughts.md`.
 //!
 //! The pass rule is applied by [`Game::apply`]: when the opponent cannot move
-//! but the mover can, the turn stays with the mover, so `to_move` is always a
-//! side with a legal move while the game goes on. Once the game is over (a
-//! win or a stalemate) `to_move` names the side that did not make the last move.
-//! A pass cannot happen on 3×3 with 5 pieces (the side behind always has an
-//! empty cell to use); it can with more pieces.
+//! but the mover can, the turn stays with the mover, so every state the
+//! service answers with has a side to move that can move while the game goes
+//! on. A state given to the service may instead name the stuck side to move
+//! (right after the other side's move, as a client that simply alternates
+//! turns would send it); its one legal move is then the pass ([`Turn::Pass`],
+//! notation `pass`, the object with `row`, `col` and `size` all null), which
+//! `legal-moves` lists, `bot-move` plays and `play` accepts, as Reversi does
+//! with its forced pass. Once the game is over (a win or a stalemate)
+//! `to_move` names the side that did not make the last move. A pass cannot
+//! happen on 3×3 with 5 pieces (the side behind always has an empty cell to
+//! use); it can with more pieces.
 //!
 //! Solved (the ignored tests `bars` and `losing_first_moves`): with perfect
 //! play the empty 3×3 board is a draw for every hand size from 5 to 9. The
@@ -26,7 +32,7 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub use state::{Cell, Move, State};
+pub use state::{Cell, Move, State, Turn};
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, OptionInfo,
@@ -76,7 +82,7 @@ fn winning_line(state: &State, winner: Player) -> String {
 
 impl Game for Naughts {
     type State = State;
-    type Move = Move;
+    type Move = Turn;
 
     fn info() -> GameInfo {
         GameInfo {
@@ -126,12 +132,18 @@ impl Game for Naughts {
         state.to_move()
     }
 
-    fn legal_moves(state: &State, out: &mut Vec<Move>) {
-        state.legal_moves(out);
+    fn legal_moves(state: &State, out: &mut Vec<Turn>) {
+        if state.must_pass() {
+            out.push(Turn::Pass);
+            return;
+        }
+        let mut placements = Vec::new();
+        state.legal_moves(&mut placements);
+        out.extend(placements.into_iter().map(Turn::Place));
     }
 
-    fn apply(state: &State, mv: &Move) -> State {
-        state.apply(mv)
+    fn apply(state: &State, turn: &Turn) -> State {
+        state.play(turn)
     }
 
     fn outcome(state: &State) -> Outcome {
@@ -153,20 +165,28 @@ impl Game for Naughts {
         Outcome::Ongoing
     }
 
-    fn notation(_state: &State, mv: &Move) -> String {
-        notation::notation(mv)
+    fn notation(_state: &State, turn: &Turn) -> String {
+        notation::turn_notation(turn)
     }
 
-    fn move_to_json(_state: &State, mv: &Move) -> Value {
-        json!({
-            "row": mv.row,
-            "col": mv.col,
-            "size": mv.size,
-            "notation": notation::notation(mv),
-        })
+    fn move_to_json(_state: &State, turn: &Turn) -> Value {
+        match turn {
+            Turn::Place(mv) => json!({
+                "row": mv.row,
+                "col": mv.col,
+                "size": mv.size,
+                "notation": notation::notation(mv),
+            }),
+            Turn::Pass => json!({
+                "row": null,
+                "col": null,
+                "size": null,
+                "notation": notation::PASS,
+            }),
+        }
     }
 
-    fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
+    fn parse_move(state: &State, value: &Value) -> Result<Turn, GameError> {
         notation::parse(state, value)
     }
 
@@ -175,7 +195,7 @@ impl Game for Naughts {
         level: &LevelSpec,
         params: &BotParams,
         budget: &Budget,
-    ) -> Result<BotChoice<Move>, GameError> {
+    ) -> Result<BotChoice<Turn>, GameError> {
         levels::choose(state, level, params, budget)
     }
 
@@ -184,7 +204,7 @@ impl Game for Naughts {
         top: usize,
         _params: &BotParams,
         budget: &Budget,
-    ) -> Result<Analysis<Move>, GameError> {
+    ) -> Result<Analysis<Turn>, GameError> {
         Ok(levels::analyze(state, top, budget))
     }
 }

@@ -1,8 +1,9 @@
 //! Reading moves: the typed form `row col size` (1-based, checked in the
-//! order of the rules' table, with the table's exact messages) and the JSON
-//! object `{"row", "col", "size"}` (0-based).
+//! order of the rules' table, with the table's exact messages), the JSON
+//! object `{"row", "col", "size"}` (0-based), and the forced pass: `pass`, or
+//! the object with `row`, `col` and `size` all null.
 
-use super::state::{Move, State};
+use super::state::{side_name, Move, State, Turn};
 use crate::game::GameError;
 use serde_json::Value;
 
@@ -29,6 +30,46 @@ fn error(code: &'static str, detail: impl Into<String>) -> GameError {
 /// The notation of a move: `row col size`, 1-based.
 pub fn notation(mv: &Move) -> String {
     format!("{} {} {}", mv.row + 1, mv.col + 1, mv.size)
+}
+
+/// The notation of a pass.
+pub const PASS: &str = "pass";
+
+/// The notation of a turn: a move's `row col size`, or `pass`.
+pub fn turn_notation(turn: &Turn) -> String {
+    match turn {
+        Turn::Place(mv) => notation(mv),
+        Turn::Pass => PASS.to_string(),
+    }
+}
+
+/// A pass, if the rules allow one in `state`: the mover has no legal move and the opponent has.
+fn checked_pass(state: &State) -> Result<Turn, GameError> {
+    if state.must_pass() {
+        return Ok(Turn::Pass);
+    }
+    let side = side_name(state.to_move());
+    Err(error(
+        "invalid_move",
+        format!(
+            "{side} cannot pass: a pass is legal only when {side} has no legal move and {} has one",
+            side_name(state.to_move().other())
+        ),
+    ))
+}
+
+/// Adds to an illegal placement's detail that the mover has to pass, when it has to.
+fn hint_pass(state: &State, failure: GameError) -> GameError {
+    match failure {
+        GameError::IllegalMove { code, detail } if state.must_pass() => error(
+            code,
+            format!(
+                "{detail} ({} has no legal move and must pass)",
+                side_name(state.to_move())
+            ),
+        ),
+        other => other,
+    }
 }
 
 /// Reads one typed character as a number from 1 to `max`.
@@ -154,14 +195,55 @@ pub fn parse_object(
     legal(state, mv, detail)
 }
 
-/// Parses a move given as typed notation or as a JSON object.
-pub fn parse(state: &State, value: &Value) -> Result<Move, GameError> {
+/// Whether a move object is the pass: `row`, `col` and `size` all null (a
+/// `notation` beside them must say `pass`), or only `{"notation": "pass"}`.
+/// An object with some of the three null and some not is an error; one with
+/// an unknown field is left to [`parse_object`], which names the field.
+fn is_pass_object(object: &serde_json::Map<String, Value>) -> Result<bool, GameError> {
+    let fields = ["row", "col", "size"];
+    let known = |key: &String| fields.contains(&key.as_str()) || key == "notation";
+    if !object.keys().all(known) {
+        return Ok(false);
+    }
+    let nulls = fields
+        .iter()
+        .filter(|f| object.get(**f).is_some_and(Value::is_null))
+        .count();
+    let notation = object.get("notation");
+    let says_pass = notation.and_then(Value::as_str) == Some(PASS);
+    let only_notation = object.len() == 1 && notation.is_some();
+    match nulls {
+        0 => Ok(only_notation && says_pass),
+        3 if notation.is_none() || says_pass => Ok(true),
+        3 => Err(error(
+            "invalid_format",
+            format!(
+                "\"notation\" is {}, but row, col and size all null make a pass (\"pass\")",
+                notation.unwrap_or(&Value::Null)
+            ),
+        )),
+        _ => Err(error(
+            "invalid_format",
+            "a pass has row, col and size all null; a placement has none of them null",
+        )),
+    }
+}
+
+/// Parses a move given as typed notation (or `pass`) or as a JSON object,
+/// and checks that it is legal in `state`.
+pub fn parse(state: &State, value: &Value) -> Result<Turn, GameError> {
     match value {
-        Value::String(text) => parse_typed(state, text),
-        Value::Object(object) => parse_object(state, object),
+        Value::String(text) if text.trim().eq_ignore_ascii_case(PASS) => checked_pass(state),
+        Value::String(text) => parse_typed(state, text)
+            .map(Turn::Place)
+            .map_err(|e| hint_pass(state, e)),
+        Value::Object(object) if is_pass_object(object)? => checked_pass(state),
+        Value::Object(object) => parse_object(state, object)
+            .map(Turn::Place)
+            .map_err(|e| hint_pass(state, e)),
         other => Err(error(
             "invalid_format",
-            format!("a move is a string like \"2 2 5\" or an object {{\"row\", \"col\", \"size\"}}, not {other}"),
+            format!("a move is a string like \"2 2 5\" or \"pass\", or an object {{\"row\", \"col\", \"size\"}}, not {other}"),
         )),
     }
 }

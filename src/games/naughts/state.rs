@@ -25,6 +25,30 @@ pub struct Move {
     pub size: u8,
 }
 
+/// What the side to move does with its turn, as the service lists and plays
+/// it: place a marker, or pass when it has no legal move but the opponent has
+/// one (the rules' pass rule, spelled out the way Reversi spells its forced
+/// pass). [`State::apply`] passes on the mover's behalf, so a pass only has to
+/// be played in a state whose side to move is stuck, such as one a client
+/// built by alternating turns itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// Put a marker on the board.
+    Place(Move),
+    /// Hand the turn to the opponent: legal only when the mover has no move and the opponent has.
+    Pass,
+}
+
+impl Turn {
+    /// The marker placed, or `None` for a pass.
+    pub fn placement(self) -> Option<Move> {
+        match self {
+            Turn::Place(mv) => Some(mv),
+            Turn::Pass => None,
+        }
+    }
+}
+
 /// The visible top of a cell: empty, or a marker of one side and one size.
 ///
 /// Packed in a byte: 0 is empty, otherwise the size (1..=9) plus 16 for crosses.
@@ -208,6 +232,30 @@ impl State {
             next.to_move = mover;
         }
         next
+    }
+
+    /// Whether the side to move must pass: nobody has won, it has no legal
+    /// move and the opponent has one.
+    pub fn must_pass(&self) -> bool {
+        self.winner().is_none()
+            && !self.can_move(self.to_move)
+            && self.can_move(self.to_move.other())
+    }
+
+    /// The state after the side to move passes: the same board, the opponent to move.
+    pub fn pass(&self) -> State {
+        State {
+            to_move: self.to_move.other(),
+            ..*self
+        }
+    }
+
+    /// The state after a legal turn: a placement as [`State::apply`] plays it, or a pass.
+    pub fn play(&self, turn: &Turn) -> State {
+        match turn {
+            Turn::Place(mv) => self.apply(mv),
+            Turn::Pass => self.pass(),
+        }
     }
 
     /// Whether some line through cell `at` shows only `player`'s markers on top.
@@ -627,25 +675,49 @@ fn check_turn(state: &State) -> Result<(), GameError> {
         }
         (true, false) | (false, true) => {
             let able = if state.can_move(o) { o } else { x };
-            if state.to_move != able {
-                return fail(format!(
-                    "{turn} has no legal move, so the turn passes to {}",
-                    side_name(able)
-                ));
-            }
-            let plausible = if able == o { lead >= 0 } else { lead <= 1 };
-            if !plausible {
-                return fail(format!(
-                    "O has played {} markers and X {}: that cannot happen with {} stuck",
-                    state.played(o),
-                    state.played(x),
-                    side_name(able.other())
-                ));
-            }
+            check_one_side_stuck(state, able, lead)?;
         }
         (false, false) => {}
     }
     Ok(())
+}
+
+/// Checks the turn when only `able` can move. A side that is stuck stays
+/// stuck (tops only grow and hands only shrink), and until then the sides
+/// alternated, O playing as many markers as X or one more; from then on
+/// `able` plays alone. So `able` may be to move, or the stuck side, right
+/// after `able`'s move, when it must pass (the pass rule) — `lead` is how many
+/// more markers O has played than X.
+fn check_one_side_stuck(state: &State, able: Player, lead: i64) -> Result<(), GameError> {
+    let stuck = able.other();
+    let able_to_move = state.to_move == able;
+    let plausible = match (able, able_to_move) {
+        (Player::First, true) => lead >= 0,
+        (Player::Second, true) => lead <= 1,
+        (Player::First, false) => lead >= 1,
+        (Player::Second, false) => lead <= 0,
+    };
+    if plausible {
+        return Ok(());
+    }
+    let played = format!(
+        "O has played {} markers and X {}",
+        state.played(Player::First),
+        state.played(Player::Second)
+    );
+    let detail = if able_to_move {
+        format!(
+            "{played}: that cannot happen with {} stuck",
+            side_name(stuck)
+        )
+    } else {
+        format!(
+            "{0} has no legal move, so it can be to move only right after a move of {1}, and must then pass; but {played}",
+            side_name(stuck),
+            side_name(able)
+        )
+    };
+    Err(GameError::invalid_state_at("/to_move", detail))
 }
 
 impl TryFrom<RawState> for State {

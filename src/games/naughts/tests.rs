@@ -31,11 +31,17 @@ fn position(rows: &[&str], pieces: u8, hand_o: &[u8], hand_x: &[u8], to_move: Pl
     state
 }
 
-fn typed(state: &State, text: &str) -> Result<Move, GameError> {
-    Naughts::parse_move(state, &json!(text))
+/// The placement a turn makes; tests call it only where a pass cannot be due.
+fn placed(turn: Turn) -> Move {
+    turn.placement()
+        .unwrap_or_else(|| panic!("expected a placement, got a pass"))
 }
 
-fn code_of(result: Result<Move, GameError>) -> (&'static str, String) {
+fn typed(state: &State, text: &str) -> Result<Move, GameError> {
+    Naughts::parse_move(state, &json!(text)).map(placed)
+}
+
+fn code_of<T: std::fmt::Debug>(result: Result<T, GameError>) -> (&'static str, String) {
     match result {
         Err(GameError::IllegalMove { code, detail }) => (code, detail),
         other => panic!("expected an illegal move, got {other:?}"),
@@ -415,11 +421,13 @@ fn the_turn_passes_when_the_opponent_is_stuck() {
     );
     let value = Naughts::state_to_json(&state);
     assert_eq!(Naughts::state_from_json(&value).unwrap(), state);
+    // Both sides have played 7 markers, so crosses moved last: the stuck
+    // side cannot be to move (it would be right after a move of naughts).
     let mut wrong = value.clone();
     wrong["to_move"] = json!("X");
     let (pointer, detail) = invalid_pointer(wrong);
     assert_eq!(pointer.as_deref(), Some("/to_move"));
-    assert!(detail.contains("passes"), "{detail}");
+    assert!(detail.contains("must then pass"), "{detail}");
 
     let after = play(&state, "1 1 8");
     assert_eq!(
@@ -435,6 +443,112 @@ fn the_turn_passes_when_the_opponent_is_stuck() {
     ));
 }
 
+/// Crosses (holding 1 and 2, every top 4 or bigger) are stuck and to move
+/// right after naughts covered O3 with O8; naughts can still win with O9 on X6.
+fn crosses_must_pass() -> State {
+    position(&["O8 X6 O4", "O5 X7 X8", "X9 O6 O7"], 9, &[9], &[1, 2], X)
+}
+
+#[test]
+fn a_stuck_side_to_move_has_the_pass_as_its_only_move() {
+    let state = crosses_must_pass();
+    let value = Naughts::state_to_json(&state);
+    assert_eq!(Naughts::state_from_json(&value).unwrap(), state);
+    assert!(state.must_pass());
+    assert_eq!(Naughts::outcome(&state), Outcome::Ongoing);
+    let mut turns = Vec::new();
+    Naughts::legal_moves(&state, &mut turns);
+    assert_eq!(turns, [Turn::Pass]);
+    assert_eq!(Naughts::notation(&state, &Turn::Pass), "pass");
+    assert_eq!(
+        Naughts::move_to_json(&state, &Turn::Pass),
+        json!({"row": null, "col": null, "size": null, "notation": "pass"})
+    );
+    let after = Naughts::apply(&state, &Turn::Pass);
+    assert_eq!(after.to_move(), O);
+    assert_eq!(after.cells, state.cells);
+    assert_eq!(after.hands, state.hands);
+    let won = play(&after, "1 2 9");
+    assert!(matches!(
+        Naughts::outcome(&won),
+        Outcome::Win { winner: O, .. }
+    ));
+}
+
+#[test]
+fn a_pass_is_read_in_every_form_and_only_when_due() {
+    let stuck = crosses_must_pass();
+    let forms = [
+        json!("pass"),
+        json!(" PASS "),
+        json!({"row": null, "col": null, "size": null}),
+        json!({"row": null, "col": null, "size": null, "notation": "pass"}),
+        json!({"notation": "pass"}),
+    ];
+    for form in &forms {
+        assert_eq!(
+            Naughts::parse_move(&stuck, form).unwrap(),
+            Turn::Pass,
+            "{form}"
+        );
+    }
+    let (code, detail) = code_of(Naughts::parse_move(&State::new(3, 5), &json!("pass")));
+    assert_eq!(code, "invalid_move");
+    assert!(detail.contains("O cannot pass"), "{detail}");
+    let (code, detail) = code_of(Naughts::parse_move(&stuck, &json!("1 1 2")));
+    assert_eq!(code, "invalid_move");
+    assert!(detail.starts_with(notation::MOVE_MESSAGE), "{detail}");
+    assert!(
+        detail.ends_with("(X has no legal move and must pass)"),
+        "{detail}"
+    );
+    let half = json!({"row": null, "col": 0, "size": 1});
+    assert_eq!(
+        code_of(Naughts::parse_move(&stuck, &half)).0,
+        "invalid_format"
+    );
+    let unknown = json!({"row": null, "col": null, "size": null, "why": "stuck"});
+    let (code, detail) = code_of(Naughts::parse_move(&stuck, &unknown));
+    assert_eq!(code, "invalid_format");
+    assert!(detail.contains("\"why\""), "{detail}");
+    let disagreeing = json!({"row": null, "col": null, "size": null, "notation": "1 1 1"});
+    assert_eq!(
+        code_of(Naughts::parse_move(&stuck, &disagreeing)).0,
+        "invalid_format"
+    );
+}
+
+#[test]
+fn every_level_passes_when_it_must() {
+    let state = crosses_must_pass();
+    for level in ["random", "greedy", "perfect"] {
+        let spec = LevelSpec::parse(level).unwrap();
+        let choice =
+            Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &Budget::unlimited())
+                .unwrap();
+        assert_eq!(choice.mv, Turn::Pass, "{level}");
+    }
+    let oracle = LevelSpec::parse("oracle").unwrap();
+    assert!(
+        Naughts::choose_move(&state, &oracle, &BotParams::seeded(1), &Budget::unlimited()).is_err()
+    );
+}
+
+#[test]
+fn analyze_values_the_pass_from_the_side_that_passes() {
+    let state = crosses_must_pass();
+    let analysis =
+        Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
+    assert_eq!(analysis.moves.len(), 1);
+    let pass = &analysis.moves[0];
+    assert_eq!(pass.mv, Turn::Pass);
+    assert_eq!(pass.exact.as_deref(), Some("loss in 1"));
+    assert_eq!(pass.pv[0], Turn::Pass);
+    let winning = state.pass().play(&pass.pv[1]);
+    assert_eq!(winning.winner(), Some(O));
+    assert_eq!(analysis.report.score, Some(pass.score));
+}
+
 #[test]
 fn stalemate_when_nobody_can_move() {
     let state = position(&["O3 X6 O4", "O5 X7 X8", "X9 O6 O9"], 9, &[8], &[1, 2], O);
@@ -442,6 +556,9 @@ fn stalemate_when_nobody_can_move() {
     assert!(after.is_stalemate());
     assert!(matches!(Naughts::outcome(&after), Outcome::Draw { .. }));
     assert!(moves_of(&after).is_empty());
+    let mut turns = Vec::new();
+    Naughts::legal_moves(&after, &mut turns);
+    assert!(turns.is_empty(), "a stalemate has no pass: {turns:?}");
     let reread = Naughts::state_from_json(&Naughts::state_to_json(&after)).unwrap();
     assert_eq!(reread, after);
 }
@@ -461,7 +578,12 @@ fn the_opponent_side_is_to_move_after_a_win() {
 
 fn bot(state: &State, level: &str, seed: u64) -> BotChoice<Move> {
     let spec = LevelSpec::parse(level).unwrap();
-    Naughts::choose_move(state, &spec, &BotParams::seeded(seed), &Budget::unlimited()).unwrap()
+    let choice =
+        Naughts::choose_move(state, &spec, &BotParams::seeded(seed), &Budget::unlimited()).unwrap();
+    BotChoice {
+        mv: placed(choice.mv),
+        report: choice.report,
+    }
 }
 
 #[test]
@@ -518,13 +640,13 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     let spec = LevelSpec::parse("perfect").unwrap();
     let budget = Budget::unlimited().nodes(2_000);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &budget).unwrap();
-    assert!(state.allows(&choice.mv));
+    assert!(state.allows(&placed(choice.mv)));
     assert_eq!(choice.report.proven, Some(false));
     let again = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &budget).unwrap();
     assert_eq!(again.mv, choice.mv, "node budgets are deterministic");
     let timed = Budget::with_time_ms(30);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &timed).unwrap();
-    assert!(state.allows(&choice.mv));
+    assert!(state.allows(&placed(choice.mv)));
     let deep = Budget::unlimited().depth(1);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &deep).unwrap();
     assert_eq!(choice.report.depth, Some(1));
@@ -536,7 +658,7 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     assert!(solver::book_move(&state).is_none());
     let short = Budget::with_time_ms(200);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &short).unwrap();
-    assert!(state.allows(&choice.mv));
+    assert!(state.allows(&placed(choice.mv)));
     match choice.report.stopped_by {
         Some(StopReason::Time) => assert_eq!(choice.report.proven, Some(false)),
         Some(StopReason::Proven) => assert_eq!(choice.report.proven, Some(true)),
@@ -568,7 +690,7 @@ fn analyze_gives_exact_values() {
         let exact = scored.exact.as_deref().expect("proven");
         assert_eq!(exact, describe(scored.score as i32));
         assert_eq!(scored.pv[0], scored.mv);
-        let after = state.apply(&scored.mv);
+        let after = state.play(&scored.mv);
         if moves_of(&after)
             .iter()
             .any(|m| after.apply(m).winner().is_some())
@@ -688,10 +810,11 @@ proptest! {
             let json = Naughts::state_to_json(&state);
             prop_assert_eq!(Naughts::state_from_json(&json).unwrap(), state);
             for mv in &moves {
-                let text = Naughts::notation(&state, mv);
+                let turn = Turn::Place(*mv);
+                let text = Naughts::notation(&state, &turn);
                 prop_assert_eq!(&typed(&state, &text).unwrap(), mv);
-                let object = Naughts::move_to_json(&state, mv);
-                prop_assert_eq!(&Naughts::parse_move(&state, &object).unwrap(), mv);
+                let object = Naughts::move_to_json(&state, &turn);
+                prop_assert_eq!(Naughts::parse_move(&state, &object).unwrap(), turn);
             }
             let n = grid;
             for row in 0..n {
@@ -829,7 +952,7 @@ fn analysis_matches_brute_force_on_3x3() {
                 Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
             assert_eq!(analysis.moves.len(), moves_of(&state).len());
             for scored in &analysis.moves {
-                let expected = move_value(&state, &scored.mv, &mut memo);
+                let expected = move_value(&state, &placed(scored.mv), &mut memo);
                 assert_eq!(
                     scored.score as i32, expected,
                     "{pieces} pieces seed {seed} {:?}",
@@ -947,7 +1070,7 @@ fn perfect_on_bigger_grids() {
                             .unwrap();
                     moves += 1;
                     proven_moves += (choice.report.proven == Some(true)) as u32;
-                    choice.mv
+                    placed(choice.mv)
                 } else {
                     greedy(&state, &params).mv
                 };
@@ -1072,7 +1195,7 @@ fn losing_first_moves() {
         .map(|m| {
             format!(
                 "{} ({})",
-                notation::notation(&m.mv),
+                notation::turn_notation(&m.mv),
                 m.exact.as_deref().unwrap_or("?")
             )
         })
