@@ -5,6 +5,8 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
 COPY benches ./benches
+# A workspace member: cargo reads its manifest, though --bin gamebot never builds it.
+COPY research ./research
 COPY openapi.yaml ./
 RUN cargo build --release --locked --bin gamebot \
     && cp target/release/gamebot /usr/local/bin/gamebot

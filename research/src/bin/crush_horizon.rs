@@ -14,13 +14,13 @@
 //! long as greedy is what plays on.
 //!
 //! ```text
-//! cargo run --release --example crush_horizon -- [GAMES] [SAMPLES] [K] [LATER]
+//! cargo run --release -p gamebot-research --bin crush_horizon -- [GAMES] [SAMPLES] [K] [LATER]
 //! ```
 //!
 //! Defaults: 10 games (seeds 100 and up, a board every 10 swaps from swap 5),
 //! 1,000 samples a choice, k = 4, 3 greedy swaps after the choice.
 
-mod common;
+use gamebot_research::crush as common;
 
 use common::{futures, horizon_sum, horizon_value, Halves};
 use gamebot::games::crush::columns::Columns;

@@ -13,13 +13,13 @@
 //! over the draws. It costs up to `TOP × (SAMPLES + 1)` greedy scans a move.
 //!
 //! ```text
-//! cargo run --release --example crush_lookahead -- [GAMES] [WEIGHT] [TOP] [K] [SAMPLES]
+//! cargo run --release -p gamebot-research --bin crush_lookahead -- [GAMES] [WEIGHT] [TOP] [K] [SAMPLES]
 //! ```
 //!
 //! Defaults: 300 games (seeds 1000 and up), weight 0.5, every matching swap,
 //! k = 4, refills unseen (0 samples).
 
-mod common;
+use gamebot_research::crush as common;
 
 use gamebot::game::Game;
 use gamebot::games::crush::board::Unseen;

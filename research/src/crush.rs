@@ -2,9 +2,6 @@
 //! they study (taken from whole games), and the sampled futures of a choice
 //! with greedy playing on.
 
-// Each example uses part of it.
-#![allow(dead_code)]
-
 use gamebot::game::{BotParams, Budget, Game};
 use gamebot::games::crush::bot::{self, Sampled, View};
 use gamebot::games::crush::columns::Columns;

@@ -12,14 +12,14 @@
 //! for does not count in its favour.
 //!
 //! ```text
-//! cargo run --release --example crush_advantage -- [GAMES] [SAMPLES] [LATER] [NODES]
+//! cargo run --release -p gamebot-research --bin crush_advantage -- [GAMES] [SAMPLES] [LATER] [NODES]
 //! ```
 //!
 //! Defaults: 10 games of each (seeds 100 and up, a board every 10 swaps from
 //! swap 5), 1,000 samples a choice, 4 greedy swaps after the choice, `strong`
 //! with 5,700 nodes a swap (about 50 ms). The two sources run on two threads.
 
-mod common;
+use gamebot_research::crush as common;
 
 use common::{futures, horizon_value, GameBoard};
 use gamebot::games::crush::bot::View;

@@ -12,14 +12,14 @@
 //! rollouts could play on with.
 //!
 //! ```text
-//! cargo run --release --example crush_expected -- [GAMES] [PLAYED] [K]
+//! cargo run --release -p gamebot-research --bin crush_expected -- [GAMES] [PLAYED] [K]
 //! ```
 //!
 //! Defaults: boards of 10 greedy games (seeds 100 and up, a board every 10
 //! swaps from swap 5), 200 games played by each bot (seeds 5,000 and up),
 //! k = 4.
 
-mod common;
+use gamebot_research::crush as common;
 
 use gamebot::game::Game;
 use gamebot::games::crush::board::{Unseen, SIDE, UNKNOWN};

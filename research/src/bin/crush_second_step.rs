@@ -13,7 +13,7 @@
 //! largest minus the smallest, sampling noise included).
 //!
 //! ```text
-//! cargo run --release --example crush_second_step -- [GAMES] [SAMPLES] [SMALL_NODES] [TOP] [LATER]
+//! cargo run --release -p gamebot-research --bin crush_second_step -- [GAMES] [SAMPLES] [SMALL_NODES] [TOP] [LATER]
 //! ```
 //!
 //! Defaults: 10 games (seeds 100 and up, a board every 10 swaps from swap 5),
@@ -21,7 +21,7 @@
 //! candidates at 5,700 nodes (about 50 ms), 2 greedy swaps after the small
 //! search's. The boards are split over two threads.
 
-mod common;
+use gamebot_research::crush as common;
 
 use common::{board_seed, draw_seed, play_greedy, strong_top, GameBoard};
 use gamebot::games::crush::bot::{self, Sampled, View};

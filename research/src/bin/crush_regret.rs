@@ -8,13 +8,13 @@
 //! what is left is in `strong`'s model of the future, not in its estimates.
 //!
 //! ```text
-//! cargo run --release --example crush_regret -- [GAMES] [SMALL_NODES] [REFERENCE_NODES]
+//! cargo run --release -p gamebot-research --bin crush_regret -- [GAMES] [SMALL_NODES] [REFERENCE_NODES]
 //! ```
 //!
 //! Defaults: 10 games (seeds 100 and up, a board every 10 swaps from swap 5),
 //! 5,700 nodes (about what 50 ms buys) and a 200,000-node reference.
 
-mod common;
+use gamebot_research::crush as common;
 
 use gamebot::game::{BotParams, Budget};
 use gamebot::games::crush::bot::{self, View};

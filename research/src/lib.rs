@@ -1,0 +1,26 @@
+//! Research on gamebot's bots: studies that measure a bot, or try an idea
+//! before it goes into the product. It is a separate workspace member, so the
+//! product's `cargo build`, `cargo test` and `cargo clippy` at the root do not
+//! compile it, and it uses the `gamebot` library only through its public API.
+//!
+//! Each study is a binary in `src/bin/`, its module doc saying what it
+//! measures, its arguments and its defaults:
+//!
+//! ```text
+//! cargo run --release -p gamebot-research --bin crush_regret -- [GAMES] [SMALL_NODES] [REFERENCE_NODES]
+//! ```
+//!
+//! | study | what it measures |
+//! |---|---|
+//! | `crush_regret` | what `strong` loses to its own sampling noise against a much larger search |
+//! | `crush_horizon` | how far ahead a choice still moves the points, with greedy playing on |
+//! | `crush_advantage` | what `strong` gains over greedy, and what one step of improvement could gain |
+//! | `crush_second_step` | whether a second step of policy improvement would lift `strong` |
+//! | `crush_lookahead` | a one-swap look-ahead as a bot of its own, against greedy |
+//! | `crush_expected` | a cheap estimate of a swap's expected points, and how it plays |
+//!
+//! The figures they gave, and what was tried with them, are in
+//! `docs/crush-strong.md`. Several run 9 to 15 minutes at their defaults;
+//! every count is an argument, so a small run checks one still works.
+
+pub mod crush;
