@@ -2,7 +2,7 @@
 //! move generation on a busy midgame position, and the bot levels.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gamebot::game::{BotParams, Budget, Game, LevelSpec};
+use gamebot::game::{BotParams, Budget, Game, LevelSpec, Rules};
 use gamebot::games::advance::movegen::perft;
 use gamebot::games::advance::strong;
 use gamebot::games::advance::{Advance, Color, State};

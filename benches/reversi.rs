@@ -13,7 +13,6 @@ use gamebot::games::reversi::endgame::Solver;
 use gamebot::games::reversi::engine::{think, Plan};
 use gamebot::games::reversi::perft::perft;
 use gamebot::games::reversi::{Reversi, State};
-use serde_json::Value;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod arena;
 pub mod cli;
 pub mod compute;
 pub mod config;

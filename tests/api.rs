@@ -578,3 +578,22 @@ async fn a_panic_in_a_handler_is_a_500_problem_and_the_service_goes_on() {
         "still serving"
     );
 }
+
+#[tokio::test]
+async fn every_game_serves_its_rules_as_markdown() {
+    let app = app();
+    for game in gamebot::games::REGISTRY {
+        let id = game.info().id;
+        let reply = get(&app, &format!("/v1/games/{id}/rules")).await;
+        assert_eq!(reply.status, StatusCode::OK, "{id}");
+        assert_eq!(reply.content_type(), "text/markdown; charset=utf-8");
+        assert!(reply.text.starts_with("# "), "{id}: {}", &reply.text[..40]);
+        assert!(
+            reply.text.len() > 1000,
+            "{id}: the rules are a real document"
+        );
+    }
+    let reply = get(&app, "/v1/games/chess/rules").await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert_eq!(reply.code(), "unknown_game");
+}

@@ -30,7 +30,7 @@ fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
 fn a_fixed_seed_gives_the_same_results() {
     let run = || play_arena(&args("norvig:depth=2", "random", 6)).unwrap();
     let (first, second) = (run(), run());
-    let tally = |r: &gamebot::cli::arena::ArenaReport| (r.a_wins, r.draws, r.b_wins, r.capped);
+    let tally = |r: &gamebot::arena::MatchSummary| (r.a.wins, r.draws, r.b.wins, r.capped);
     assert_eq!(tally(&first), tally(&second));
     assert_eq!(first.games, 6);
     let other_seed = play_arena(&ArenaArgs {
@@ -51,7 +51,7 @@ fn colours_alternate_between_games() {
     })
     .unwrap();
     assert!(
-        (report.a_wins == 1 && report.b_wins == 1) || report.draws == 2,
+        (report.a.wins == 1 && report.b.wins == 1) || report.draws == 2,
         "{report:?}"
     );
 }
@@ -64,9 +64,9 @@ fn a_side_over_its_time_loses_on_time() {
         ..args("strong", "random", 2)
     })
     .unwrap();
-    assert_eq!(report.a_timeouts, 2, "{report:?}");
-    assert_eq!(report.b_wins, 2);
-    assert_eq!(report.b_timeouts, 0);
+    assert_eq!(report.a.timeouts, 2, "{report:?}");
+    assert_eq!(report.b.wins, 2);
+    assert_eq!(report.b.timeouts, 0);
 }
 
 #[test]
@@ -78,9 +78,9 @@ fn each_side_can_have_its_own_game_clock() {
         ..args("random", "strong", 2)
     })
     .unwrap();
-    assert_eq!(report.b_timeouts, 2, "{report:?}");
-    assert_eq!((report.a_wins, report.a_timeouts), (2, 0));
-    assert_eq!((report.a_overruns, report.b_overruns), (0, 0));
+    assert_eq!(report.b.timeouts, 2, "{report:?}");
+    assert_eq!((report.a.wins, report.a.timeouts), (2, 0));
+    assert_eq!((report.a.overruns, report.b.overruns), (None, None));
 }
 
 #[test]
@@ -119,24 +119,23 @@ fn the_command_prints_a_table_and_a_json_line() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains("wins"), "{stdout}");
     let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
-    for key in [
-        "games",
-        "a_wins",
-        "draws",
-        "b_wins",
-        "a_timeouts",
-        "b_timeouts",
-        "a_avg_ms",
-        "b_avg_ms",
-        "a_max_ms",
-        "b_max_ms",
-        "a_median_ms",
-        "b_median_ms",
-        "a_overruns",
-        "b_overruns",
-        "capped",
+    for pointer in [
+        "/games",
+        "/draws",
+        "/capped",
+        "/a_score",
+        "/a/name",
+        "/a/wins",
+        "/a/timeouts",
+        "/a/forfeits",
+        "/a/avg_ms",
+        "/a/median_ms",
+        "/a/max_ms",
+        "/a/overruns",
+        "/a/nodes_per_s",
+        "/b/wins",
     ] {
-        assert!(last.get(key).is_some(), "{key} in {last}");
+        assert!(last.pointer(pointer).is_some(), "{pointer} in {last}");
     }
     assert_eq!(last["games"], 2);
 }
@@ -154,4 +153,45 @@ fn bad_arguments_are_refused_with_a_message() {
         assert!(!output.status.success());
         assert!(!output.stderr.is_empty());
     }
+}
+
+#[test]
+fn the_games_log_has_every_game_with_its_moves_and_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let report = play_arena(&ArenaArgs {
+        games_log: Some(log.clone()),
+        ..args("norvig:depth=1", "random", 4)
+    })
+    .unwrap();
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    for (index, game) in lines.iter().enumerate() {
+        assert_eq!(game["index"], index);
+        assert_eq!(game["a_first"], index % 2 == 0);
+        assert!(game["moves"].as_array().unwrap().len() > 10, "{game}");
+        assert!(!game["reason"].as_str().unwrap().is_empty(), "{game}");
+    }
+    let a_wins = lines
+        .iter()
+        .filter(|g| g["result"] == serde_json::json!({"win": "A"}))
+        .count();
+    assert_eq!(a_wins, report.a.wins);
+}
+
+#[test]
+fn halma_under_game_clocks_plays_to_the_end_without_time_losses() {
+    let report = play_arena(&ArenaArgs {
+        game: "halma".into(),
+        clock_s: Some(20.0),
+        max_plies: 60,
+        ..args("random", "strong", 2)
+    })
+    .unwrap();
+    assert_eq!((report.a.timeouts, report.b.timeouts), (0, 0), "{report:?}");
+    assert_eq!(report.games, 2);
 }

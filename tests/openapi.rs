@@ -152,6 +152,17 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         assert_eq!(reply.status, StatusCode::OK);
         produced.insert((path.to_string(), "200".to_string()));
     }
+    for (uri, status) in [
+        ("/v1/games/reversi/rules", StatusCode::OK),
+        ("/v1/games/nope/rules", StatusCode::NOT_FOUND),
+    ] {
+        let reply = get(&app, uri).await;
+        assert_eq!(reply.status, status, "{uri}");
+        produced.insert((
+            "/v1/games/{game}/rules".to_string(),
+            status.as_u16().to_string(),
+        ));
+    }
     // /readyz while draining.
     let state = AppState::new(config());
     state

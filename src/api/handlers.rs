@@ -190,6 +190,7 @@ impl AppState {
                 .map(|d| d.clamp(1, u64::from(config.max_depth)) as u32),
             max_nodes: limits.max_nodes.map(|n| n.clamp(1, config.max_nodes)),
             stop: stop.clone(),
+            game_time_left_ms: None,
         }
     }
 
@@ -224,6 +225,17 @@ fn record_search(game: &str, search: &crate::game::SearchReport, outcome: &Value
 pub async fn list_games() -> Json<Value> {
     let games: Vec<_> = games::REGISTRY.iter().map(|g| g.info()).collect();
     Json(serde_json::json!({ "games": games }))
+}
+
+/// `GET /v1/games/{game}/rules`: the game's rules in the project's own words,
+/// as Markdown.
+pub async fn rules(Path(id): Path<String>) -> Result<Response, ApiError> {
+    let game = games::find(&id).ok_or(ApiError::UnknownGame(id))?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+        game.info().rules,
+    )
+        .into_response())
 }
 
 /// `POST /v1/games/{game}/new`.

@@ -61,6 +61,7 @@ impl AppState {
 fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     let mut table = vec![
         ("/v1/games", Method::GET, get(handlers::list_games)),
+        ("/v1/games/{game}/rules", Method::GET, get(handlers::rules)),
         (
             "/v1/games/{game}/new",
             Method::POST,

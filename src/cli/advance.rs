@@ -7,7 +7,7 @@
 //!
 //! Every error prints one line to stderr, exits non-zero and leaves OUT alone.
 
-use crate::game::{BotParams, Budget, Game, LevelSpec};
+use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
 use crate::games::advance::forms::parse_board_text;
 use crate::games::advance::{levels, Advance, Color};
 use std::path::Path;

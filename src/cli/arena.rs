@@ -1,34 +1,30 @@
-//! `gamebot arena`: plays bots against each other through the same code the
-//! service uses (the registry's JSON view and the same budgets), and reports
-//! wins, draws, losses, time losses, think times and search speed.
+//! `gamebot arena`: plays two players against each other through the match
+//! engine ([`crate::arena`]) with the bots the service uses, and reports
+//! wins, draws, losses, forfeits, think times, search speed and the Elo
+//! difference the score implies.
 //!
 //! Games alternate colours (A plays the first side in even-numbered games),
 //! start with a few random plies drawn from the seed so that games differ, and
 //! run in parallel on the available cores, each game on one thread.
 
-use crate::game::erased::BotRequest;
-use crate::game::{Budget, DynGame};
-use crate::games;
+use crate::arena::stats::{summarise, SeatSetup};
+use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
+use crate::game::{Game, LevelSpec};
+use crate::games::{self, GameVisitor};
 use clap::Args;
-use rand::seq::IndexedRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::time::Duration;
 
 /// The arena's command line.
 #[derive(Args, Clone, Debug)]
 pub struct ArenaArgs {
     /// The game id (a two-player game of the registry).
     pub game: String,
-    /// Bot A: a level with options, e.g. `strong` or `norvig:depth=8`.
+    /// Player A: a level with options, e.g. `strong` or `norvig:depth=8`.
     #[arg(long)]
     pub a: String,
-    /// Bot B, written like A.
+    /// Player B, written like A.
     #[arg(long)]
     pub b: String,
     /// Games to play.
@@ -37,7 +33,8 @@ pub struct ArenaArgs {
     /// Think time per move of both sides, in milliseconds.
     #[arg(long, default_value_t = 100)]
     pub time_ms: u64,
-    /// A's think time per move, overriding --time-ms.
+    /// A's think time per move, overriding --time-ms (with a game clock: the
+    /// most one move is offered).
     #[arg(long)]
     pub a_time_ms: Option<u64>,
     /// B's think time per move, overriding --time-ms.
@@ -75,117 +72,57 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub json: bool,
     /// Write every game to this file, one JSON object a line: its index,
-    /// the side A played, the result and the moves in notation, so that a
-    /// lost game can be replayed and studied.
+    /// whether A played first, the result and why, and the moves in
+    /// notation, so that a lost game can be replayed and studied.
     #[arg(long)]
     pub games_log: Option<std::path::PathBuf>,
 }
 
 impl ArenaArgs {
-    /// The game clock of bot 0 (A) or 1 (B), in seconds, if it has one.
-    fn clock_of(&self, bot: usize) -> Option<f64> {
-        [self.a_clock_s, self.b_clock_s][bot].or(self.clock_s)
-    }
-}
-
-/// What happened in one game.
-#[derive(Clone, Debug, Default)]
-struct GameRecord {
-    /// +1 A won, -1 B won, 0 draw.
-    result: i8,
-    capped: bool,
-    timeouts: [u32; 2],
-    think_ms: [Vec<f64>; 2],
-    nodes: [u64; 2],
-    /// The side A played.
-    a_plays: String,
-    /// Every move in notation, random opening plies included.
-    moves: Vec<String>,
-}
-
-impl GameRecord {
-    /// The game as one line of the `--games-log` file.
-    fn log_line(&self, index: usize) -> Value {
-        let result = match self.result {
-            1 => "A",
-            -1 => "B",
-            _ => "draw",
+    /// Seat A's or B's time control.
+    fn time_control(&self, seat: Seat) -> TimeControl {
+        let (own_ms, own_clock) = match seat {
+            Seat::A => (self.a_time_ms, self.a_clock_s),
+            Seat::B => (self.b_time_ms, self.b_clock_s),
         };
-        json!({
-            "index": index,
-            "a_plays": self.a_plays,
-            "result": result,
-            "on_time": self.timeouts.iter().any(|&t| t > 0),
-            "capped": self.capped,
-            "plies": self.moves.len(),
-            "moves": self.moves,
-        })
+        match own_clock.or(self.clock_s) {
+            Some(seconds) => TimeControl::GameClock {
+                total: Duration::from_secs_f64(seconds.max(0.001)),
+                move_cap: own_ms.map(Duration::from_millis),
+            },
+            None => TimeControl::per_move_ms(own_ms.unwrap_or(self.time_ms), self.grace_ms),
+        }
     }
-}
 
-/// The notation of a move object (empty if it has none).
-fn notation_of(mv: &Value) -> String {
-    mv.get("notation")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
+    /// The match engine's settings.
+    fn spec(&self) -> MatchSpec {
+        MatchSpec {
+            games: self.games,
+            seed: self.seed,
+            random_plies: self.random_plies,
+            max_plies: self.max_plies,
+            threads: self
+                .threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            time: Seat::BOTH.map(|seat| self.time_control(seat)),
+        }
+    }
 
-/// The totals over all games, as printed with `--json`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct ArenaReport {
-    /// The game id.
-    pub game: String,
-    /// Bot A's level.
-    pub a: String,
-    /// Bot B's level.
-    pub b: String,
-    /// Games played.
-    pub games: usize,
-    /// Games A won.
-    pub a_wins: usize,
-    /// Games drawn (including capped ones).
-    pub draws: usize,
-    /// Games B won.
-    pub b_wins: usize,
-    /// Games A lost on time.
-    pub a_timeouts: usize,
-    /// Games B lost on time.
-    pub b_timeouts: usize,
-    /// A's mean think time per move, ms.
-    pub a_avg_ms: f64,
-    /// B's mean think time per move, ms.
-    pub b_avg_ms: f64,
-    /// A's median think time per move, ms.
-    pub a_median_ms: f64,
-    /// B's median think time per move, ms.
-    pub b_median_ms: f64,
-    /// A's longest think, ms.
-    pub a_max_ms: f64,
-    /// B's longest think, ms.
-    pub b_max_ms: f64,
-    /// A's moves that came more than [`OVERRUN_MS`] after their time per
-    /// move (none counted with a game clock).
-    pub a_overruns: usize,
-    /// B's moves over budget by more than [`OVERRUN_MS`].
-    pub b_overruns: usize,
-    /// A's search speed, nodes per second of thinking.
-    pub a_nodes_per_s: f64,
-    /// B's search speed.
-    pub b_nodes_per_s: f64,
-    /// Games stopped at the ply cap (counted as draws).
-    pub capped: usize,
-    /// The seed used.
-    pub seed: u64,
+    fn player_spec(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::A => &self.a,
+            Seat::B => &self.b,
+        }
+    }
 }
 
 /// Runs the arena and prints its table (and JSON line).
 pub fn run(args: ArenaArgs) -> ExitCode {
     match play_arena(&args) {
-        Ok(report) => {
-            print_table(&report, &args);
+        Ok(summary) => {
+            print_table(&summary, &args);
             if args.json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                println!("{}", serde_json::to_string(&summary).unwrap_or_default());
             }
             ExitCode::SUCCESS
         }
@@ -196,342 +133,154 @@ pub fn run(args: ArenaArgs) -> ExitCode {
     }
 }
 
-/// How far past its time per move a move may come before it counts as an
-/// overrun in the report (the strong levels' promise; the time-loss rule is
-/// the separate, looser `--grace-ms`).
-pub const OVERRUN_MS: f64 = 10.0;
-
 /// Plays every game and sums up the results.
-pub fn play_arena(args: &ArenaArgs) -> Result<ArenaReport, String> {
-    let game = games::find(&args.game).ok_or_else(|| {
-        let known: Vec<_> = games::REGISTRY.iter().map(|g| g.info().id).collect();
-        format!("no game '{}'; games: {}", args.game, known.join(", "))
-    })?;
-    let info = game.info();
-    if info.players != 2 {
-        return Err(format!(
-            "{} is a one-player game; the arena pits two bots",
-            info.id
-        ));
-    }
-    for level in [&args.a, &args.b] {
-        game.check_level(level).map_err(|e| e.to_string())?;
-    }
-    let options: Value = match &args.options {
-        Some(text) => serde_json::from_str(text).map_err(|e| format!("--options: {e}"))?,
-        None => Value::Null,
-    };
-    game.new_game(&options)
-        .map_err(|e| format!("--options: {e}"))?;
-
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, args.games.max(1));
-    let next = AtomicUsize::new(0);
-    let records = Mutex::new(vec![None; args.games]);
-    let failure = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= args.games {
-                    break;
-                }
-                match play_one(game, args, &options, index) {
-                    Ok(record) => records.lock().expect("no panics hold it")[index] = Some(record),
-                    Err(message) => {
-                        *failure.lock().expect("no panics hold it") = Some(message);
-                        break;
-                    }
-                }
-            });
-        }
-    });
-    if let Some(message) = failure.into_inner().expect("threads ended") {
-        return Err(message);
-    }
-    let records: Vec<GameRecord> = records
-        .into_inner()
-        .expect("threads ended")
-        .into_iter()
-        .flatten()
-        .collect();
-    if let Some(path) = &args.games_log {
-        write_games_log(path, &records)?;
-    }
-    Ok(summarise(args, &records))
+pub fn play_arena(args: &ArenaArgs) -> Result<MatchSummary, String> {
+    games::with_game(&args.game, Arena(args)).unwrap_or_else(|| {
+        Err(format!(
+            "no game '{}'; games: {}",
+            args.game,
+            games::ids().join(", ")
+        ))
+    })
 }
 
-fn write_games_log(path: &std::path::Path, records: &[GameRecord]) -> Result<(), String> {
-    let lines: String = records
-        .iter()
-        .enumerate()
-        .map(|(index, record)| format!("{}\n", record.log_line(index)))
-        .collect();
+/// The arena for one game's types.
+struct Arena<'a>(&'a ArenaArgs);
+
+impl GameVisitor for Arena<'_> {
+    type Output = Result<MatchSummary, String>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let args = self.0;
+        let info = G::info();
+        if info.players != 2 {
+            return Err(format!(
+                "{} is a one-player game; the arena pits two players",
+                info.id
+            ));
+        }
+        let levels = Seat::BOTH.map(|seat| level_of::<G>(args.player_spec(seat)));
+        let [a, b] = levels;
+        let levels = [a?, b?];
+        let start = G::new_game(&new_options(args)?).map_err(|e| format!("--options: {e}"))?;
+        let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
+            Ok(Box::new(LevelPlayer::<G>::new(
+                levels[seat.index()].clone(),
+            )))
+        };
+        let spec = args.spec();
+        let records = play_match(&spec, &start, &make_player)?;
+        if let Some(path) = &args.games_log {
+            write_games_log(path, &records)?;
+        }
+        let setups = Seat::BOTH.map(|seat| {
+            let control = spec.time[seat.index()];
+            SeatSetup {
+                name: levels[seat.index()].to_string(),
+                time: control.label(),
+                per_move_ms: match control {
+                    TimeControl::PerMove { time, .. } => Some(time.as_secs_f64() * 1000.0),
+                    TimeControl::GameClock { .. } => None,
+                },
+            }
+        });
+        Ok(summarise(info.id, args.seed, setups, &records))
+    }
+}
+
+/// A player written like a level (`strong`, `norvig:depth=8`), checked
+/// against the game's levels.
+fn level_of<G: Game>(text: &str) -> Result<LevelSpec, String> {
+    let level = LevelSpec::parse(text).map_err(|e| e.to_string())?;
+    let info = G::info();
+    if info.levels.iter().any(|l| l.id == level.name) {
+        Ok(level)
+    } else {
+        let known: Vec<&str> = info.levels.iter().map(|l| l.id).collect();
+        Err(format!(
+            "unknown level '{}'; {} has: {}",
+            level.name,
+            info.id,
+            known.join(", ")
+        ))
+    }
+}
+
+/// The `--options` object for `new` (empty when not given).
+fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, String> {
+    match &args.options {
+        None => Ok(Map::new()),
+        Some(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(map)) => Ok(map),
+            Ok(other) => Err(format!("--options must be a JSON object, not {other}")),
+            Err(e) => Err(format!("--options: {e}")),
+        },
+    }
+}
+
+fn write_games_log(
+    path: &std::path::Path,
+    records: &[crate::arena::GameRecord],
+) -> Result<(), String> {
+    let mut lines = String::new();
+    for record in records {
+        let line = serde_json::to_string(record).map_err(|e| e.to_string())?;
+        lines.push_str(&line);
+        lines.push('\n');
+    }
     std::fs::write(path, lines).map_err(|e| format!("--games-log {}: {e}", path.display()))
 }
 
-/// A seed for game `index`, ply `ply`: the same arena seed gives the same games.
-fn derive_seed(seed: u64, index: usize, ply: usize) -> u64 {
-    let mut x = seed
-        ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ (ply as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 29)
-}
-
-fn play_one(
-    game: &dyn DynGame,
-    args: &ArenaArgs,
-    options: &Value,
-    index: usize,
-) -> Result<GameRecord, String> {
-    let sides = game.info().sides;
-    let mut state = game.new_game(options).map_err(|e| e.to_string())?.state;
-    let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(args.seed, index, usize::MAX));
-    let a_side = index % 2; // A plays the first side in even games
-    let mut record = GameRecord {
-        a_plays: sides
-            .get(a_side)
-            .map_or_else(String::new, |s| s.to_string()),
-        ..GameRecord::default()
-    };
-    let mut clocks_ms = [0, 1].map(|bot| args.clock_of(bot).map(|s| s * 1000.0));
-    let mut outcome = json!({"status": "ongoing"});
-
-    for ply in 0..args.max_plies {
-        let legal = game.legal_moves(&state).map_err(|e| e.to_string())?;
-        if legal.count == 0 {
-            outcome = legal.outcome;
-            break;
-        }
-        let mover_name = state
-            .get("to_move")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let mover_side = sides
-            .iter()
-            .position(|s| *s == mover_name)
-            .unwrap_or(ply % 2);
-        let bot = usize::from(mover_side != a_side); // 0 = A, 1 = B
-        if ply < args.random_plies {
-            let mv = legal.moves.choose(&mut rng).cloned().unwrap_or_default();
-            let played = game.play(&state, &mv).map_err(|e| e.to_string())?;
-            record.moves.push(notation_of(&played.mv));
-            state = played.state;
-            outcome = played.outcome;
-        } else {
-            let level = if bot == 0 { &args.a } else { &args.b };
-            let per_move = [args.a_time_ms, args.b_time_ms][bot].unwrap_or(args.time_ms);
-            let (time_ms, extra) = match clocks_ms[bot] {
-                Some(left) => {
-                    let mut extra = serde_json::Map::new();
-                    extra.insert(
-                        "clock".into(),
-                        json!({"mode": "GAME", "time_left_s": left.max(0.0) / 1000.0}),
-                    );
-                    let explicit = [args.a_time_ms, args.b_time_ms][bot];
-                    let cap = explicit.map_or(left, |t| (t as f64).min(left));
-                    (cap.max(1.0) as u64, extra)
-                }
-                None => (per_move, serde_json::Map::new()),
-            };
-            let request = BotRequest {
-                state: state.clone(),
-                level: Some(level.clone()),
-                seed: Some(derive_seed(args.seed, index, ply)),
-                extra,
-            };
-            let started = Instant::now();
-            let reply = game
-                .bot_move(&request, &Budget::with_time_ms(time_ms))
-                .map_err(|e| format!("{level} failed in game {index} at ply {ply}: {e}"))?;
-            let think = started.elapsed().as_secs_f64() * 1000.0;
-            record.think_ms[bot].push(think);
-            record.nodes[bot] += reply.search.nodes.unwrap_or(0);
-            record.moves.push(notation_of(&reply.mv));
-            let late = match &mut clocks_ms[bot] {
-                Some(left) => {
-                    *left -= think;
-                    *left < 0.0
-                }
-                None => think > (per_move + args.grace_ms) as f64,
-            };
-            if late {
-                record.timeouts[bot] += 1;
-                record.result = if bot == 0 { -1 } else { 1 };
-                return Ok(record);
-            }
-            state = reply.state;
-            outcome = reply.outcome;
-        }
-        if outcome["status"] != "ongoing" {
-            break;
-        }
-    }
-    match outcome["status"].as_str() {
-        Some("win") => {
-            let winner = outcome["winner"].as_str().unwrap_or_default();
-            let winner_side = sides.iter().position(|s| *s == winner);
-            record.result = if winner_side == Some(a_side) { 1 } else { -1 };
-        }
-        Some("ongoing") => record.capped = true,
-        _ => {}
-    }
-    Ok(record)
-}
-
-fn summarise(args: &ArenaArgs, records: &[GameRecord]) -> ArenaReport {
-    let side = |bot: usize| {
-        let thinks: Vec<f64> = records
-            .iter()
-            .flat_map(|r| r.think_ms[bot].iter().copied())
-            .collect();
-        let total_ms: f64 = thinks.iter().sum();
-        let nodes: u64 = records.iter().map(|r| r.nodes[bot]).sum();
-        let avg = if thinks.is_empty() {
-            0.0
-        } else {
-            total_ms / thinks.len() as f64
-        };
-        let max = thinks.iter().copied().fold(0.0, f64::max);
-        let median = median(&thinks);
-        let budget = [args.a_time_ms, args.b_time_ms][bot].unwrap_or(args.time_ms) as f64;
-        let overruns = match args.clock_of(bot) {
-            Some(_) => 0,
-            None => thinks.iter().filter(|&&t| t > budget + OVERRUN_MS).count(),
-        };
-        let nps = if total_ms > 0.0 {
-            nodes as f64 / (total_ms / 1000.0)
-        } else {
-            0.0
-        };
-        let timeouts = records.iter().filter(|r| r.timeouts[bot] > 0).count();
-        Side {
-            avg_ms: round2(avg),
-            median_ms: round2(median),
-            max_ms: round2(max),
-            overruns,
-            nodes_per_s: nps.round(),
-            timeouts,
-        }
-    };
-    let (a, b) = (side(0), side(1));
-    ArenaReport {
-        game: args.game.clone(),
-        a: args.a.clone(),
-        b: args.b.clone(),
-        games: records.len(),
-        a_wins: records.iter().filter(|r| r.result > 0).count(),
-        draws: records.iter().filter(|r| r.result == 0).count(),
-        b_wins: records.iter().filter(|r| r.result < 0).count(),
-        a_timeouts: a.timeouts,
-        b_timeouts: b.timeouts,
-        a_avg_ms: a.avg_ms,
-        b_avg_ms: b.avg_ms,
-        a_median_ms: a.median_ms,
-        b_median_ms: b.median_ms,
-        a_max_ms: a.max_ms,
-        b_max_ms: b.max_ms,
-        a_overruns: a.overruns,
-        b_overruns: b.overruns,
-        a_nodes_per_s: a.nodes_per_s,
-        b_nodes_per_s: b.nodes_per_s,
-        capped: records.iter().filter(|r| r.capped).count(),
-        seed: args.seed,
-    }
-}
-
-/// One side's think-time figures.
-struct Side {
-    avg_ms: f64,
-    median_ms: f64,
-    max_ms: f64,
-    overruns: usize,
-    nodes_per_s: f64,
-    timeouts: usize,
-}
-
-/// The median of some think times (0 for none).
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    match sorted.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => sorted[n / 2],
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
-    }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-fn print_table(report: &ArenaReport, args: &ArenaArgs) {
-    let time = |bot: usize, own: Option<u64>| match args.clock_of(bot) {
-        Some(clock) => format!("{clock} s clock"),
-        None => format!("{} ms/move", own.unwrap_or(args.time_ms)),
-    };
+fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
     println!(
         "arena {}: {} games, seed {}, {} random opening plies, cap {} plies",
-        report.game, report.games, report.seed, args.random_plies, args.max_plies
+        summary.game, summary.games, summary.seed, args.random_plies, args.max_plies
     );
     println!(
-        "{:<3} {:<28} {:>5} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
+        "{:<3} {:<32} {:>5} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} {:>12}",
         "",
-        "bot",
+        "player",
         "wins",
         "draws",
         "losses",
         "on time",
+        "forfeit",
         "avg ms",
         "median",
         "max ms",
         "over+10",
         "nodes/s"
     );
-    let rows = [
-        (
-            "A",
-            format!("{} ({})", report.a, time(0, args.a_time_ms)),
-            report.a_wins,
-            report.b_wins,
-            report.a_timeouts,
-            [report.a_avg_ms, report.a_median_ms, report.a_max_ms],
-            report.a_overruns,
-            report.a_nodes_per_s,
-        ),
-        (
-            "B",
-            format!("{} ({})", report.b, time(1, args.b_time_ms)),
-            report.b_wins,
-            report.a_wins,
-            report.b_timeouts,
-            [report.b_avg_ms, report.b_median_ms, report.b_max_ms],
-            report.b_overruns,
-            report.b_nodes_per_s,
-        ),
-    ];
-    for (name, bot, wins, losses, timeouts, [avg, median, max], overruns, nps) in rows {
+    for (name, seat, other) in [("A", &summary.a, &summary.b), ("B", &summary.b, &summary.a)] {
+        let overruns = seat
+            .overruns
+            .map_or_else(|| "-".to_string(), |n| n.to_string());
         println!(
-            "{name:<3} {bot:<28} {wins:>5} {:>6} {losses:>6} {timeouts:>9} {avg:>9.2} {median:>9.2} {max:>9.2} {overruns:>9} {nps:>12.0}",
-            report.draws
+            "{name:<3} {:<32} {:>5} {:>6} {:>6} {:>8} {:>8} {:>9.2} {:>9.2} {:>9.2} {overruns:>8} {:>12.0}",
+            format!("{} ({})", seat.name, seat.time),
+            seat.wins,
+            summary.draws,
+            other.wins,
+            seat.timeouts,
+            seat.forfeits,
+            seat.avg_ms,
+            seat.median_ms,
+            seat.max_ms,
+            seat.nodes_per_s
         );
     }
-    println!("games stopped at the ply cap (draws): {}", report.capped);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::median;
-
-    #[test]
-    fn the_median_takes_the_middle_or_the_mean_of_the_two_middles() {
-        assert_eq!(median(&[]), 0.0);
-        assert_eq!(median(&[5.0, 1.0, 9.0]), 5.0);
-        assert_eq!(median(&[4.0, 1.0, 9.0, 2.0]), 3.0);
-    }
+    let elo = summary.elo.map_or_else(
+        || "no finite Elo difference".to_string(),
+        |e| {
+            format!(
+                "Elo A−B {:+.0} (95%: {:+.0} to {:+.0})",
+                e.diff, e.low, e.high
+            )
+        },
+    );
+    println!(
+        "A scored {:.1}%; {elo}; games stopped at the ply cap (draws): {}",
+        summary.a_score * 100.0,
+        summary.capped
+    );
 }

@@ -8,7 +8,7 @@
 //! prints the total and the final board after 100 swaps (or at the end of the
 //! input). With `--bot` the bot plays all 100 swaps.
 
-use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome};
+use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Rules};
 use crate::games::crush::moves::Swap;
 use crate::games::crush::{board_text, Crush, State};
 use std::io::{self, BufRead, Write};

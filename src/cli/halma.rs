@@ -1,6 +1,6 @@
 //! The course's Halma harness contract: read `input.txt`, write `output.txt`.
 
-use crate::game::{BotParams, Budget, Game, LevelSpec};
+use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
 use crate::games::halma::{text, CampRule, Halma};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

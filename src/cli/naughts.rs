@@ -5,7 +5,7 @@
 //! the bot plays crosses. The loop is generic over its input and output, so
 //! tests drive it with scripted input; it ends cleanly at end of input.
 
-use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player};
+use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player, Rules};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
 use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Move, Naughts, State, Turn};

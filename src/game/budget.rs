@@ -57,6 +57,11 @@ pub struct Budget {
     pub max_nodes: Option<u64>,
     /// Raised when the client goes away.
     pub stop: StopFlag,
+    /// What is left of the mover's clock for the whole game, in
+    /// milliseconds, when it plays under one: a bot that manages its own
+    /// time (Halma's clock manager) plans this move's share from it. The
+    /// deadline still caps the move.
+    pub game_time_left_ms: Option<u64>,
 }
 
 impl Budget {
@@ -68,6 +73,7 @@ impl Budget {
             max_depth: None,
             max_nodes: None,
             stop: StopFlag::new(),
+            game_time_left_ms: None,
         }
     }
 

@@ -106,6 +106,10 @@ pub struct GameInfo {
     pub new_options: Vec<OptionInfo>,
     /// The content types this game accepts besides JSON, if any (e.g. `text/plain`).
     pub text_forms: Vec<&'static str>,
+    /// The rules in the project's own words (Markdown, `docs/rules/<id>.md`),
+    /// served at `GET /v1/games/{id}/rules`.
+    #[serde(skip)]
+    pub rules: &'static str,
 }
 
 /// A bot level with a one-line description.
@@ -168,28 +172,18 @@ pub struct TextRequest<S> {
     pub extra: Map<String, Value>,
 }
 
-/// The rules, forms and bots of one game.
+/// The rules of a game: positions, moves and how a game ends. This is all
+/// that search, perft and matches need, so a test game for the search
+/// implements only this (and the search's own `Evaluate`).
 ///
-/// States are validated on the way in (`state_from_json`), so a `State` in hand
-/// is always a legal position of the game. Methods take `&self`-free associated
-/// functions: a game has no runtime configuration of its own.
-pub trait Game: Send + Sync + 'static {
+/// States are validated where they come in (the game's codec), so a `State`
+/// in hand is always a legal position of the game. The functions take no
+/// `self`: a game has no runtime configuration of its own.
+pub trait Rules: Send + Sync + 'static {
     /// A validated position, including whose turn it is.
     type State: Clone + Send + Sync + 'static;
     /// A move in some state.
     type Move: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static;
-
-    /// Static description: id, name, levels, options.
-    fn info() -> GameInfo;
-
-    /// A new game, with the options `new` accepts (an empty map for the defaults).
-    fn new_game(options: &Map<String, Value>) -> Result<Self::State, GameError>;
-
-    /// Parses and validates a JSON state.
-    fn state_from_json(value: &Value) -> Result<Self::State, GameError>;
-
-    /// The JSON form of a state; `state_from_json` of it gives the same state back.
-    fn state_to_json(state: &Self::State) -> Value;
 
     /// Whose turn it is (for one-player games always `First`).
     fn to_move(state: &Self::State) -> Player;
@@ -202,6 +196,21 @@ pub trait Game: Send + Sync + 'static {
 
     /// How the game stands.
     fn outcome(state: &Self::State) -> Outcome;
+}
+
+/// The forms and bots of one game on top of its [`Rules`].
+pub trait Game: Rules {
+    /// Static description: id, name, levels, options.
+    fn info() -> GameInfo;
+
+    /// A new game, with the options `new` accepts (an empty map for the defaults).
+    fn new_game(options: &Map<String, Value>) -> Result<Self::State, GameError>;
+
+    /// Parses and validates a JSON state.
+    fn state_from_json(value: &Value) -> Result<Self::State, GameError>;
+
+    /// The JSON form of a state; `state_from_json` of it gives the same state back.
+    fn state_to_json(state: &Self::State) -> Value;
 
     /// The move's notation as a person would type it.
     fn notation(state: &Self::State, mv: &Self::Move) -> String;

@@ -1,11 +1,11 @@
 //! Generic perft: counts move sequences to a depth, the standard check of move generation.
 
-use super::Game;
+use super::Rules;
 
 /// The number of move sequences of exactly `depth` plies from `state`; a
 /// finished game reached earlier counts as one leaf. Forced passes count as
 /// moves where the game lists them as moves.
-pub fn perft<G: Game>(state: &G::State, depth: u32) -> u64 {
+pub fn perft<G: Rules>(state: &G::State, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }

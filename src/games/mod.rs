@@ -1,7 +1,7 @@
 //! The registry: every game the service knows, one line each. The HTTP layer,
 //! the conformance test, the arena and the benchmarks all find games here.
 
-use crate::game::{DynGame, Erased};
+use crate::game::{DynGame, Erased, Game};
 use std::sync::OnceLock;
 
 pub mod advance;
@@ -10,13 +10,42 @@ pub mod halma;
 pub mod naughts;
 pub mod reversi;
 
-/// Every game, in the order `GET /v1/games` lists them.
-pub static REGISTRY: &[&dyn DynGame] = &[
-    &Erased::<advance::Advance>::VIEW,
-    &Erased::<halma::Halma>::VIEW,
-    &Erased::<reversi::Reversi>::VIEW,
-    &Erased::<naughts::Naughts>::VIEW,
-    &Erased::<crush::Crush>::VIEW,
+/// Something done with one game's types: the arena, the ladder and the
+/// benchmarks use it to reach a game's typed rules and bots from its id,
+/// through [`with_game`], without naming any game.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does the work for game `G`.
+    fn visit<G: Game>(self) -> Self::Output;
+}
+
+/// The registry: one line a game. It makes [`REGISTRY`], every game's JSON
+/// view in the order `GET /v1/games` lists them, and [`with_game`], which
+/// hands a game's type to a [`GameVisitor`].
+macro_rules! registry {
+    ($($game:ty),+ $(,)?) => {
+        /// Every game, in the order `GET /v1/games` lists them.
+        pub static REGISTRY: &[&dyn DynGame] = &[$(&Erased::<$game>::VIEW),+];
+
+        /// Runs `visitor` with the game whose id is `id`, if there is one.
+        pub fn with_game<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
+            $(
+                if <$game as Game>::info().id == id {
+                    return Some(visitor.visit::<$game>());
+                }
+            )+
+            None
+        }
+    };
+}
+
+registry![
+    advance::Advance,
+    halma::Halma,
+    reversi::Reversi,
+    naughts::Naughts,
+    crush::Crush,
 ];
 
 /// The ids of the registry's games, in registry order, read once (a game's

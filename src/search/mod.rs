@@ -10,7 +10,7 @@ mod tt;
 
 pub use alphabeta::{analyze, search, SearchOptions, SearchResult};
 
-use crate::game::{Game, Outcome};
+use crate::game::{Outcome, Rules};
 
 /// Scores at or beyond this magnitude are decided games (win or loss in n plies).
 pub const WIN: i32 = 1_000_000;
@@ -22,7 +22,7 @@ pub const MAX_PLY: usize = 128;
 pub const HISTORY_SLOTS: usize = 1 << 16;
 
 /// What the generic search needs from a game beyond its rules.
-pub trait Evaluate: Game {
+pub trait Evaluate: Rules {
     /// The static value of a position for the side to move (higher is better
     /// for it), well inside `±WIN / 2`.
     fn evaluate(state: &Self::State) -> i32;

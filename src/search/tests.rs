@@ -1,10 +1,7 @@
 //! Checks of the generic search against brute force on small synthetic games.
 
 use super::*;
-use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, GameInfo, LevelSpec, Player, StopReason,
-};
-use serde_json::{Map, Value};
+use crate::game::{Budget, Player, Rules, StopReason};
 
 /// Nim with one pile: take 1–3 stones; whoever takes the last stone wins.
 /// The mover loses exactly when the pile is a multiple of 4.
@@ -34,52 +31,9 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-macro_rules! unused_game_parts {
-    () => {
-        fn info() -> GameInfo {
-            unimplemented!()
-        }
-        fn new_game(_: &Map<String, Value>) -> Result<Self::State, GameError> {
-            unimplemented!()
-        }
-        fn state_from_json(_: &Value) -> Result<Self::State, GameError> {
-            unimplemented!()
-        }
-        fn state_to_json(_: &Self::State) -> Value {
-            Value::Null
-        }
-        fn notation(_: &Self::State, mv: &Self::Move) -> String {
-            format!("{mv}")
-        }
-        fn move_to_json(_: &Self::State, _: &Self::Move) -> Value {
-            Value::Null
-        }
-        fn parse_move(_: &Self::State, _: &Value) -> Result<Self::Move, GameError> {
-            unimplemented!()
-        }
-        fn choose_move(
-            _: &Self::State,
-            _: &LevelSpec,
-            _: &BotParams,
-            _: &Budget,
-        ) -> Result<BotChoice<Self::Move>, GameError> {
-            unimplemented!()
-        }
-        fn analyze(
-            _: &Self::State,
-            _: usize,
-            _: &BotParams,
-            _: &Budget,
-        ) -> Result<Analysis<Self::Move>, GameError> {
-            unimplemented!()
-        }
-    };
-}
-
-impl Game for Nim {
+impl Rules for Nim {
     type State = Pile;
     type Move = u32;
-    unused_game_parts!();
     fn to_move(state: &Pile) -> Player {
         state.mover
     }
@@ -113,10 +67,9 @@ impl Evaluate for Nim {
     }
 }
 
-impl Game for Tree {
+impl Rules for Tree {
     type State = Node;
     type Move = u64;
-    unused_game_parts!();
     fn to_move(state: &Node) -> Player {
         state.mover
     }
@@ -151,10 +104,9 @@ impl Evaluate for Tree {
 /// some positions count as "in danger": for the opt-in prunings.
 struct PassingTree;
 
-impl Game for PassingTree {
+impl Rules for PassingTree {
     type State = Node;
     type Move = u64;
-    unused_game_parts!();
     fn to_move(state: &Node) -> Player {
         state.mover
     }

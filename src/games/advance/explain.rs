@@ -284,7 +284,7 @@ fn target_rule(
     if target == EMPTY {
         return Some(if asks_capture {
             format!("there is nothing to capture on {}", square_name(to))
-        } else if piece == CATAPULT && !(dr.abs() + dc.abs() == 1) {
+        } else if piece == CATAPULT && dr.abs() + dc.abs() != 1 {
             format!("there is nothing to shoot on {}", square_name(to))
         } else {
             format!(

@@ -32,7 +32,7 @@ pub use movegen::{Kind, Move};
 
 use crate::game::{
     refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
-    LevelInfo, LevelSpec, Outcome, Player, ScoredMove, SearchReport, TextRequest,
+    LevelInfo, LevelSpec, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
@@ -79,10 +79,28 @@ pub fn outcome(state: &State) -> Outcome {
     }
 }
 
-impl Game for Advance {
+impl Rules for Advance {
     type State = State;
     type Move = Move;
 
+    fn to_move(state: &State) -> Player {
+        player(state.to_move())
+    }
+
+    fn legal_moves(state: &State, out: &mut Vec<Move>) {
+        state.clone().legal_moves_into(out);
+    }
+
+    fn apply(state: &State, mv: &Move) -> State {
+        state.after(*mv)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        outcome(state)
+    }
+}
+
+impl Game for Advance {
     fn info() -> GameInfo {
         GameInfo {
             id: "advance",
@@ -99,6 +117,7 @@ impl Game for Advance {
             default_level: DEFAULT_LEVEL,
             new_options: vec![],
             text_forms: vec!["text/plain"],
+            rules: include_str!("../../../docs/rules/advance.md"),
         }
     }
 
@@ -113,22 +132,6 @@ impl Game for Advance {
 
     fn state_to_json(state: &State) -> Value {
         forms::state_to_json(state)
-    }
-
-    fn to_move(state: &State) -> Player {
-        player(state.to_move())
-    }
-
-    fn legal_moves(state: &State, out: &mut Vec<Move>) {
-        state.clone().legal_moves_into(out);
-    }
-
-    fn apply(state: &State, mv: &Move) -> State {
-        state.after(*mv)
-    }
-
-    fn outcome(state: &State) -> Outcome {
-        outcome(state)
     }
 
     fn notation(_state: &State, mv: &Move) -> String {

@@ -4,7 +4,7 @@ use super::board::{square, State};
 use super::movegen::{Kind, Move};
 use super::{Advance, Color};
 use crate::game::erased::BotRequest;
-use crate::game::{BotParams, Budget, Game, Outcome, Player};
+use crate::game::{BotParams, Budget, Game, Outcome, Player, Rules};
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> Value {
@@ -959,69 +959,6 @@ mod properties {
             prop_assert_eq!(Advance::parse_move(&state, &candidate).is_ok(), listed);
         }
     }
-}
-
-/// Plays one game from the start (ply known) between two levels; returns
-/// the outcome, the number of plies and the final material (white, black).
-fn play_game(white: &str, black: &str, seed: u64, time_ms: u64) -> (Outcome, u32, i32, i32) {
-    let mut state = State::start();
-    loop {
-        let outcome = Advance::outcome(&state);
-        if outcome.is_over() {
-            let ply = state.ply().unwrap_or(0);
-            return (
-                outcome,
-                ply,
-                state.material(Color::White),
-                state.material(Color::Black),
-            );
-        }
-        let level = if state.to_move() == Color::White {
-            white
-        } else {
-            black
-        };
-        let spec = crate::game::LevelSpec::parse(level).unwrap();
-        let params = BotParams::seeded(seed * 1000 + state.ply().unwrap_or(0) as u64);
-        let choice =
-            Advance::choose_move(&state, &spec, &params, &Budget::with_time_ms(time_ms)).unwrap();
-        state = Advance::apply(&state, &choice.mv);
-    }
-}
-
-#[test]
-#[ignore = "arena: run in release with --nocapture; ARENA_GAMES, ARENA_MS, ARENA_LEVEL, ARENA_OPPONENT"]
-fn arena_strong_against_predict() {
-    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-    let games: u64 = env("ARENA_GAMES", "10").parse().unwrap();
-    let time_ms: u64 = env("ARENA_MS", "100").parse().unwrap();
-    let level = env("ARENA_LEVEL", "strong");
-    let opponent = env("ARENA_OPPONENT", "predict");
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for game in 0..games {
-        let strong_white = game % 2 == 0;
-        let (white, black) = if strong_white {
-            (level.as_str(), opponent.as_str())
-        } else {
-            (opponent.as_str(), level.as_str())
-        };
-        let (outcome, plies, wm, bm) = play_game(white, black, game, time_ms);
-        let strong_player = if strong_white {
-            Player::First
-        } else {
-            Player::Second
-        };
-        match &outcome {
-            Outcome::Win { winner, .. } if *winner == strong_player => wins += 1,
-            Outcome::Win { .. } => losses += 1,
-            _ => draws += 1,
-        }
-        println!(
-            "game {game} strong {} : {outcome:?} after {plies} plies, material {wm}-{bm}",
-            if strong_white { "white" } else { "black" }
-        );
-    }
-    println!("{level} vs {opponent} at {time_ms} ms: {wins} wins, {draws} draws, {losses} losses");
 }
 
 fn start_json() -> Value {

@@ -35,7 +35,7 @@ mod tests;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
-    OptionInfo, Outcome, Player,
+    OptionInfo, Outcome, Player, Rules,
 };
 use board::{Board, GameRefill, SIDE};
 use moves::{Swap, ALL_SWAPS};
@@ -175,10 +175,34 @@ fn option_u64(options: &Map<String, Value>, key: &str, max: u64) -> Result<Optio
     }
 }
 
-impl Game for Crush {
+impl Rules for Crush {
     type State = State;
     type Move = Swap;
 
+    fn to_move(_state: &State) -> Player {
+        Player::First
+    }
+
+    fn legal_moves(state: &State, out: &mut Vec<Swap>) {
+        if state.swaps_left > 0 {
+            out.extend_from_slice(&ALL_SWAPS);
+        }
+    }
+
+    fn apply(state: &State, mv: &Swap) -> State {
+        Self::play_swap(state, *mv).0
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        if state.swaps_left == 0 {
+            Outcome::Finished { score: state.score }
+        } else {
+            Outcome::Ongoing
+        }
+    }
+}
+
+impl Game for Crush {
     fn info() -> GameInfo {
         GameInfo {
             id: "crush",
@@ -215,6 +239,7 @@ impl Game for Crush {
                 },
             ],
             text_forms: vec![],
+            rules: include_str!("../../../docs/rules/crush.md"),
         }
     }
 
@@ -259,28 +284,6 @@ impl Game for Crush {
 
     fn state_to_json(state: &State) -> Value {
         state.to_json()
-    }
-
-    fn to_move(_state: &State) -> Player {
-        Player::First
-    }
-
-    fn legal_moves(state: &State, out: &mut Vec<Swap>) {
-        if state.swaps_left > 0 {
-            out.extend_from_slice(&ALL_SWAPS);
-        }
-    }
-
-    fn apply(state: &State, mv: &Swap) -> State {
-        Self::play_swap(state, *mv).0
-    }
-
-    fn outcome(state: &State) -> Outcome {
-        if state.swaps_left == 0 {
-            Outcome::Finished { score: state.score }
-        } else {
-            Outcome::Ongoing
-        }
     }
 
     fn notation(_state: &State, mv: &Swap) -> String {

@@ -41,10 +41,15 @@ impl Clock {
     }
 }
 
-/// Reads `params.extra["clock"]`, if present: `{"mode": "SINGLE"|"GAME", "time_left_s": x > 0}`.
-pub fn read_clock(params: &BotParams) -> Result<Option<Clock>, GameError> {
+/// The mover's clock: the request's `clock` field if present
+/// (`{"mode": "SINGLE"|"GAME", "time_left_s": x > 0}`), else the game clock
+/// the budget carries (a match played under a clock), as a GAME clock.
+pub fn read_clock(params: &BotParams, budget: &Budget) -> Result<Option<Clock>, GameError> {
     let Some(value) = params.extra.get("clock") else {
-        return Ok(None);
+        return Ok(budget.game_time_left_ms.map(|ms| Clock {
+            mode: ClockMode::Game,
+            time_left_s: (ms.max(1) as f64) / 1000.0,
+        }));
     };
     let bad = |detail: String| Err(GameError::InvalidOption(detail));
     let Some(map) = value.as_object() else {
@@ -259,7 +264,7 @@ pub fn strong(
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
     level.only_options(&["width", "depth", "tempo", "reduce", "taper"])?;
-    let clock = read_clock(params)?;
+    let clock = read_clock(params, budget)?;
     let mut options = StrongOptions::default();
     if let Some(width) = level.int_option("width", 1..=500)? {
         options.width = width as usize;

@@ -26,15 +26,12 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-#[cfg(test)]
-mod arena;
-
 pub use board::{CampRule, HalmaState};
 pub use movegen::HalmaMove;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
-    OptionInfo, Outcome, Player, ScoredMove, SearchReport, TextRequest,
+    OptionInfo, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{describe_decisive, Evaluate, SearchOptions};
 use serde_json::{Map, Value};
@@ -43,10 +40,42 @@ use std::time::{Duration, Instant};
 /// The game of Halma, for the registry.
 pub struct Halma;
 
-impl Game for Halma {
+impl Rules for Halma {
     type State = HalmaState;
     type Move = HalmaMove;
 
+    fn to_move(state: &HalmaState) -> Player {
+        state.to_move()
+    }
+
+    fn legal_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) {
+        movegen::generate(state, out);
+    }
+
+    fn apply(state: &HalmaState, mv: &HalmaMove) -> HalmaState {
+        let mut next = state.clone();
+        next.apply_move(mv.from, mv.to);
+        next
+    }
+
+    fn outcome(state: &HalmaState) -> Outcome {
+        let last = state.to_move().other();
+        if state.has_won(last) {
+            Outcome::Win {
+                winner: last,
+                reason: "filled the opposing camp".to_string(),
+            }
+        } else if !movegen::has_any_move(state) {
+            Outcome::Draw {
+                reason: "no legal move".to_string(),
+            }
+        } else {
+            Outcome::Ongoing
+        }
+    }
+}
+
+impl Game for Halma {
     fn info() -> GameInfo {
         GameInfo {
             id: "halma",
@@ -79,6 +108,7 @@ impl Game for Halma {
                 },
             ],
             text_forms: vec!["text/plain"],
+            rules: include_str!("../../../docs/rules/halma.md"),
         }
     }
 
@@ -124,36 +154,6 @@ impl Game for Halma {
         state::state_to_json(state)
     }
 
-    fn to_move(state: &HalmaState) -> Player {
-        state.to_move()
-    }
-
-    fn legal_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) {
-        movegen::generate(state, out);
-    }
-
-    fn apply(state: &HalmaState, mv: &HalmaMove) -> HalmaState {
-        let mut next = state.clone();
-        next.apply_move(mv.from, mv.to);
-        next
-    }
-
-    fn outcome(state: &HalmaState) -> Outcome {
-        let last = state.to_move().other();
-        if state.has_won(last) {
-            Outcome::Win {
-                winner: last,
-                reason: "filled the opposing camp".to_string(),
-            }
-        } else if !movegen::has_any_move(state) {
-            Outcome::Draw {
-                reason: "no legal move".to_string(),
-            }
-        } else {
-            Outcome::Ongoing
-        }
-    }
-
     fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
         notation::notation(state, mv)
     }
@@ -189,7 +189,7 @@ impl Game for Halma {
         params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<HalmaMove>, GameError> {
-        let clock = levels::read_clock(params)?;
+        let clock = levels::read_clock(params, budget)?;
         let budget = match clock {
             Some(_) => levels::strong_budget(state, clock, budget),
             None if budget.deadline.is_none() => {

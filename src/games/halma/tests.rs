@@ -5,7 +5,7 @@ use super::levels::{read_clock, time_for_move, Clock, ClockMode};
 use super::movegen::{generate, HalmaMove};
 use super::notation::{notation, parse_move};
 use super::Halma;
-use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Player};
+use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
@@ -762,7 +762,7 @@ fn clocks_are_validated() {
     let with = |clock: Value| {
         let mut p = BotParams::seeded(1);
         p.extra.insert("clock".into(), clock);
-        read_clock(&p)
+        read_clock(&p, &Budget::unlimited())
     };
     assert_eq!(
         with(json!({"mode": "GAME", "time_left_s": 0.01})).unwrap(),
@@ -789,7 +789,19 @@ fn clocks_are_validated() {
             other => panic!("{other:?}"),
         }
     }
-    assert_eq!(read_clock(&BotParams::seeded(1)).unwrap(), None);
+    assert_eq!(
+        read_clock(&BotParams::seeded(1), &Budget::unlimited()).unwrap(),
+        None
+    );
+    let mut under_a_game_clock = Budget::unlimited();
+    under_a_game_clock.game_time_left_ms = Some(2_500);
+    let clock = read_clock(&BotParams::seeded(1), &under_a_game_clock)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (clock.mode, clock.time_left_s),
+        (super::levels::ClockMode::Game, 2.5)
+    );
 }
 
 // ---------------------------------------------------------------- levels

@@ -36,7 +36,7 @@ pub use state::{Cell, Move, State, Turn};
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, OptionInfo,
-    Outcome, Player,
+    Outcome, Player, Rules,
 };
 use serde_json::{json, Map, Value};
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -80,53 +80,9 @@ fn winning_line(state: &State, winner: Player) -> String {
     "the anti-diagonal".to_string()
 }
 
-impl Game for Naughts {
+impl Rules for Naughts {
     type State = State;
     type Move = Turn;
-
-    fn info() -> GameInfo {
-        GameInfo {
-            id: "naughts",
-            name: "Fancy Naughts & Crosses",
-            players: 2,
-            sides: vec!["O", "X"],
-            levels: levels::infos(),
-            default_level: levels::DEFAULT_LEVEL,
-            new_options: vec![
-                OptionInfo {
-                    name: "grid_size",
-                    description: "integer 2-8, default 3: rows and columns of the board",
-                },
-                OptionInfo {
-                    name: "pieces",
-                    description: "integer 5-9, default 5: markers per side, sizes 1..pieces",
-                },
-            ],
-            text_forms: vec![],
-        }
-    }
-
-    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        if let Some(key) = options
-            .keys()
-            .find(|k| !["grid_size", "pieces"].contains(&k.as_str()))
-        {
-            return Err(GameError::InvalidOption(format!(
-                "naughts has no option '{key}' (it takes: grid_size, pieces)"
-            )));
-        }
-        let grid = option(options, "grid_size", 3, GRID_SIZES)?;
-        let pieces = option(options, "pieces", 5, PIECE_COUNTS)?;
-        Ok(State::new(grid, pieces))
-    }
-
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
-        State::try_from(RawState::from_value(value)?)
-    }
-
-    fn state_to_json(state: &State) -> Value {
-        serde_json::to_value(RawState::from(state)).expect("a state always serializes")
-    }
 
     fn to_move(state: &State) -> Player {
         state.to_move()
@@ -163,6 +119,53 @@ impl Game for Naughts {
             };
         }
         Outcome::Ongoing
+    }
+}
+
+impl Game for Naughts {
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "naughts",
+            name: "Fancy Naughts & Crosses",
+            players: 2,
+            sides: vec!["O", "X"],
+            levels: levels::infos(),
+            default_level: levels::DEFAULT_LEVEL,
+            new_options: vec![
+                OptionInfo {
+                    name: "grid_size",
+                    description: "integer 2-8, default 3: rows and columns of the board",
+                },
+                OptionInfo {
+                    name: "pieces",
+                    description: "integer 5-9, default 5: markers per side, sizes 1..pieces",
+                },
+            ],
+            text_forms: vec![],
+            rules: include_str!("../../../docs/rules/naughts.md"),
+        }
+    }
+
+    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
+        if let Some(key) = options
+            .keys()
+            .find(|k| !["grid_size", "pieces"].contains(&k.as_str()))
+        {
+            return Err(GameError::InvalidOption(format!(
+                "naughts has no option '{key}' (it takes: grid_size, pieces)"
+            )));
+        }
+        let grid = option(options, "grid_size", 3, GRID_SIZES)?;
+        let pieces = option(options, "pieces", 5, PIECE_COUNTS)?;
+        Ok(State::new(grid, pieces))
+    }
+
+    fn state_from_json(value: &Value) -> Result<State, GameError> {
+        State::try_from(RawState::from_value(value)?)
+    }
+
+    fn state_to_json(state: &State) -> Value {
+        serde_json::to_value(RawState::from(state)).expect("a state always serializes")
     }
 
     fn notation(_state: &State, turn: &Turn) -> String {

@@ -35,7 +35,7 @@ pub use state::{Move, State};
 
 use crate::game::{
     refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
-    LevelInfo, LevelSpec, Outcome, Player, ScoredMove, SearchReport, TextRequest,
+    LevelInfo, LevelSpec, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use board::Bits;
 use engine::{Plan, RootLine, Thought, WIN};
@@ -54,10 +54,28 @@ const STRONG_UNTIMED_SOLVE: u32 = 18;
 /// With a deadline, the solver is tried from this many empties if time looks enough.
 const STRONG_TIMED_SOLVE: u32 = 26;
 
-impl Game for Reversi {
+impl Rules for Reversi {
     type State = State;
     type Move = Move;
 
+    fn to_move(state: &State) -> Player {
+        state.to_move
+    }
+
+    fn legal_moves(state: &State, out: &mut Vec<Move>) {
+        state.legal_moves(out);
+    }
+
+    fn apply(state: &State, mv: &Move) -> State {
+        state.apply(*mv)
+    }
+
+    fn outcome(state: &State) -> Outcome {
+        outcome(state)
+    }
+}
+
+impl Game for Reversi {
     fn info() -> GameInfo {
         GameInfo {
             id: "reversi",
@@ -81,6 +99,7 @@ impl Game for Reversi {
             default_level: "strong",
             new_options: vec![],
             text_forms: vec!["text/plain"],
+            rules: include_str!("../../../docs/rules/reversi.md"),
         }
     }
 
@@ -95,22 +114,6 @@ impl Game for Reversi {
 
     fn state_to_json(state: &State) -> Value {
         state.to_json()
-    }
-
-    fn to_move(state: &State) -> Player {
-        state.to_move
-    }
-
-    fn legal_moves(state: &State, out: &mut Vec<Move>) {
-        state.legal_moves(out);
-    }
-
-    fn apply(state: &State, mv: &Move) -> State {
-        state.apply(*mv)
-    }
-
-    fn outcome(state: &State) -> Outcome {
-        outcome(state)
     }
 
     fn notation(_state: &State, mv: &Move) -> String {

@@ -5,7 +5,7 @@ use super::endgame::Solver;
 use super::norvig::{self, final_value, weighted_squares};
 use super::state::{Move, State};
 use super::Reversi;
-use crate::game::{perft, Budget, Game, GameError, LevelSpec, Outcome, Player};
+use crate::game::{perft, Budget, Game, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -784,84 +784,6 @@ fn env_or(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// One bot's move through the public entry point.
-fn bot_move(state: &State, level: &str, time_ms: u64, seed: u64) -> Move {
-    let budget = Budget::with_time_ms(time_ms);
-    Reversi::choose_move(
-        state,
-        &LevelSpec::parse(level).unwrap(),
-        &crate::game::BotParams::seeded(seed),
-        &budget,
-    )
-    .unwrap()
-    .mv
-}
-
-/// Plays `GAMES` games (pairs from the same random opening, colours swapped)
-/// of level A against level B and prints the score:
-/// `A=strong B=norvig:depth=8 A_MS=100 B_MS=100000 GAMES=20 cargo test --release
-/// --lib reversi::tests::match_levels -- --ignored --nocapture`.
-#[test]
-#[ignore = "a strength match, minutes long: run by hand in release"]
-fn match_levels() {
-    let a = std::env::var("A").unwrap_or_else(|_| "strong".into());
-    let b = std::env::var("B").unwrap_or_else(|_| "norvig:depth=8".into());
-    let (a_ms, b_ms) = (env_or("A_MS", 100), env_or("B_MS", 100_000));
-    let games = env_or("GAMES", 20);
-    let opening_plies = env_or("OPENING", 4);
-    let (mut wins, mut draws, mut losses, mut margin) = (0, 0, 0, 0i64);
-    for game in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(game / 2);
-        let mut state = State::start();
-        for _ in 0..opening_plies {
-            let mut moves = Vec::new();
-            state.legal_moves(&mut moves);
-            state = state.apply(moves[rng.random_range(0..moves.len())]);
-        }
-        let a_side = if game % 2 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        };
-        loop {
-            let mut moves = Vec::new();
-            state.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = if state.to_move == a_side {
-                bot_move(&state, &a, a_ms, game)
-            } else {
-                bot_move(&state, &b, b_ms, game)
-            };
-            state = state.apply(mv);
-        }
-        let (mine, theirs) = match a_side {
-            Player::First => (
-                state.black.count_ones() as i64,
-                state.white.count_ones() as i64,
-            ),
-            Player::Second => (
-                state.white.count_ones() as i64,
-                state.black.count_ones() as i64,
-            ),
-        };
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => wins += 1,
-            std::cmp::Ordering::Equal => draws += 1,
-            std::cmp::Ordering::Less => losses += 1,
-        }
-        margin += mine - theirs;
-        eprintln!(
-            "game {game}: {a} as {a_side:?} {mine}-{theirs} (total +{wins} ={draws} -{losses})"
-        );
-    }
-    eprintln!(
-        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses, mean margin {:.1}",
-        margin as f64 / games as f64
-    );
 }
 
 #[test]

@@ -1,0 +1,290 @@
+//! One game between two players, and a match of many games in parallel.
+
+use super::clock::{SideClock, TimeControl};
+use super::player::{Forfeit, Player, Turn};
+use crate::game::{Game, Outcome, Player as Side};
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// A seat at a match: the command line's `--a` and `--b`. Seats swap sides
+/// from game to game; results are counted by seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Seat {
+    /// Plays the first side in even-numbered games.
+    A,
+    /// Plays the first side in odd-numbered games.
+    B,
+}
+
+impl Seat {
+    /// Both seats, A first.
+    pub const BOTH: [Seat; 2] = [Seat::A, Seat::B];
+
+    /// 0 for A, 1 for B.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other seat.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::A => Seat::B,
+            Seat::B => Seat::A,
+        }
+    }
+}
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchSpec {
+    /// Games to play.
+    pub games: usize,
+    /// Seed of the openings and of the players' random choices: the same
+    /// seed gives the same games where the players are deterministic.
+    pub seed: u64,
+    /// Random plies at the start of every game, so that games differ.
+    pub random_plies: usize,
+    /// Plies after which a game is stopped and counted as a draw.
+    pub max_plies: usize,
+    /// Games played at once.
+    pub threads: usize,
+    /// Each seat's time control, A first.
+    pub time: [TimeControl; 2],
+}
+
+/// How one game ended, by seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameResult {
+    /// This seat won.
+    Win(Seat),
+    /// Nobody won (including games stopped at the ply cap).
+    Draw,
+    /// A one-player game's final score.
+    Score(i64),
+}
+
+/// Everything about one game of a match.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// The game's number in the match, from 0.
+    pub index: usize,
+    /// Whether seat A played the first side.
+    pub a_first: bool,
+    /// The result.
+    pub result: GameResult,
+    /// Why the game ended, in words: the rules' reason, or a forfeit's
+    /// (`timeout after 260 ms …`, `illegal: …`, `exit code 1`).
+    pub reason: String,
+    /// The seat that forfeited (on time, by an illegal move, by failing).
+    pub forfeit: Option<Seat>,
+    /// Whether the forfeit was on time.
+    pub on_time: bool,
+    /// Whether the game was stopped at the ply cap.
+    pub capped: bool,
+    /// Every move in notation, random opening plies included.
+    pub moves: Vec<String>,
+    /// Each seat's think time per move, in milliseconds.
+    pub think_ms: [Vec<f64>; 2],
+    /// Each seat's positions searched, where its player counts them.
+    pub nodes: [u64; 2],
+}
+
+/// A seed for game `index`, ply `ply`: the same match seed gives the same games.
+pub fn derive_seed(seed: u64, index: usize, ply: usize) -> u64 {
+    let mut x = seed
+        ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (ply as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 29)
+}
+
+/// Which seat moves for `side` in game `index`: A plays the first side in
+/// even games (and every move of a one-player game).
+fn seat_of<G: Game>(side: Side, index: usize) -> Seat {
+    let a_first = G::info().players == 1 || index % 2 == 0;
+    if (side == Side::First) == a_first {
+        Seat::A
+    } else {
+        Seat::B
+    }
+}
+
+/// Plays game `index` of a match from `start`: the random opening, then the
+/// players in turn under their clocks, until the rules end the game, the
+/// ply cap stops it, or a player forfeits.
+pub fn play_game<G: Game>(
+    spec: &MatchSpec,
+    index: usize,
+    start: &G::State,
+    players: &mut [Box<dyn Player<G>>; 2],
+) -> GameRecord {
+    let mut state = start.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(spec.seed, index, usize::MAX));
+    let mut clocks = spec.time.map(SideClock::new);
+    let mut record = GameRecord {
+        index,
+        a_first: seat_of::<G>(Side::First, index) == Seat::A,
+        result: GameResult::Draw,
+        reason: String::new(),
+        forfeit: None,
+        on_time: false,
+        capped: false,
+        moves: Vec::new(),
+        think_ms: [Vec::new(), Vec::new()],
+        nodes: [0, 0],
+    };
+    let mut legal = Vec::new();
+    for ply in 0..spec.max_plies {
+        if G::outcome(&state).is_over() {
+            break;
+        }
+        legal.clear();
+        G::legal_moves(&state, &mut legal);
+        let seat = seat_of::<G>(G::to_move(&state), index);
+        let mv = if ply < spec.random_plies {
+            match legal.choose(&mut rng) {
+                Some(mv) => mv.clone(),
+                None => break,
+            }
+        } else {
+            let turn = Turn {
+                ply,
+                seed: derive_seed(spec.seed, index, ply),
+                budget: clocks[seat.index()].move_budget(),
+                game_time_left: clocks[seat.index()].game_time_left(),
+            };
+            match timed_move(
+                &state,
+                &legal,
+                &turn,
+                seat,
+                players,
+                &mut clocks,
+                &mut record,
+            ) {
+                Ok(mv) => mv,
+                Err((forfeit, on_time)) => {
+                    record.result = GameResult::Win(seat.other());
+                    record.reason = forfeit.0;
+                    record.forfeit = Some(seat);
+                    record.on_time = on_time;
+                    return record;
+                }
+            }
+        };
+        record.moves.push(G::notation(&state, &mv));
+        for player in players.iter_mut() {
+            player.observe(&state, &mv);
+        }
+        state = G::apply(&state, &mv);
+    }
+    finish::<G>(&state, index, &mut record);
+    record
+}
+
+/// Asks `seat`'s player for a move, times it, charges its clock and checks
+/// the move is legal. `Err` is the forfeit, and whether it was on time.
+fn timed_move<G: Game>(
+    state: &G::State,
+    legal: &[G::Move],
+    turn: &Turn,
+    seat: Seat,
+    players: &mut [Box<dyn Player<G>>; 2],
+    clocks: &mut [SideClock; 2],
+    record: &mut GameRecord,
+) -> Result<G::Move, (Forfeit, bool)> {
+    let started = Instant::now();
+    let choice = players[seat.index()].choose(state, turn);
+    let spent = started.elapsed();
+    record.think_ms[seat.index()].push(spent.as_secs_f64() * 1000.0);
+    let choice = choice.map_err(|forfeit| (forfeit, false))?;
+    record.nodes[seat.index()] += choice.nodes.unwrap_or(0);
+    clocks[seat.index()]
+        .charge(spent)
+        .map_err(|reason| (Forfeit(reason), true))?;
+    if !legal.contains(&choice.mv) {
+        return Err((Forfeit(format!("illegal: {:?}", choice.mv)), false));
+    }
+    Ok(choice.mv)
+}
+
+/// Fills in the result of a game that ended on the board or at the cap.
+fn finish<G: Game>(state: &G::State, index: usize, record: &mut GameRecord) {
+    match G::outcome(state) {
+        Outcome::Win { winner, reason } => {
+            record.result = GameResult::Win(seat_of::<G>(winner, index));
+            record.reason = reason;
+        }
+        Outcome::Draw { reason } => record.reason = reason,
+        Outcome::Finished { score } => {
+            record.result = GameResult::Score(score);
+            record.reason = "finished".to_string();
+        }
+        Outcome::Ongoing => {
+            record.capped = true;
+            record.reason = "stopped at the ply cap".to_string();
+        }
+    }
+}
+
+/// Plays a whole match from `start`: `spec.games` games on `spec.threads`
+/// threads, each with fresh players from `make_player` (called with the
+/// seat), colours alternating. The records come back in game order.
+pub fn play_match<G: Game>(
+    spec: &MatchSpec,
+    start: &G::State,
+    make_player: &(dyn Fn(Seat) -> Result<Box<dyn Player<G>>, String> + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    run_parallel(spec.games, spec.threads, |index| {
+        let mut players = [make_player(Seat::A)?, make_player(Seat::B)?];
+        Ok(play_game(spec, index, start, &mut players))
+    })
+}
+
+/// Runs `job(0..count)` on up to `threads` threads, each job on one thread,
+/// and returns the results in index order; the first error stops the rest.
+pub fn run_parallel<T: Send>(
+    count: usize,
+    threads: usize,
+    job: impl Fn(usize) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
+    let failure = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count.max(1)) {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= count {
+                    break;
+                }
+                match job(index) {
+                    Ok(result) => {
+                        results.lock().expect("no job panics holding it")[index] = Some(result)
+                    }
+                    Err(message) => {
+                        *failure.lock().expect("no job panics holding it") = Some(message);
+                        next.store(count, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    if let Some(message) = failure.into_inner().expect("threads ended") {
+        return Err(message);
+    }
+    Ok(results
+        .into_inner()
+        .expect("threads ended")
+        .into_iter()
+        .flatten()
+        .collect())
+}

@@ -1,0 +1,26 @@
+//! The match engine: plays whole games between two players (or a lone
+//! player, for a one-player game) over a game's [`Rules`](crate::game::Rules),
+//! typed, with no JSON and no game named anywhere in it.
+//!
+//! - [`player`]: what a player is ([`Player`]) and the one every game has, a
+//!   bot level under a budget ([`LevelPlayer`]); outside programs plug in here.
+//! - [`clock`]: time controls (a time per move, or a clock for the whole game)
+//!   and the bookkeeping that turns a late move into a loss on time.
+//! - [`engine`]: one game ([`play_game`]) and a match of many games in
+//!   parallel with alternating colours and seeded random openings
+//!   ([`play_match`]).
+//! - [`stats`]: the match's totals, score with its Elo difference and 95%
+//!   interval, think times, and the games log.
+//!
+//! `gamebot arena`, the crush benchmark and the strength tests all play
+//! through here, so every figure in the README comes from the same loop.
+
+pub mod clock;
+pub mod engine;
+pub mod player;
+pub mod stats;
+
+pub use clock::TimeControl;
+pub use engine::{play_game, play_match, run_parallel, GameRecord, MatchSpec, Seat};
+pub use player::{Choice, Forfeit, LevelPlayer, Player, Turn};
+pub use stats::{MatchSummary, SeatSummary};
