@@ -2,7 +2,7 @@
 //! they study (taken from whole games), and the sampled futures of a choice
 //! with greedy playing on.
 
-use gamebot::game::{BotParams, Budget, Game, Rules};
+use gamebot::game::{BotParams, Budget, Rules};
 use gamebot::games::crush::bot::{self, Sampled, View};
 use gamebot::games::crush::columns::Columns;
 use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
