@@ -21,7 +21,7 @@
 
 use gamebot_research::crush as common;
 
-use gamebot::game::{Game, Rules};
+use gamebot::game::Rules;
 use gamebot::games::crush::board::{Unseen, SIDE, UNKNOWN};
 use gamebot::games::crush::bot::{self, Sampled};
 use gamebot::games::crush::columns::Columns;
