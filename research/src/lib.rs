@@ -1,7 +1,9 @@
 //! Research on gamebot's bots: studies that measure a bot, or try an idea
 //! before it goes into the product. It is a separate workspace member, so the
 //! product's `cargo build`, `cargo test` and `cargo clippy` at the root do not
-//! compile it, and it uses the `gamebot` library only through its public API.
+//! compile it, and it uses the `gamebot` library only through its public API
+//! (the research entry point for `crush`'s `strong` level is
+//! `gamebot::games::crush::bot::StrongConfig`).
 //!
 //! Each study is a binary in `src/bin/`, its module doc saying what it
 //! measures, its arguments and its defaults:
@@ -12,6 +14,7 @@
 //!
 //! | study | what it measures |
 //! |---|---|
+//! | `crush_config` | `strong` with a `StrongConfig` setting against greedy in whole games |
 //! | `crush_regret` | what `strong` loses to its own sampling noise against a much larger search |
 //! | `crush_horizon` | how far ahead a choice still moves the points, with greedy playing on |
 //! | `crush_advantage` | what `strong` gains over greedy, and what one step of improvement could gain |

@@ -220,7 +220,7 @@ impl Game for Crush {
                 },
                 LevelInfo {
                     id: "strong",
-                    description: "weighs each swap by the points of sampled futures (the swap on sampled refills, then two greedy swaps) plus the best visible gain they leave (options depth=1..8 swaps a future, leaf=0..1000 percent, leafkind=0|1|2, second=0..100 percent, rounds, policy=0|1, halve=0|1)",
+                    description: "weighs each swap by the points of sampled futures (the swap on sampled refills, then two greedy swaps) plus the best visible gain they leave (option depth=1..8: the swaps a future plays, default 3)",
                 },
             ],
             default_level: "strong",

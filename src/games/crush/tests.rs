@@ -620,24 +620,29 @@ fn the_top_two_leaf_sees_the_two_best_swaps() {
 }
 
 #[test]
-fn strong_with_the_top_two_leaf_is_deterministic_and_checks_its_weight() {
+fn strong_takes_depth_and_refuses_the_research_knobs() {
     let state = Crush::new_seeded(4, 3);
     let run = |name: &str| {
         let level = LevelSpec::parse(name).unwrap();
         let budget = Budget::unlimited().nodes(1_500);
         Crush::choose_move(&state, &level, &BotParams::seeded(2), &budget)
     };
-    let (a, b) = (
-        run("strong:leafkind=2,second=70").unwrap(),
-        run("strong:leafkind=2,second=70").unwrap(),
-    );
-    assert_eq!(a.mv, b.mv);
-    assert_eq!(a.report.score, b.report.score);
-    assert!(ALL_SWAPS.contains(&a.mv));
-    for bad in ["strong:leafkind=3", "strong:second=101"] {
+    assert!(ALL_SWAPS.contains(&run("strong:depth=2").unwrap().mv));
+    // Research settings go through bot::StrongConfig, not level options.
+    for knob in [
+        "leaf=100",
+        "leafkind=2",
+        "second=70",
+        "rounds=9",
+        "policy=0",
+        "halve=0",
+    ] {
         assert!(
-            matches!(run(bad), Err(GameError::InvalidOption(_))),
-            "{bad}"
+            matches!(
+                run(&format!("strong:{knob}")),
+                Err(GameError::InvalidOption(_))
+            ),
+            "{knob}"
         );
     }
 }
