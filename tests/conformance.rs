@@ -117,7 +117,7 @@ fn conform(game: &dyn DynGame) {
 
 fn bots_return_listed_moves(game: &dyn DynGame, states: &[Value]) {
     let info = game.info();
-    for level in &info.levels {
+    for level in &game.listing().levels {
         for (i, state) in states.iter().take(3).enumerate() {
             let request = BotRequest {
                 state: state.clone(),

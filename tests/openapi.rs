@@ -122,7 +122,12 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
                 json!({"state": broken})
             };
             cases.push(post_json(&app, &uri, &invalid).await);
-            cases.push(post_json(&app, &uri, &json!({"state": over, "move": "pass"})).await);
+            let finished = if route == "play" {
+                json!({"state": over, "move": "pass"})
+            } else {
+                json!({"state": over})
+            };
+            cases.push(post_json(&app, &uri, &finished).await);
         }
         // Overloaded: hold the only worker with a long search.
         let busy_app = app.clone();

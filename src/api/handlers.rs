@@ -223,7 +223,7 @@ fn record_search(game: &str, search: &crate::game::SearchReport, outcome: &Value
 
 /// `GET /v1/games`: every game with its levels and options.
 pub async fn list_games() -> Json<Value> {
-    let games: Vec<_> = games::REGISTRY.iter().map(|g| g.info()).collect();
+    let games: Vec<_> = games::REGISTRY.iter().map(|g| g.listing()).collect();
     Json(serde_json::json!({ "games": games }))
 }
 

@@ -107,6 +107,9 @@ impl ApiError {
                 GameError::IllegalMove { code, .. } => {
                     (S::UNPROCESSABLE_ENTITY, code, "Illegal move")
                 }
+                GameError::MalformedRequest { .. } => {
+                    (S::BAD_REQUEST, "malformed_json", "Malformed JSON body")
+                }
                 GameError::UnknownLevel { .. } => {
                     (S::UNPROCESSABLE_ENTITY, "unknown_level", "Unknown level")
                 }
@@ -135,7 +138,8 @@ impl ApiError {
     fn pointer(&self) -> Option<String> {
         match self {
             ApiError::MalformedJson { pointer, .. } => pointer.clone(),
-            ApiError::Game(GameError::InvalidState { pointer, .. }) => pointer.clone(),
+            ApiError::Game(GameError::InvalidState { pointer, .. })
+            | ApiError::Game(GameError::MalformedRequest { pointer, .. }) => pointer.clone(),
             _ => None,
         }
     }

@@ -53,14 +53,14 @@ pub trait Player<G: Rules>: Send {
 
 /// A bot level of the game, as the service plays it, under the turn's budget.
 pub struct LevelPlayer<G: Game> {
-    level: LevelSpec,
+    level: LevelSpec<G::Level>,
     fixed: Option<Budget>,
     _game: PhantomData<fn() -> G>,
 }
 
 impl<G: Game> LevelPlayer<G> {
     /// The level `level` (with its options), given each turn's time.
-    pub fn new(level: LevelSpec) -> Self {
+    pub fn new(level: LevelSpec<G::Level>) -> Self {
         LevelPlayer {
             level,
             fixed: None,
@@ -93,7 +93,7 @@ impl<G: Game> Player<G> for LevelPlayer<G> {
     }
 
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
-        let params = BotParams::seeded(turn.seed);
+        let params = BotParams::<G::BotOptions>::seeded(turn.seed);
         let choice = G::choose_move(state, &self.level, &params, &self.budget(turn))
             .map_err(|e| Forfeit(format!("{} failed: {e}", self.level)))?;
         Ok(Choice {

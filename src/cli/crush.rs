@@ -10,7 +10,7 @@
 
 use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Rules};
 use crate::games::crush::moves::Swap;
-use crate::games::crush::{board_text, Crush, State};
+use crate::games::crush::{board_text, Crush, CrushLevel, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -121,17 +121,10 @@ pub fn starting_state(args: &CrushArgs) -> State {
     }
 }
 
-/// A checked bot level.
-pub fn bot_level(name: &str) -> Result<LevelSpec, CliError> {
-    let spec = LevelSpec::parse(name)?;
-    if Crush::info().levels.iter().any(|l| l.id == spec.name) {
-        Ok(spec)
-    } else {
-        Err(CliError::Usage(format!(
-            "unknown level '{}'; crush has random, greedy, strong",
-            spec.name
-        )))
-    }
+/// A bot level (`greedy`, `strong:depth=4`); an unknown one is a usage
+/// error naming crush's levels.
+pub fn bot_level(name: &str) -> Result<LevelSpec<CrushLevel>, CliError> {
+    Ok(LevelSpec::parse(name)?)
 }
 
 /// Plays one game from the arguments: swaps read from `input`, or all chosen
@@ -342,7 +335,7 @@ fn show_swap<W: Write>(state: &State, swap: Swap, out: &mut W) -> Result<State, 
 /// random choices depends on `bot_seed` and the swap number only.
 pub fn bot_swap(
     state: &State,
-    level: &LevelSpec,
+    level: &LevelSpec<CrushLevel>,
     limits: Limits,
     bot_seed: u64,
 ) -> Result<Swap, CliError> {
@@ -376,7 +369,12 @@ impl Limits {
 }
 
 /// A whole game of `k` digits from game seed `seed` played by `level`; its total.
-pub fn play_game(k: u8, seed: u32, level: &LevelSpec, limits: Limits) -> Result<i64, CliError> {
+pub fn play_game(
+    k: u8,
+    seed: u32,
+    level: &LevelSpec<CrushLevel>,
+    limits: Limits,
+) -> Result<i64, CliError> {
     let mut state = Crush::new_seeded(k, seed);
     while state.swaps_left > 0 {
         let swap = bot_swap(&state, level, limits, u64::from(seed))?;
@@ -390,7 +388,7 @@ pub fn play_game(k: u8, seed: u32, level: &LevelSpec, limits: Limits) -> Result<
 /// margin of that gain (from the per-seed differences: every level plays the
 /// same game seeds).
 pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
-    let levels: Vec<LevelSpec> = join_level_options(&args.levels)
+    let levels: Vec<LevelSpec<CrushLevel>> = join_level_options(&args.levels)
         .iter()
         .map(|l| bot_level(l))
         .collect::<Result<_, _>>()?;

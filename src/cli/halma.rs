@@ -1,7 +1,7 @@
 //! The course's Halma harness contract: read `input.txt`, write `output.txt`.
 
 use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
-use crate::games::halma::{text, CampRule, Halma};
+use crate::games::halma::{text, CampRule, Halma, HalmaLevel, HalmaOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -48,15 +48,21 @@ fn play(args: &HalmaArgs) -> Result<(), (u8, String)> {
 }
 
 /// The text of `output.txt` for the text of `input.txt`.
-pub fn answer(body: &str, camp_rule: CampRule, level: &LevelSpec) -> Result<String, (u8, String)> {
+pub fn answer(
+    body: &str,
+    camp_rule: CampRule,
+    level: &LevelSpec<HalmaLevel>,
+) -> Result<String, (u8, String)> {
     let input = text::parse_input(body, camp_rule).map_err(|e| (1, e.to_string()))?;
     if Halma::outcome(&input.state).is_over() {
         return Err((2, "the game is over: there is no move to play".to_string()));
     }
-    let mut params = BotParams::seeded(rand::random());
-    params
-        .extra
-        .insert("clock".to_string(), input.clock.to_json());
+    let params = BotParams {
+        seed: rand::random(),
+        options: HalmaOptions {
+            clock: Some(input.clock),
+        },
+    };
     let choice = Halma::choose_move(&input.state, level, &params, &Budget::unlimited())
         .map_err(|e| (1, e.to_string()))?;
     Ok(text::output_text(&input.state, &choice.mv))

@@ -3,15 +3,16 @@
 //! game as JSON in, JSON out.
 
 use super::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, Outcome,
-    SearchReport,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo, LevelSpec,
+    OptionInfo, Outcome, SearchReport,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::marker::PhantomData;
 use std::time::Instant;
 
-/// A bot request, with the fields every game shares; the rest travels in `extra`.
+/// A bot request, with the fields every game shares; the rest travels in
+/// `extra` and must be the game's own bot options.
 #[derive(Clone, Debug, Default)]
 pub struct BotRequest {
     /// The state, as JSON.
@@ -20,8 +21,30 @@ pub struct BotRequest {
     pub level: Option<String>,
     /// The seed asked for (`None`: a fresh random one, echoed in the report).
     pub seed: Option<u64>,
-    /// Request fields the API does not know (such as Halma's `clock`).
+    /// Request fields the API does not know, read as the game's typed bot
+    /// options (such as Halma's `clock`); anything else is refused.
     pub extra: Map<String, Value>,
+}
+
+/// A game as `GET /v1/games` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameListing {
+    /// The id used in URLs.
+    pub id: &'static str,
+    /// The human name.
+    pub name: &'static str,
+    /// 1 or 2.
+    pub players: u8,
+    /// The names of the sides, first mover first.
+    pub sides: &'static [&'static str],
+    /// Every bot level, from the game's level type.
+    pub levels: Vec<LevelInfo>,
+    /// The level used when a request names none.
+    pub default_level: &'static str,
+    /// The options `new` accepts.
+    pub new_options: &'static [OptionInfo],
+    /// The content types this game accepts besides JSON.
+    pub text_forms: &'static [&'static str],
 }
 
 /// The answer to `new`.
@@ -102,6 +125,8 @@ pub struct AnalyzeReply {
 pub trait DynGame: Send + Sync {
     /// The game's static description.
     fn info(&self) -> GameInfo;
+    /// The game as `GET /v1/games` lists it, levels included.
+    fn listing(&self) -> GameListing;
     /// `new`: a starting state from options (a JSON object, or null for the defaults).
     fn new_game(&self, options: &Value) -> Result<NewReply, GameError>;
     /// `legal-moves`.
@@ -119,8 +144,9 @@ pub trait DynGame: Send + Sync {
     ) -> Result<AnalyzeReply, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
-    /// Checks a level name before any work is queued (so a typo fails fast).
-    fn check_level(&self, level: &str) -> Result<LevelSpec, GameError>;
+    /// Checks a level (`name[:key=value,...]`) before any work is queued, so
+    /// a typo fails fast.
+    fn check_level(&self, level: &str) -> Result<(), GameError>;
     /// `legal-moves` in the game's own text form.
     fn text_legal_moves(&self, body: &str, query: &Map<String, Value>)
         -> Result<String, GameError>;
@@ -168,7 +194,7 @@ impl<G: Game> Erased<G> {
 
     fn outcome(state: &G::State) -> (Outcome, Value) {
         let outcome = G::outcome(state);
-        let json = outcome_json(&outcome, &G::info().sides);
+        let json = outcome_json(&outcome, G::info().sides);
         (outcome, json)
     }
 
@@ -180,33 +206,47 @@ impl<G: Game> Erased<G> {
         }
     }
 
-    fn level(request_level: Option<&str>) -> Result<LevelSpec, GameError> {
-        let info = G::info();
-        let spec = LevelSpec::parse(request_level.unwrap_or(info.default_level))?;
-        if info.levels.iter().any(|l| l.id == spec.name) {
-            Ok(spec)
-        } else {
-            let known: Vec<&str> = info.levels.iter().map(|l| l.id).collect();
-            Err(GameError::UnknownLevel {
-                level: spec.name,
-                known: known.join(", "),
-            })
+    /// The level a request names, or the game's default.
+    fn level(request_level: Option<&str>) -> Result<LevelSpec<G::Level>, GameError> {
+        match request_level {
+            None => Ok(LevelSpec::plain(G::DEFAULT_LEVEL)),
+            Some(text) => LevelSpec::parse(text),
         }
     }
 
-    fn params(request: &BotRequest) -> BotParams {
-        BotParams {
+    /// The request's seed (a fresh one if it names none, so the report can
+    /// give it back) and its game-specific fields as the game's options.
+    fn params(request: &BotRequest) -> Result<BotParams<G::BotOptions>, GameError> {
+        Ok(BotParams {
             seed: request.seed.unwrap_or_else(fresh_seed),
-            extra: request.extra.clone(),
-        }
+            options: bot_options(&request.extra)?,
+        })
+    }
+
+    /// Fills in what every search report says, once, for `bot-move` and
+    /// `analyze` alike: who searched, for how long, under what budget, with
+    /// which seed.
+    fn stamp(
+        report: &mut SearchReport,
+        label: String,
+        started: Instant,
+        budget: &Budget,
+        seed: u64,
+    ) {
+        report.level = label;
+        report.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        report.time_ms = budget.time_ms;
+        report.max_depth = report.max_depth.or(budget.max_depth);
+        report.max_nodes = budget.max_nodes;
+        report.seed = Some(seed);
     }
 
     /// Runs the level and checks that what it chose is legal: a bot must never
     /// hand an illegal move to a client, whatever bug it may have.
     fn choose(
         state: &G::State,
-        level: &LevelSpec,
-        params: &BotParams,
+        level: &LevelSpec<G::Level>,
+        params: &BotParams<G::BotOptions>,
         budget: &Budget,
     ) -> Result<BotChoice<G::Move>, GameError> {
         let started = Instant::now();
@@ -219,13 +259,13 @@ impl<G: Game> Erased<G> {
                 choice.mv
             )));
         }
-        let report = &mut choice.report;
-        report.level = level.to_string();
-        report.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
-        report.time_ms = budget.time_ms;
-        report.max_depth = report.max_depth.or(budget.max_depth);
-        report.max_nodes = budget.max_nodes;
-        report.seed = Some(params.seed);
+        Self::stamp(
+            &mut choice.report,
+            level.to_string(),
+            started,
+            budget,
+            params.seed,
+        );
         Ok(choice)
     }
 
@@ -266,6 +306,26 @@ impl<G: Game> Erased<G> {
 impl<G: Game> DynGame for Erased<G> {
     fn info(&self) -> GameInfo {
         G::info()
+    }
+
+    fn listing(&self) -> GameListing {
+        let info = G::info();
+        GameListing {
+            id: info.id,
+            name: info.name,
+            players: info.players,
+            sides: info.sides,
+            levels: G::Level::ALL
+                .iter()
+                .map(|def| LevelInfo {
+                    id: def.id,
+                    description: def.description,
+                })
+                .collect(),
+            default_level: G::DEFAULT_LEVEL.id(),
+            new_options: info.new_options,
+            text_forms: info.text_forms,
+        }
     }
 
     fn new_game(&self, options: &Value) -> Result<NewReply, GameError> {
@@ -312,9 +372,9 @@ impl<G: Game> DynGame for Erased<G> {
 
     fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError> {
         let level = Self::level(request.level.as_deref())?;
+        let params = Self::params(request)?;
         let state = Self::state(&request.state)?;
         Self::ongoing(&state)?;
-        let params = Self::params(request);
         let choice = Self::choose(&state, &level, &params, budget)?;
         let after = G::apply(&state, &choice.mv);
         let (_, outcome) = Self::outcome(&after);
@@ -333,18 +393,19 @@ impl<G: Game> DynGame for Erased<G> {
         top: usize,
         budget: &Budget,
     ) -> Result<AnalyzeReply, GameError> {
+        let params = Self::params(request)?;
         let state = Self::state(&request.state)?;
         Self::ongoing(&state)?;
-        let params = Self::params(request);
         let started = Instant::now();
         let mut analysis = G::analyze(&state, top, &params, budget)?;
         analysis.moves.truncate(top);
-        let report = &mut analysis.report;
-        report.level = "analyze".to_string();
-        report.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
-        report.time_ms = budget.time_ms;
-        report.max_depth = report.max_depth.or(budget.max_depth);
-        report.max_nodes = budget.max_nodes;
+        Self::stamp(
+            &mut analysis.report,
+            "analyze".to_string(),
+            started,
+            budget,
+            params.seed,
+        );
         Ok(Self::analysis_reply(&state, analysis))
     }
 
@@ -352,8 +413,8 @@ impl<G: Game> DynGame for Erased<G> {
         Ok(G::state_to_json(&Self::state(state)?))
     }
 
-    fn check_level(&self, level: &str) -> Result<LevelSpec, GameError> {
-        Self::level(Some(level))
+    fn check_level(&self, level: &str) -> Result<(), GameError> {
+        Self::level(Some(level)).map(|_| ())
     }
 
     fn text_legal_moves(
@@ -361,7 +422,7 @@ impl<G: Game> DynGame for Erased<G> {
         body: &str,
         query: &Map<String, Value>,
     ) -> Result<String, GameError> {
-        let request = G::parse_text("legal-moves", body, query)?;
+        let request = G::parse_text(body, query)?;
         let mut moves = Vec::new();
         G::legal_moves(&request.state, &mut moves);
         Ok(G::text_legal_moves(&request.state, &moves))
@@ -373,7 +434,7 @@ impl<G: Game> DynGame for Erased<G> {
         query: &Map<String, Value>,
         budget: &Budget,
     ) -> Result<String, GameError> {
-        let request = G::parse_text("bot-move", body, query)?;
+        let request = G::parse_text(body, query)?;
         let level_name = query
             .get("level")
             .and_then(Value::as_str)
@@ -391,10 +452,49 @@ impl<G: Game> DynGame for Erased<G> {
             .transpose()?;
         let params = BotParams {
             seed: seed.unwrap_or_else(fresh_seed),
-            extra: request.extra.clone(),
+            options: request.options.clone(),
         };
         let choice = Self::choose(&request.state, &level, &params, budget)?;
         let after = G::apply(&request.state, &choice.mv);
         Ok(G::text_bot_move(&request.state, &choice.mv, &after))
     }
+}
+
+/// The request fields the shared API does not know, read as a game's bot
+/// options; a field the game does not take is `malformed_json` pointing at it.
+fn bot_options<O: serde::de::DeserializeOwned>(extra: &Map<String, Value>) -> Result<O, GameError> {
+    let value = Value::Object(extra.clone());
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let pointer = error
+            .path()
+            .iter()
+            .map(|segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => index.to_string(),
+                serde_path_to_error::Segment::Map { key } => escape_token(key),
+                serde_path_to_error::Segment::Enum { variant } => escape_token(variant),
+                serde_path_to_error::Segment::Unknown => String::new(),
+            })
+            .fold(String::new(), |pointer, token| format!("{pointer}/{token}"));
+        let inner = error.into_inner().to_string();
+        let unknown = inner.strip_prefix("unknown field ").map(|rest| {
+            let field = rest.split(',').next().unwrap_or(rest);
+            let own = rest
+                .split_once("expected ")
+                .map(|(_, names)| format!("; this game's own fields are {names}"))
+                .unwrap_or_default();
+            format!("{field} is not a field of this request{own}")
+        });
+        GameError::MalformedRequest {
+            detail: format!(
+                "the body is not the JSON this endpoint takes at {pointer}: {}",
+                unknown.unwrap_or(inner)
+            ),
+            pointer: Some(pointer),
+        }
+    })
+}
+
+/// A reference token of a JSON pointer: `~` is written `~0` and `/` `~1`.
+fn escape_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }

@@ -22,6 +22,16 @@ pub enum GameError {
         /// Why, in words.
         detail: String,
     },
+    /// A request field the game does not take, or one of the wrong type
+    /// (answered as `malformed_json`). `pointer` is a JSON pointer into the
+    /// request body (`/levle`).
+    #[error("{detail}")]
+    MalformedRequest {
+        /// Where the problem is.
+        pointer: Option<String>,
+        /// What is wrong and what was expected.
+        detail: String,
+    },
     /// The game has no such bot level.
     #[error("unknown level '{level}'; this game has: {known}")]
     UnknownLevel {

@@ -1,22 +1,133 @@
-//! Bot levels as requested (`norvig:depth=8`) and the per-request bot parameters.
+//! Bot levels: each game's typed [`Level`] enum (declared with
+//! [`crate::declare_levels!`]), a level as requested with its options
+//! (`norvig:depth=8`), and the per-request bot parameters.
 
 use super::GameError;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Map, Value};
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
 
-/// A level name with its options, as written `name[:key=value,...]`.
+/// A game's bot levels. The enum's variants alone make the list in
+/// `GET /v1/games`, the `unknown_level` message and the names requests use;
+/// declare one with [`crate::declare_levels!`], which writes `FromStr` and
+/// `Display` from the same table.
+pub trait Level:
+    Copy + Eq + Debug + Display + FromStr<Err = GameError> + Send + Sync + 'static
+{
+    /// Every level with its id and one-line description, in listing order.
+    const ALL: &'static [LevelDef<Self>];
+
+    /// The id requests use (`strong`).
+    fn id(self) -> &'static str {
+        Self::def(self).id
+    }
+
+    /// What the level does, in one line.
+    fn description(self) -> &'static str {
+        Self::def(self).description
+    }
+
+    /// The table entry of `level`.
+    fn def(level: Self) -> &'static LevelDef<Self> {
+        Self::ALL
+            .iter()
+            .find(|def| def.level == level)
+            .expect("declare_levels! lists every variant")
+    }
+
+    /// The level with id `name`, or `unknown_level` naming every level.
+    fn from_id(name: &str) -> Result<Self, GameError> {
+        Self::ALL
+            .iter()
+            .find(|def| def.id == name)
+            .map(|def| def.level)
+            .ok_or_else(|| GameError::UnknownLevel {
+                level: name.to_string(),
+                known: Self::ALL
+                    .iter()
+                    .map(|def| def.id)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
+
+/// One row of a [`Level`] table.
+#[derive(Debug)]
+pub struct LevelDef<L: 'static> {
+    /// The level.
+    pub level: L,
+    /// Its id in requests.
+    pub id: &'static str,
+    /// What it does, in one line.
+    pub description: &'static str,
+}
+
+/// Declares a game's level enum with its ids and descriptions, and writes its
+/// [`Level`], `FromStr` and `Display` from that one table:
+///
+/// ```
+/// gamebot::declare_levels! {
+///     /// A game's levels.
+///     pub enum DemoLevel {
+///         Random = "random": "a uniformly random legal move (seeded)",
+///         Strong = "strong": "a real search",
+///     }
+/// }
+/// assert_eq!("strong".parse::<DemoLevel>().unwrap(), DemoLevel::Strong);
+/// assert_eq!(DemoLevel::Random.to_string(), "random");
+/// let unknown = "best".parse::<DemoLevel>().unwrap_err().to_string();
+/// assert_eq!(unknown, "unknown level 'best'; this game has: random, strong");
+/// ```
+#[macro_export]
+macro_rules! declare_levels {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $variant:ident = $id:literal : $description:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( #[doc = $description] $variant ),+
+        }
+
+        impl $crate::game::Level for $name {
+            const ALL: &'static [$crate::game::LevelDef<Self>] = &[
+                $( $crate::game::LevelDef { level: $name::$variant, id: $id, description: $description } ),+
+            ];
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str($crate::game::Level::id(*self))
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::game::GameError;
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                <Self as $crate::game::Level>::from_id(name)
+            }
+        }
+    };
+}
+
+/// A level as requested, `name[:key=value,...]`: the game's [`Level`] and
+/// the options in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LevelSpec {
-    /// The level id (`norvig`).
-    pub name: String,
+pub struct LevelSpec<L> {
+    /// The level (`norvig`).
+    pub level: L,
     /// Its options in the order given (`depth` → `8`).
     pub options: Vec<(String, String)>,
 }
 
-impl LevelSpec {
-    /// Parses `name[:key=value,...]`.
-    pub fn parse(text: &str) -> Result<LevelSpec, GameError> {
+impl<L: FromStr<Err = GameError>> LevelSpec<L> {
+    /// Parses `name[:key=value,...]`; an unknown name is `unknown_level`.
+    pub fn parse(text: &str) -> Result<Self, GameError> {
         let (name, rest) = match text.split_once(':') {
             Some((name, rest)) => (name, Some(rest)),
             None => (text, None),
@@ -37,11 +148,23 @@ impl LevelSpec {
             options.push((key.trim().to_string(), value.trim().to_string()));
         }
         Ok(LevelSpec {
-            name: name.to_string(),
+            level: name.parse()?,
             options,
         })
     }
+}
 
+impl<L: Copy> LevelSpec<L> {
+    /// The level with no options.
+    pub fn plain(level: L) -> Self {
+        LevelSpec {
+            level,
+            options: Vec::new(),
+        }
+    }
+}
+
+impl<L: Display> LevelSpec<L> {
     /// Fails unless every option is among `allowed`.
     pub fn only_options(&self, allowed: &[&str]) -> Result<(), GameError> {
         match self
@@ -52,7 +175,7 @@ impl LevelSpec {
             None => Ok(()),
             Some((key, _)) => Err(GameError::InvalidOption(format!(
                 "level '{}' has no option '{key}' (it takes: {})",
-                self.name,
+                self.level,
                 if allowed.is_empty() {
                     "none".to_string()
                 } else {
@@ -87,9 +210,9 @@ impl LevelSpec {
     }
 }
 
-impl std::fmt::Display for LevelSpec {
+impl<L: Display> Display for LevelSpec<L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name)?;
+        write!(f, "{}", self.level)?;
         for (i, (k, v)) in self.options.iter().enumerate() {
             write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
         }
@@ -98,29 +221,38 @@ impl std::fmt::Display for LevelSpec {
 }
 
 /// Per-request bot parameters besides the budget: the seed of random choices
-/// and any game-specific request fields (such as Halma's `clock`).
+/// and the game's own typed bot options (such as Halma's `clock`; games
+/// without any use [`NoOptions`]).
 #[derive(Clone, Debug, Default)]
-pub struct BotParams {
+pub struct BotParams<O = NoOptions> {
     /// The seed for random choices (always set by the time a level runs).
     pub seed: u64,
-    /// Request fields the generic API does not know, for the game to read.
-    pub extra: Map<String, Value>,
+    /// The game's bot options from the request.
+    pub options: O,
 }
 
-impl BotParams {
-    /// Parameters with this seed and no extra fields.
+impl<O: Default> BotParams<O> {
+    /// Parameters with this seed and the default options.
     pub fn seeded(seed: u64) -> Self {
         BotParams {
             seed,
-            extra: Map::new(),
+            options: O::default(),
         }
     }
+}
 
+impl<O> BotParams<O> {
     /// A seeded generator for the level's random choices: the same seed gives the same choices.
     pub fn rng(&self) -> ChaCha8Rng {
         ChaCha8Rng::seed_from_u64(self.seed)
     }
 }
+
+/// The bot options of a game that has none: a request with any field the
+/// API does not know is refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoOptions {}
 
 #[cfg(test)]
 mod tests {
@@ -128,7 +260,14 @@ mod tests {
 
     #[test]
     fn a_switch_option_is_zero_or_one_and_defaults_when_absent() {
-        let level = LevelSpec::parse("strong:lmr=0,null=1,ext=2").unwrap();
+        let level: LevelSpec<String> = LevelSpec {
+            level: "strong".into(),
+            options: vec![
+                ("lmr".into(), "0".into()),
+                ("null".into(), "1".into()),
+                ("ext".into(), "2".into()),
+            ],
+        };
         assert!(!level.switch_option("lmr", true).unwrap());
         assert!(level.switch_option("null", false).unwrap());
         assert!(level.switch_option("futility", true).unwrap());

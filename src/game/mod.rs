@@ -16,9 +16,10 @@ pub mod place;
 pub use budget::{Budget, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased};
 pub use error::GameError;
-pub use level::{BotParams, LevelSpec};
+pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -87,8 +88,10 @@ pub fn refuse_new_options(game: &str, options: &Map<String, Value>) -> Result<()
     }
 }
 
-/// Static description of a game, as listed by `GET /v1/games`.
-#[derive(Clone, Debug, Serialize)]
+/// Static description of a game: what `GET /v1/games` lists besides the
+/// levels, which come from the game's [`Level`] type. Plain `'static` data,
+/// so reading it costs nothing.
+#[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
     /// The id used in URLs (`reversi`).
     pub id: &'static str,
@@ -97,22 +100,17 @@ pub struct GameInfo {
     /// 1 or 2.
     pub players: u8,
     /// The names of the sides as they appear in states and outcomes, first mover first.
-    pub sides: Vec<&'static str>,
-    /// Every bot level.
-    pub levels: Vec<LevelInfo>,
-    /// The level used when a request names none.
-    pub default_level: &'static str,
+    pub sides: &'static [&'static str],
     /// The options `new` accepts, each with a one-line description.
-    pub new_options: Vec<OptionInfo>,
+    pub new_options: &'static [OptionInfo],
     /// The content types this game accepts besides JSON, if any (e.g. `text/plain`).
-    pub text_forms: Vec<&'static str>,
+    pub text_forms: &'static [&'static str],
     /// The rules in the project's own words (Markdown, `docs/rules/<id>.md`),
     /// served at `GET /v1/games/{id}/rules`.
-    #[serde(skip)]
     pub rules: &'static str,
 }
 
-/// A bot level with a one-line description.
+/// A bot level as `GET /v1/games` lists it.
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelInfo {
     /// The level id used in requests.
@@ -122,7 +120,7 @@ pub struct LevelInfo {
 }
 
 /// One option that `new` accepts.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct OptionInfo {
     /// The key in `options`.
     pub name: &'static str,
@@ -161,15 +159,16 @@ pub struct Analysis<M> {
     pub report: SearchReport,
 }
 
-/// A request in the game's own text form, parsed.
+/// A request in the game's own text form, parsed: the state, and for a bot
+/// the level and options the text carries (such as Halma's clock).
 #[derive(Clone, Debug)]
-pub struct TextRequest<S> {
+pub struct TextRequest<S, O> {
     /// The state the text describes.
     pub state: S,
     /// The level the text itself names, if any (a query's `level` overrides it).
     pub level: Option<String>,
-    /// Game-specific bot fields the text carries (such as Halma's clock).
-    pub extra: Map<String, Value>,
+    /// The game's bot options the text carries.
+    pub options: O,
 }
 
 /// The rules of a game: positions, moves and how a game ends. This is all
@@ -198,9 +197,20 @@ pub trait Rules: Send + Sync + 'static {
     fn outcome(state: &Self::State) -> Outcome;
 }
 
-/// The forms and bots of one game on top of its [`Rules`].
+/// The forms and bots of one game on top of its [`Rules`]: its JSON and
+/// text codec (all the type-erased HTTP view needs) and its typed bot levels.
 pub trait Game: Rules {
-    /// Static description: id, name, levels, options.
+    /// The bot levels.
+    type Level: Level;
+    /// The bot options a request may carry besides the fields every game
+    /// shares (Halma's `clock`); [`NoOptions`] for none. Deserialized with
+    /// unknown fields refused, so a typo in a request is an error.
+    type BotOptions: DeserializeOwned + Default + Clone + std::fmt::Debug + Send + Sync + 'static;
+
+    /// The level used when a request names none.
+    const DEFAULT_LEVEL: Self::Level;
+
+    /// Static description: id, name, sides, options, rules.
     fn info() -> GameInfo;
 
     /// A new game, with the options `new` accepts (an empty map for the defaults).
@@ -232,8 +242,8 @@ pub trait Game: Rules {
     /// not to be over, so there is at least one legal move.
     fn choose_move(
         state: &Self::State,
-        level: &LevelSpec,
-        params: &BotParams,
+        level: &LevelSpec<Self::Level>,
+        params: &BotParams<Self::BotOptions>,
         budget: &Budget,
     ) -> Result<BotChoice<Self::Move>, GameError>;
 
@@ -242,17 +252,16 @@ pub trait Game: Rules {
     fn analyze(
         state: &Self::State,
         top: usize,
-        params: &BotParams,
+        params: &BotParams<Self::BotOptions>,
         budget: &Budget,
     ) -> Result<Analysis<Self::Move>, GameError>;
 
-    /// Parses the game's own text form, for the endpoint named (`legal-moves`,
-    /// `bot-move`). Games without one keep the default, which says so.
+    /// Parses the game's own text form. Games without one keep the default,
+    /// which says so.
     fn parse_text(
-        _endpoint: &str,
         _body: &str,
         _query: &Map<String, Value>,
-    ) -> Result<TextRequest<Self::State>, GameError> {
+    ) -> Result<TextRequest<Self::State, Self::BotOptions>, GameError> {
         Err(GameError::NoTextForm)
     }
 

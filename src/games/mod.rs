@@ -2,7 +2,6 @@
 //! the conformance test, the arena and the benchmarks all find games here.
 
 use crate::game::{DynGame, Erased, Game};
-use std::sync::OnceLock;
 
 pub mod advance;
 pub mod crush;
@@ -48,15 +47,12 @@ registry![
     crush::Crush,
 ];
 
-/// The ids of the registry's games, in registry order, read once (a game's
-/// `info()` builds its whole description, too much for every request).
-pub fn ids() -> &'static [&'static str] {
-    static IDS: OnceLock<Vec<&'static str>> = OnceLock::new();
-    IDS.get_or_init(|| REGISTRY.iter().map(|game| game.info().id).collect())
+/// The ids of the registry's games, in registry order.
+pub fn ids() -> Vec<&'static str> {
+    REGISTRY.iter().map(|game| game.info().id).collect()
 }
 
 /// The game with this id, if there is one.
 pub fn find(id: &str) -> Option<&'static dyn DynGame> {
-    let index = ids().iter().position(|known| *known == id)?;
-    Some(REGISTRY[index])
+    REGISTRY.iter().copied().find(|game| game.info().id == id)
 }

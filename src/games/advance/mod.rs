@@ -32,16 +32,13 @@ pub use movegen::{Kind, Move};
 
 use crate::game::{
     refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
-    LevelInfo, LevelSpec, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    LevelSpec, NoOptions, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
 
 /// The Advance game, for the registry.
 pub struct Advance;
-
-/// The level used when a request names none.
-pub const DEFAULT_LEVEL: &str = "strong";
 
 fn player(color: Color) -> Player {
     match color {
@@ -79,6 +76,17 @@ pub fn outcome(state: &State) -> Outcome {
     }
 }
 
+crate::declare_levels! {
+    /// The bot levels of Advance.
+    pub enum AdvanceLevel {
+        Legal = "legal": "grade 4: any legal move, at random (seeded)",
+        Win = "win": "grade 5: a move that wins at once if there is one, else any legal move",
+        Greedy = "greedy": "grade 6: a winning move, else one of largest immediate material gain (conversions count twice)",
+        Predict = "predict": "grade 7: a winning move, else the greedy move whose outcome is best after a greedy reply and a greedy answer",
+        Strong = "strong": "alpha-beta search with quiescence under the time budget; keeps a unique greedy answer gaining at least min_gain unless it costs more than margin (defaults strong:margin=800,min_gain=4; margin in centi-points, 0 = pure search)",
+    }
+}
+
 impl Rules for Advance {
     type State = State;
     type Move = Move;
@@ -101,22 +109,19 @@ impl Rules for Advance {
 }
 
 impl Game for Advance {
+    type Level = AdvanceLevel;
+    type BotOptions = NoOptions;
+
+    const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
+
     fn info() -> GameInfo {
         GameInfo {
             id: "advance",
             name: "Advance",
             players: 2,
-            sides: vec!["white", "black"],
-            levels: vec![
-                LevelInfo { id: "legal", description: "grade 4: any legal move, at random (seeded)" },
-                LevelInfo { id: "win", description: "grade 5: a move that wins at once if there is one, else any legal move" },
-                LevelInfo { id: "greedy", description: "grade 6: a winning move, else one of largest immediate material gain (conversions count twice)" },
-                LevelInfo { id: "predict", description: "grade 7: a winning move, else the greedy move whose outcome is best after a greedy reply and a greedy answer" },
-                LevelInfo { id: "strong", description: "alpha-beta search with quiescence under the time budget; keeps a unique greedy answer gaining at least min_gain unless it costs more than margin (defaults strong:margin=800,min_gain=4; margin in centi-points, 0 = pure search)" },
-            ],
-            default_level: DEFAULT_LEVEL,
-            new_options: vec![],
-            text_forms: vec!["text/plain"],
+            sides: &["white", "black"],
+            new_options: &[],
+            text_forms: &["text/plain"],
             rules: include_str!("../../../docs/rules/advance.md"),
         }
     }
@@ -148,11 +153,11 @@ impl Game for Advance {
 
     fn choose_move(
         state: &State,
-        level: &LevelSpec,
+        level: &LevelSpec<AdvanceLevel>,
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Move>, GameError> {
-        if level.name != "strong" {
+        if level.level != AdvanceLevel::Strong {
             level.only_options(&[])?;
         }
         if outcome(state).is_over() {
@@ -164,24 +169,18 @@ impl Game for Advance {
             mv,
             report: SearchReport::plain(),
         };
-        Ok(match level.name.as_str() {
-            "legal" => plain(levels::legal(state, &mut rng)),
-            "win" => plain(levels::win(state, &mut rng, &mut scratch)),
-            "greedy" => plain(levels::greedy(state, &mut rng, &mut scratch)),
-            "predict" => {
+        Ok(match level.level {
+            AdvanceLevel::Legal => plain(levels::legal(state, &mut rng)),
+            AdvanceLevel::Win => plain(levels::win(state, &mut rng, &mut scratch)),
+            AdvanceLevel::Greedy => plain(levels::greedy(state, &mut rng, &mut scratch)),
+            AdvanceLevel::Predict => {
                 let prediction = levels::predict(state, &mut rng, budget);
                 BotChoice {
                     mv: prediction.mv,
                     report: prediction.report,
                 }
             }
-            "strong" => strong::choose(state, level, budget)?,
-            other => {
-                return Err(GameError::UnknownLevel {
-                    level: other.to_string(),
-                    known: "legal, win, greedy, predict, strong".to_string(),
-                })
-            }
+            AdvanceLevel::Strong => strong::choose(state, level, budget)?,
         })
     }
 
@@ -223,14 +222,13 @@ impl Game for Advance {
     }
 
     fn parse_text(
-        _endpoint: &str,
         body: &str,
         query: &Map<String, Value>,
-    ) -> Result<TextRequest<State>, GameError> {
+    ) -> Result<TextRequest<State, NoOptions>, GameError> {
         Ok(TextRequest {
             state: forms::parse_text_request(body, query)?,
             level: None,
-            extra: Map::new(),
+            options: NoOptions::default(),
         })
     }
 

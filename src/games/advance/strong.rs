@@ -58,7 +58,7 @@ pub fn options() -> SearchOptions {
 }
 
 /// The search options with the level's switches (`lmr`, `null`, `ext`) applied.
-fn options_for(level: &LevelSpec) -> Result<SearchOptions, GameError> {
+fn options_for(level: &LevelSpec<super::AdvanceLevel>) -> Result<SearchOptions, GameError> {
     let defaults = options();
     Ok(SearchOptions {
         late_move_reductions: level.switch_option("lmr", defaults.late_move_reductions)?,
@@ -156,7 +156,7 @@ fn score_after(
 /// Chooses a move at level `strong` (options: `margin`, `min_gain`, `lmr`, `null`, `ext`, `futility`).
 pub fn choose(
     state: &State,
-    level: &LevelSpec,
+    level: &LevelSpec<super::AdvanceLevel>,
     budget: &Budget,
 ) -> Result<BotChoice<Move>, GameError> {
     level.only_options(&["margin", "min_gain", "lmr", "null", "ext", "futility"])?;

@@ -855,7 +855,7 @@ fn fast_as_slow(state: &State) -> Vec<slow::SlowMove> {
 /// calling `check` on every position reached (the first included).
 fn random_playout(mut state: State, seed: u64, plies: usize, mut check: impl FnMut(&State)) {
     use rand::Rng;
-    let mut rng = BotParams::seeded(seed).rng();
+    let mut rng = BotParams::<crate::game::NoOptions>::seeded(seed).rng();
     for _ in 0..plies {
         check(&state);
         let moves = legal(&state);
@@ -881,7 +881,7 @@ fn random_playout(mut state: State, seed: u64, plies: usize, mut check: impl FnM
 /// piece or wall; at most one General a side.
 fn random_board(seed: u64) -> State {
     use rand::Rng;
-    let mut rng = BotParams::seeded(seed).rng();
+    let mut rng = BotParams::<crate::game::NoOptions>::seeded(seed).rng();
     let pieces: Vec<char> = "ZBJMSCDzbjmscd#".chars().collect();
     let mut rows = vec![vec!['.'; 9]; 9];
     for row in rows.iter_mut() {

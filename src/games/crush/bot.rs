@@ -27,6 +27,7 @@ use super::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
 use super::columns::Columns;
 use super::moves::{Swap, ALL_SWAPS};
 use super::state::State;
+use super::CrushLevel;
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
     StopReason,
@@ -261,12 +262,12 @@ pub fn greedy_on(columns: &Columns) -> (Swap, u32) {
 /// Runs the level named in `level`.
 pub(crate) fn choose(
     view: &View,
-    level: &LevelSpec,
+    level: &LevelSpec<CrushLevel>,
     params: &BotParams,
     budget: &Budget,
 ) -> Result<BotChoice<Swap>, GameError> {
-    match level.name.as_str() {
-        "random" => {
+    match level.level {
+        CrushLevel::Random => {
             level.only_options(&[])?;
             let mut rng = params.rng();
             let mv = ALL_SWAPS[rng.random_range(0..ALL_SWAPS.len())];
@@ -275,7 +276,7 @@ pub(crate) fn choose(
                 report: SearchReport::plain(),
             })
         }
-        "greedy" => {
+        CrushLevel::Greedy => {
             level.only_options(&[])?;
             let (mv, gain) = greedy(&view.board);
             let report = SearchReport {
@@ -287,7 +288,7 @@ pub(crate) fn choose(
             };
             Ok(BotChoice { mv, report })
         }
-        "strong" => {
+        CrushLevel::Strong => {
             // `depth` is the one knob a user needs: how far each sampled
             // future looks (longer sees more, but a 50 ms budget then buys
             // fewer samples; 1 is the fastest useful setting). It is the
@@ -306,10 +307,6 @@ pub(crate) fn choose(
             };
             Ok(config.choose(view, params, budget))
         }
-        other => Err(GameError::UnknownLevel {
-            level: other.to_string(),
-            known: "random, greedy, strong".to_string(),
-        }),
     }
 }
 

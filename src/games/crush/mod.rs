@@ -34,7 +34,7 @@ pub mod state;
 mod tests;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules,
 };
 use board::{Board, GameRefill, SIDE};
@@ -175,6 +175,15 @@ fn option_u64(options: &Map<String, Value>, key: &str, max: u64) -> Result<Optio
     }
 }
 
+crate::declare_levels! {
+    /// The bot levels of Crush.
+    pub enum CrushLevel {
+        Random = "random": "any valid swap, chosen at random (seeded)",
+        Greedy = "greedy": "the swap that scores most from what is visible now (ties by position)",
+        Strong = "strong": "weighs each swap by the points of sampled futures (the swap on sampled refills, then two greedy swaps) plus the best visible gain they leave (option depth=1..8: the swaps a future plays, default 3)",
+    }
+}
+
 impl Rules for Crush {
     type State = State;
     type Move = Swap;
@@ -203,28 +212,18 @@ impl Rules for Crush {
 }
 
 impl Game for Crush {
+    type Level = CrushLevel;
+    type BotOptions = NoOptions;
+
+    const DEFAULT_LEVEL: CrushLevel = CrushLevel::Strong;
+
     fn info() -> GameInfo {
         GameInfo {
             id: "crush",
             name: "Number Crush",
             players: 1,
-            sides: vec!["player"],
-            levels: vec![
-                LevelInfo {
-                    id: "random",
-                    description: "any valid swap, chosen at random (seeded)",
-                },
-                LevelInfo {
-                    id: "greedy",
-                    description: "the swap that scores most from what is visible now (ties by position)",
-                },
-                LevelInfo {
-                    id: "strong",
-                    description: "weighs each swap by the points of sampled futures (the swap on sampled refills, then two greedy swaps) plus the best visible gain they leave (option depth=1..8: the swaps a future plays, default 3)",
-                },
-            ],
-            default_level: "strong",
-            new_options: vec![
+            sides: &["player"],
+            new_options: &[
                 OptionInfo {
                     name: "k",
                     description: "number of digits, 4..=7 (default 4)",
@@ -238,7 +237,7 @@ impl Game for Crush {
                     description: "\"course\": the course's hand-typed board with k 4 and seed 0 (not with k or seed)",
                 },
             ],
-            text_forms: vec![],
+            text_forms: &[],
             rules: include_str!("../../../docs/rules/crush.md"),
         }
     }
@@ -307,7 +306,7 @@ impl Game for Crush {
 
     fn choose_move(
         state: &State,
-        level: &LevelSpec,
+        level: &LevelSpec<CrushLevel>,
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Swap>, GameError> {

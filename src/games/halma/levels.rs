@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 /// How the clock of a bot request counts.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClockMode {
     /// One move: the bot may spend most of the time left.
     Single,
@@ -21,13 +21,50 @@ pub enum ClockMode {
     Game,
 }
 
-/// The `clock` field of a bot request.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The `clock` field of a bot request, as the course's referee gave it in
+/// `input.txt`: `{"mode": "SINGLE"|"GAME", "time_left_s": seconds > 0}`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[serde(try_from = "RawClock")]
 pub struct Clock {
     /// Single move or whole game.
     pub mode: ClockMode,
     /// Seconds of play time left.
     pub time_left_s: f64,
+}
+
+/// A clock as it arrives, before its values are checked.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClock {
+    mode: String,
+    time_left_s: f64,
+}
+
+impl TryFrom<RawClock> for Clock {
+    type Error = String;
+
+    fn try_from(raw: RawClock) -> Result<Clock, String> {
+        let mode = match raw.mode.to_ascii_uppercase().as_str() {
+            "SINGLE" => ClockMode::Single,
+            "GAME" => ClockMode::Game,
+            _ => {
+                return Err(format!(
+                    "clock.mode is \"{}\": expected \"SINGLE\" or \"GAME\"",
+                    raw.mode
+                ))
+            }
+        };
+        if !(raw.time_left_s.is_finite() && raw.time_left_s > 0.0) {
+            return Err(format!(
+                "clock.time_left_s is {}: expected a number of seconds above 0",
+                raw.time_left_s
+            ));
+        }
+        Ok(Clock {
+            mode,
+            time_left_s: raw.time_left_s,
+        })
+    }
 }
 
 impl Clock {
@@ -41,54 +78,25 @@ impl Clock {
     }
 }
 
-/// The mover's clock: the request's `clock` field if present
-/// (`{"mode": "SINGLE"|"GAME", "time_left_s": x > 0}`), else the game clock
-/// the budget carries (a match played under a clock), as a GAME clock.
-pub fn read_clock(params: &BotParams, budget: &Budget) -> Result<Option<Clock>, GameError> {
-    let Some(value) = params.extra.get("clock") else {
-        return Ok(budget.game_time_left_ms.map(|ms| Clock {
+/// Halma's own bot options: the mover's clock, which the `strong` level's
+/// clock manager plans its time from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HalmaOptions {
+    /// The clock, if the request gives one.
+    #[serde(default)]
+    pub clock: Option<Clock>,
+}
+
+/// The mover's clock: the request's `clock` if it has one, else the game
+/// clock the budget carries (a match played under a clock), as a GAME clock.
+pub fn read_clock(params: &BotParams<HalmaOptions>, budget: &Budget) -> Option<Clock> {
+    params.options.clock.or_else(|| {
+        budget.game_time_left_ms.map(|ms| Clock {
             mode: ClockMode::Game,
             time_left_s: (ms.max(1) as f64) / 1000.0,
-        }));
-    };
-    let bad = |detail: String| Err(GameError::InvalidOption(detail));
-    let Some(map) = value.as_object() else {
-        return bad(format!(
-            "clock is {value}: expected {{\"mode\": \"SINGLE\" or \"GAME\", \"time_left_s\": seconds}}"
-        ));
-    };
-    if let Some(key) = map.keys().find(|k| *k != "mode" && *k != "time_left_s") {
-        return bad(format!(
-            "clock.{key}: unknown field; a clock has mode and time_left_s"
-        ));
-    }
-    let mode = match map
-        .get("mode")
-        .and_then(Value::as_str)
-        .map(str::to_ascii_uppercase)
-        .as_deref()
-    {
-        Some("SINGLE") => ClockMode::Single,
-        Some("GAME") => ClockMode::Game,
-        _ => {
-            return bad(format!(
-                "clock.mode is {}: expected \"SINGLE\" or \"GAME\"",
-                map.get("mode")
-                    .map_or("missing".to_string(), Value::to_string)
-            ))
-        }
-    };
-    match map.get("time_left_s").and_then(Value::as_f64) {
-        Some(t) if t.is_finite() && t > 0.0 => Ok(Some(Clock {
-            mode,
-            time_left_s: t,
-        })),
-        _ => bad(format!(
-            "clock.time_left_s is {}: expected a number of seconds above 0",
-            map.get("time_left_s")
-                .map_or("missing".to_string(), Value::to_string)
-        )),
-    }
+        })
+    })
 }
 
 /// The moves the mover probably still needs: its pieces' remaining distance
@@ -118,7 +126,7 @@ pub fn time_for_move(state: &HalmaState, clock: Clock) -> Duration {
 }
 
 /// The legal moves in a seeded random order.
-fn shuffled_moves(state: &HalmaState, params: &BotParams) -> Vec<HalmaMove> {
+fn shuffled_moves(state: &HalmaState, params: &BotParams<HalmaOptions>) -> Vec<HalmaMove> {
     let mut moves = Vec::new();
     generate(state, &mut moves);
     moves.shuffle(&mut params.rng());
@@ -128,8 +136,8 @@ fn shuffled_moves(state: &HalmaState, params: &BotParams) -> Vec<HalmaMove> {
 /// `random`: any legal move, seeded.
 pub fn random(
     state: &HalmaState,
-    level: &LevelSpec,
-    params: &BotParams,
+    level: &LevelSpec<super::HalmaLevel>,
+    params: &BotParams<HalmaOptions>,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
     level.only_options(&[])?;
     let mut moves = Vec::new();
@@ -194,8 +202,8 @@ impl Minimax<'_> {
 /// distances to the goal corners. Ties go to the first of a seeded shuffle.
 pub fn minimax(
     state: &HalmaState,
-    level: &LevelSpec,
-    params: &BotParams,
+    level: &LevelSpec<super::HalmaLevel>,
+    params: &BotParams<HalmaOptions>,
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
     level.only_options(&["depth"])?;
@@ -259,12 +267,12 @@ pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) 
 /// near the horizon).
 pub fn strong(
     state: &HalmaState,
-    level: &LevelSpec,
-    params: &BotParams,
+    level: &LevelSpec<super::HalmaLevel>,
+    params: &BotParams<HalmaOptions>,
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
     level.only_options(&["width", "depth", "tempo", "reduce", "taper"])?;
-    let clock = read_clock(params, budget)?;
+    let clock = read_clock(params, budget);
     let mut options = StrongOptions::default();
     if let Some(width) = level.int_option("width", 1..=500)? {
         options.width = width as usize;

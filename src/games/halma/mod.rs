@@ -27,11 +27,12 @@ pub mod text;
 mod tests;
 
 pub use board::{CampRule, HalmaState};
+pub use levels::{Clock, ClockMode, HalmaOptions};
 pub use movegen::HalmaMove;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelInfo, LevelSpec,
-    OptionInfo, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, OptionInfo,
+    Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{describe_decisive, Evaluate, SearchOptions};
 use serde_json::{Map, Value};
@@ -39,6 +40,15 @@ use std::time::{Duration, Instant};
 
 /// The game of Halma, for the registry.
 pub struct Halma;
+
+crate::declare_levels! {
+    /// The bot levels of Halma.
+    pub enum HalmaLevel {
+        Random = "random": "any legal move, seeded",
+        Minimax = "minimax": "the course's reference opponent: plain minimax at depth 2 (depth=N) over the distance to goal",
+        Strong = "strong": "alpha-beta with iterative deepening, a transposition table and a clock manager",
+    }
+}
 
 impl Rules for Halma {
     type State = HalmaState;
@@ -76,38 +86,29 @@ impl Rules for Halma {
 }
 
 impl Game for Halma {
+    type Level = HalmaLevel;
+    type BotOptions = HalmaOptions;
+
+    const DEFAULT_LEVEL: HalmaLevel = HalmaLevel::Strong;
+
     fn info() -> GameInfo {
         GameInfo {
             id: "halma",
             name: "Halma",
             players: 2,
-            sides: vec!["black", "white"],
-            levels: vec![
-                LevelInfo {
-                    id: "random",
-                    description: "any legal move, seeded",
-                },
-                LevelInfo {
-                    id: "minimax",
-                    description: "the course's reference opponent: plain minimax at depth 2 (depth=N) over the distance to goal",
-                },
-                LevelInfo {
-                    id: "strong",
-                    description: "alpha-beta with iterative deepening, a transposition table and a clock manager",
-                },
-            ],
-            default_level: "strong",
-            new_options: vec![
+            sides: &["black", "white"],
+            new_options: &[
                 OptionInfo {
                     name: "camp_rule",
-                    description: "\"referee\" (default: the course referee's camp rules) or \"basic\"",
+                    description:
+                        "\"referee\" (default: the course referee's camp rules) or \"basic\"",
                 },
                 OptionInfo {
                     name: "to_move",
                     description: "\"black\" (default) or \"white\": who moves first",
                 },
             ],
-            text_forms: vec!["text/plain"],
+            text_forms: &["text/plain"],
             rules: include_str!("../../../docs/rules/halma.md"),
         }
     }
@@ -168,28 +169,24 @@ impl Game for Halma {
 
     fn choose_move(
         state: &HalmaState,
-        level: &LevelSpec,
-        params: &BotParams,
+        level: &LevelSpec<HalmaLevel>,
+        params: &BotParams<HalmaOptions>,
         budget: &Budget,
     ) -> Result<BotChoice<HalmaMove>, GameError> {
-        match level.name.as_str() {
-            "random" => levels::random(state, level, params),
-            "minimax" => levels::minimax(state, level, params, budget),
-            "strong" => levels::strong(state, level, params, budget),
-            other => Err(GameError::UnknownLevel {
-                level: other.to_string(),
-                known: "random, minimax, strong".to_string(),
-            }),
+        match level.level {
+            HalmaLevel::Random => levels::random(state, level, params),
+            HalmaLevel::Minimax => levels::minimax(state, level, params, budget),
+            HalmaLevel::Strong => levels::strong(state, level, params, budget),
         }
     }
 
     fn analyze(
         state: &HalmaState,
         top: usize,
-        params: &BotParams,
+        params: &BotParams<HalmaOptions>,
         budget: &Budget,
     ) -> Result<Analysis<HalmaMove>, GameError> {
-        let clock = levels::read_clock(params, budget)?;
+        let clock = levels::read_clock(params, budget);
         let budget = match clock {
             Some(_) => levels::strong_budget(state, clock, budget),
             None if budget.deadline.is_none() => {
@@ -229,10 +226,9 @@ impl Game for Halma {
     }
 
     fn parse_text(
-        _endpoint: &str,
         body: &str,
         query: &Map<String, Value>,
-    ) -> Result<TextRequest<HalmaState>, GameError> {
+    ) -> Result<TextRequest<HalmaState, HalmaOptions>, GameError> {
         let camp_rule = match query.get("camp_rule") {
             None => CampRule::Referee,
             Some(value) => value
@@ -245,12 +241,12 @@ impl Game for Halma {
                 })?,
         };
         let input = text::parse_input(body, camp_rule)?;
-        let mut extra = Map::new();
-        extra.insert("clock".to_string(), input.clock.to_json());
         Ok(TextRequest {
             state: input.state,
             level: None,
-            extra,
+            options: HalmaOptions {
+                clock: Some(input.clock),
+            },
         })
     }
 

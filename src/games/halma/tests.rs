@@ -1,7 +1,7 @@
 //! Rules, fixtures, levels and property tests for Halma.
 
 use super::board::{cell, col, goal, home, row, Bits, CampRule, Cell, HalmaState, CELLS};
-use super::levels::{read_clock, time_for_move, Clock, ClockMode};
+use super::levels::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
 use super::movegen::{generate, HalmaMove};
 use super::notation::{notation, parse_move};
 use super::Halma;
@@ -760,9 +760,7 @@ fn the_erased_view_lists_plays_and_refuses() {
 #[test]
 fn clocks_are_validated() {
     let with = |clock: Value| {
-        let mut p = BotParams::seeded(1);
-        p.extra.insert("clock".into(), clock);
-        read_clock(&p, &Budget::unlimited())
+        serde_json::from_value::<HalmaOptions>(json!({ "clock": clock })).map(|o| o.clock)
     };
     assert_eq!(
         with(json!({"mode": "GAME", "time_left_s": 0.01})).unwrap(),
@@ -771,42 +769,53 @@ fn clocks_are_validated() {
             time_left_s: 0.01
         })
     );
-    for (bad, field) in [
-        (json!({"mode": "BLITZ", "time_left_s": 1}), "clock.mode"),
+    assert_eq!(
+        with(json!({"mode": "single", "time_left_s": 3})).unwrap(),
+        Some(Clock {
+            mode: ClockMode::Single,
+            time_left_s: 3.0
+        })
+    );
+    for (bad, says) in [
+        (
+            json!({"mode": "BLITZ", "time_left_s": 1}),
+            "clock.mode is \"BLITZ\"",
+        ),
         (
             json!({"mode": "GAME", "time_left_s": 0}),
-            "clock.time_left_s",
+            "clock.time_left_s is 0",
         ),
-        (json!({"mode": "GAME"}), "clock.time_left_s"),
+        (json!({"mode": "GAME"}), "missing field `time_left_s`"),
         (
             json!({"mode": "GAME", "time_left_s": 1, "inc": 2}),
-            "clock.inc",
+            "unknown field `inc`",
         ),
-        (json!("GAME"), "clock is"),
+        (json!("GAME"), "invalid type: string \"GAME\""),
     ] {
-        match with(bad) {
-            Err(GameError::InvalidOption(detail)) => assert!(detail.contains(field), "{detail}"),
-            other => panic!("{other:?}"),
-        }
+        let error = with(bad.clone()).unwrap_err().to_string();
+        assert!(error.contains(says), "{bad}: {error}");
     }
-    assert_eq!(
-        read_clock(&BotParams::seeded(1), &Budget::unlimited()).unwrap(),
-        None
+    let unknown = serde_json::from_value::<HalmaOptions>(json!({"clok": {}})).unwrap_err();
+    assert!(
+        unknown.to_string().contains("unknown field `clok`"),
+        "{unknown}"
     );
+    let none = BotParams::<HalmaOptions>::seeded(1);
+    assert_eq!(read_clock(&none, &Budget::unlimited()), None);
     let mut under_a_game_clock = Budget::unlimited();
     under_a_game_clock.game_time_left_ms = Some(2_500);
-    let clock = read_clock(&BotParams::seeded(1), &under_a_game_clock)
-        .unwrap()
-        .unwrap();
-    assert_eq!(
-        (clock.mode, clock.time_left_s),
-        (super::levels::ClockMode::Game, 2.5)
-    );
+    let clock = read_clock(&none, &under_a_game_clock).unwrap();
+    assert_eq!((clock.mode, clock.time_left_s), (ClockMode::Game, 2.5));
 }
 
 // ---------------------------------------------------------------- levels
 
-fn bot(state: &HalmaState, level: &str, params: &BotParams, budget: &Budget) -> HalmaMove {
+fn bot(
+    state: &HalmaState,
+    level: &str,
+    params: &BotParams<HalmaOptions>,
+    budget: &Budget,
+) -> HalmaMove {
     let spec = LevelSpec::parse(level).unwrap();
     let choice = Halma::choose_move(state, &spec, params, budget).unwrap();
     assert!(
@@ -867,9 +876,15 @@ fn strong_takes_an_immediate_win() {
 #[test]
 fn strong_answers_in_time_with_a_nearly_flagged_clock() {
     let s = HalmaState::start(Player::First, CampRule::Referee);
-    let mut p = BotParams::seeded(9);
-    p.extra
-        .insert("clock".into(), json!({"mode": "GAME", "time_left_s": 0.01}));
+    let p = BotParams {
+        seed: 9,
+        options: HalmaOptions {
+            clock: Some(Clock {
+                mode: ClockMode::Game,
+                time_left_s: 0.01,
+            }),
+        },
+    };
     let started = Instant::now();
     bot(&s, "strong", &p, &Budget::unlimited());
     // Debug builds are slow; the release figure is far lower (see the report).

@@ -3,32 +3,20 @@
 use super::solver::{self, describe, Solution};
 use super::state::{Move, State, Turn};
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, LevelInfo, LevelSpec, ScoredMove,
-    SearchReport, StopReason,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
+    StopReason,
 };
 use rand::seq::IndexedRandom;
 use serde_json::Value;
 
-/// Every level, as `GET /v1/games` lists it.
-pub fn infos() -> Vec<LevelInfo> {
-    vec![
-        LevelInfo {
-            id: "random",
-            description: "a uniformly random legal move (seeded)",
-        },
-        LevelInfo {
-            id: "greedy",
-            description: "wins at once if it can, else blocks the opponent's immediate win, else random",
-        },
-        LevelInfo {
-            id: "perfect",
-            description: "exact solver: never loses a won or drawn position, wins fastest and loses slowest; on big grids the best found within the budget (proven=false)",
-        },
-    ]
+crate::declare_levels! {
+    /// The bot levels of Fancy Naughts & Crosses.
+    pub enum NaughtsLevel {
+        Random = "random": "a uniformly random legal move (seeded)",
+        Greedy = "greedy": "wins at once if it can, else blocks the opponent's immediate win, else random",
+        Perfect = "perfect": "exact solver: never loses a won or drawn position, wins fastest and loses slowest; on big grids the best found within the budget (proven=false)",
+    }
 }
-
-/// The level used when a request names none.
-pub const DEFAULT_LEVEL: &str = "perfect";
 
 /// log2 of the transposition table's entries for one search (16 bytes each).
 fn table_log2(state: &State) -> u32 {
@@ -42,22 +30,18 @@ fn table_log2(state: &State) -> u32 {
 /// every level passes.
 pub fn choose(
     state: &State,
-    level: &LevelSpec,
+    level: &LevelSpec<NaughtsLevel>,
     params: &BotParams,
     budget: &Budget,
 ) -> Result<BotChoice<Turn>, GameError> {
     level.only_options(&[])?;
-    let choice = match level.name.as_str() {
-        "random" | "greedy" | "perfect" if state.must_pass() => return Ok(forced_pass()),
-        "random" => random(state, params),
-        "greedy" => greedy(state, params),
-        "perfect" => perfect(state, budget),
-        other => {
-            return Err(GameError::UnknownLevel {
-                level: other.to_string(),
-                known: "random, greedy, perfect".to_string(),
-            })
-        }
+    if state.must_pass() {
+        return Ok(forced_pass());
+    }
+    let choice = match level.level {
+        NaughtsLevel::Random => random(state, params),
+        NaughtsLevel::Greedy => greedy(state, params),
+        NaughtsLevel::Perfect => perfect(state, budget),
     };
     Ok(BotChoice {
         mv: Turn::Place(choice.mv),

@@ -2,7 +2,7 @@
 //! holds markers of sizes 1..=pieces and a bigger marker may cover a smaller
 //! one. Rules: `docs/rules/naughts.md`.
 //!
-//! The pass rule is applied by [`Game::apply`]: when the opponent cannot move
+//! The pass rule is applied by [`Rules::apply`]: when the opponent cannot move
 //! but the mover can, the turn stays with the mover, so every state the
 //! service answers with has a side to move that can move while the game goes
 //! on. A state given to the service may instead name the stuck side to move
@@ -32,11 +32,12 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
+pub use levels::NaughtsLevel;
 pub use state::{Cell, Move, State, Turn};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, OptionInfo,
-    Outcome, Player, Rules,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    OptionInfo, Outcome, Player, Rules,
 };
 use serde_json::{json, Map, Value};
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -123,15 +124,18 @@ impl Rules for Naughts {
 }
 
 impl Game for Naughts {
+    type Level = NaughtsLevel;
+    type BotOptions = NoOptions;
+
+    const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
+
     fn info() -> GameInfo {
         GameInfo {
             id: "naughts",
             name: "Fancy Naughts & Crosses",
             players: 2,
-            sides: vec!["O", "X"],
-            levels: levels::infos(),
-            default_level: levels::DEFAULT_LEVEL,
-            new_options: vec![
+            sides: &["O", "X"],
+            new_options: &[
                 OptionInfo {
                     name: "grid_size",
                     description: "integer 2-8, default 3: rows and columns of the board",
@@ -141,7 +145,7 @@ impl Game for Naughts {
                     description: "integer 5-9, default 5: markers per side, sizes 1..pieces",
                 },
             ],
-            text_forms: vec![],
+            text_forms: &[],
             rules: include_str!("../../../docs/rules/naughts.md"),
         }
     }
@@ -195,7 +199,7 @@ impl Game for Naughts {
 
     fn choose_move(
         state: &State,
-        level: &LevelSpec,
+        level: &LevelSpec<NaughtsLevel>,
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Turn>, GameError> {

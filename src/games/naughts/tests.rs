@@ -528,9 +528,10 @@ fn every_level_passes_when_it_must() {
                 .unwrap();
         assert_eq!(choice.mv, Turn::Pass, "{level}");
     }
-    let oracle = LevelSpec::parse("oracle").unwrap();
-    assert!(
-        Naughts::choose_move(&state, &oracle, &BotParams::seeded(1), &Budget::unlimited()).is_err()
+    let oracle = LevelSpec::<super::NaughtsLevel>::parse("oracle").unwrap_err();
+    assert_eq!(
+        oracle.to_string(),
+        "unknown level 'oracle'; this game has: random, greedy, perfect"
     );
 }
 
@@ -670,10 +671,9 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
 fn levels_reject_options_and_unknown_names() {
     let state = State::new(3, 5);
     let params = BotParams::seeded(0);
-    for level in ["perfect:depth=3", "oracle"] {
-        let spec = LevelSpec::parse(level).unwrap();
-        assert!(Naughts::choose_move(&state, &spec, &params, &Budget::unlimited()).is_err());
-    }
+    let spec = LevelSpec::parse("perfect:depth=3").unwrap();
+    assert!(Naughts::choose_move(&state, &spec, &params, &Budget::unlimited()).is_err());
+    assert!(LevelSpec::<super::NaughtsLevel>::parse("oracle").is_err());
 }
 
 #[test]
@@ -747,8 +747,8 @@ fn solver_values_agree_with_a_plain_minimax_on_small_games() {
 #[test]
 fn the_registry_serves_naughts() {
     let game = crate::games::find("naughts").unwrap();
-    let info = game.info();
-    assert_eq!((info.id, info.default_level), ("naughts", "perfect"));
+    let listing = game.listing();
+    assert_eq!((listing.id, listing.default_level), ("naughts", "perfect"));
     let state = game.new_game(&json!({"grid_size": 4})).unwrap().state;
     let moves = game.legal_moves(&state).unwrap();
     assert_eq!(moves.count, 16 * 5);

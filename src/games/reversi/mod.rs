@@ -35,7 +35,7 @@ pub use state::{Move, State};
 
 use crate::game::{
     refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
-    LevelInfo, LevelSpec, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    LevelSpec, NoOptions, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use board::Bits;
 use engine::{Plan, RootLine, Thought, WIN};
@@ -53,6 +53,15 @@ const STRONG_UNTIMED_DEPTH: u32 = 10;
 const STRONG_UNTIMED_SOLVE: u32 = 18;
 /// With a deadline, the solver is tried from this many empties if time looks enough.
 const STRONG_TIMED_SOLVE: u32 = 26;
+
+crate::declare_levels! {
+    /// The bot levels of Reversi.
+    pub enum ReversiLevel {
+        Random = "random": "a uniformly random legal move (seeded)",
+        Norvig = "norvig": "fixed-depth alpha-beta over Norvig's square weights (depth 6; norvig:depth=N or max_depth, 1-10)",
+        Strong = "strong": "iterative-deepening PVS with mobility, stability and parity, and an exact endgame solver",
+    }
+}
 
 impl Rules for Reversi {
     type State = State;
@@ -76,29 +85,19 @@ impl Rules for Reversi {
 }
 
 impl Game for Reversi {
+    type Level = ReversiLevel;
+    type BotOptions = NoOptions;
+
+    const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
+
     fn info() -> GameInfo {
         GameInfo {
             id: "reversi",
             name: "Reversi (Othello), 8×8",
             players: 2,
-            sides: vec!["black", "white"],
-            levels: vec![
-                LevelInfo {
-                    id: "random",
-                    description: "a uniformly random legal move (seeded)",
-                },
-                LevelInfo {
-                    id: "norvig",
-                    description: "fixed-depth alpha-beta over Norvig's square weights (depth 6; norvig:depth=N or max_depth, 1-10)",
-                },
-                LevelInfo {
-                    id: "strong",
-                    description: "iterative-deepening PVS with mobility, stability and parity, and an exact endgame solver",
-                },
-            ],
-            default_level: "strong",
-            new_options: vec![],
-            text_forms: vec!["text/plain"],
+            sides: &["black", "white"],
+            new_options: &[],
+            text_forms: &["text/plain"],
             rules: include_str!("../../../docs/rules/reversi.md"),
         }
     }
@@ -140,28 +139,24 @@ impl Game for Reversi {
 
     fn choose_move(
         state: &State,
-        level: &LevelSpec,
+        level: &LevelSpec<ReversiLevel>,
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Move>, GameError> {
-        match level.name.as_str() {
-            "random" => {
+        match level.level {
+            ReversiLevel::Random => {
                 level.only_options(&[])?;
                 Ok(random_move(state, params))
             }
-            "norvig" => {
+            ReversiLevel::Norvig => {
                 level.only_options(&["depth"])?;
                 let depth = level.int_option("depth", 1..=u64::from(NORVIG_MAX_DEPTH))?;
                 Ok(norvig_move(state, depth.map(|d| d as u32), budget))
             }
-            "strong" => {
+            ReversiLevel::Strong => {
                 level.only_options(&[])?;
                 Ok(strong_move(state, budget))
             }
-            other => Err(GameError::UnknownLevel {
-                level: other.to_string(),
-                known: "random, norvig, strong".to_string(),
-            }),
         }
     }
 
@@ -188,14 +183,13 @@ impl Game for Reversi {
     }
 
     fn parse_text(
-        _endpoint: &str,
         body: &str,
         query: &Map<String, Value>,
-    ) -> Result<TextRequest<State>, GameError> {
+    ) -> Result<TextRequest<State, NoOptions>, GameError> {
         Ok(TextRequest {
             state: state::parse_text(body, query)?,
             level: None,
-            extra: Map::new(),
+            options: NoOptions::default(),
         })
     }
 

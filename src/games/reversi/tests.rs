@@ -343,26 +343,21 @@ fn text_form_reads_boards_with_crlf_and_names_bad_cells() {
         json!({"to_move": side}).as_object().unwrap().clone()
     };
     let body = "........\r\n........\r\n........\r\n...WB...\r\n...BW...\r\n........\r\n........\r\n........\r\n";
-    let request = Reversi::parse_text("legal-moves", body, &query("black")).unwrap();
+    let request = Reversi::parse_text(body, &query("black")).unwrap();
     assert_eq!(request.state, State::start());
     let no_final_newline = body.replace("\r\n", "\n");
-    let request =
-        Reversi::parse_text("bot-move", no_final_newline.trim_end(), &query("white")).unwrap();
+    let request = Reversi::parse_text(no_final_newline.trim_end(), &query("white")).unwrap();
     assert_eq!(request.state.to_move, Player::Second);
 
-    let err = Reversi::parse_text(
-        "legal-moves",
-        &body.replace("...BW...", "...BQ..."),
-        &query("black"),
-    )
-    .unwrap_err();
+    let err =
+        Reversi::parse_text(&body.replace("...BW...", "...BQ..."), &query("black")).unwrap_err();
     assert!(
         err.to_string().contains("line 5") && err.to_string().contains("column 5"),
         "{err}"
     );
-    let err = Reversi::parse_text("legal-moves", "........\n", &query("black")).unwrap_err();
+    let err = Reversi::parse_text("........\n", &query("black")).unwrap_err();
     assert!(err.to_string().contains("8 lines"), "{err}");
-    let err = Reversi::parse_text("legal-moves", body, &Map::new()).unwrap_err();
+    let err = Reversi::parse_text(body, &Map::new()).unwrap_err();
     assert!(err.to_string().contains("to_move"), "{err}");
 
     let view = crate::games::find("reversi").unwrap();
@@ -382,8 +377,8 @@ fn text_form_reads_boards_with_crlf_and_names_bad_cells() {
 fn erased_view_plays_and_reports() {
     let view = crate::games::find("reversi").unwrap();
     let info = view.info();
-    assert_eq!(info.sides, vec!["black", "white"]);
-    assert_eq!(info.default_level, "strong");
+    assert_eq!(info.sides, ["black", "white"]);
+    assert_eq!(view.listing().default_level, "strong");
     let start = view.new_game(&Value::Null).unwrap().state;
     let listed = view.legal_moves(&start).unwrap();
     assert_eq!(listed.count, 4);
