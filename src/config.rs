@@ -1,7 +1,11 @@
 //! Settings of the `serve` command: flags, environment variables, embedded defaults.
 
+use crate::search::memory::DEFAULT_TABLE_MB;
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
+
+/// The largest `table_mb` accepted (64 GiB per worker).
+pub const MAX_TABLE_MB: u64 = 1 << 16;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -53,6 +57,13 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
 
+    /// Transposition-table memory per compute worker, in MiB: each worker
+    /// keeps at most this much table between searches, so the tables cost
+    /// `workers × table_mb` however many requests arrive at once.
+    #[arg(long, env = "GAMEBOT_TABLE_MB", default_value_t = DEFAULT_TABLE_MB,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TABLE_MB))]
+    pub table_mb: u64,
+
     /// Log format.
     #[arg(long, env = "GAMEBOT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
     pub log_format: LogFormat,
@@ -70,6 +81,7 @@ impl Default for ServeConfig {
             max_nodes: 1_000_000_000,
             max_body_bytes: 1 << 20,
             body_timeout_ms: 10_000,
+            table_mb: DEFAULT_TABLE_MB,
             log_format: LogFormat::Pretty,
         }
     }
@@ -92,5 +104,11 @@ impl ServeConfig {
         self.workers
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The transposition-table memory per compute worker, in bytes.
+    pub fn table_bytes(&self) -> usize {
+        let mb = self.table_mb.clamp(1, MAX_TABLE_MB);
+        usize::try_from(mb << 20).unwrap_or(usize::MAX)
     }
 }

@@ -18,7 +18,10 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves `app` on `listener` until `shutdown` completes; then stops accepting,
 /// marks the service not ready, lets running requests finish and returns.
+/// Before accepting, it sets the engines' table budget per compute worker
+/// from the configuration (process-wide: one server per process).
 pub async fn serve(listener: TcpListener, app: AppState, shutdown: impl Future<Output = ()>) {
+    crate::search::memory::set_table_bytes(app.config.table_bytes());
     let draining = app.draining.clone();
     let routes = router(app);
     let mut builder = Builder::new(TokioExecutor::new());

@@ -4,8 +4,12 @@
 //! deepening, a transposition table, killer moves and an optional quiescence
 //! search); a game opts in by implementing [`Evaluate`]. It knows nothing of
 //! HTTP or of any particular game.
+//!
+//! [`memory`] bounds the engines' tables by configuration: a table budget per
+//! compute worker, and a per-thread cache of reusable tables.
 
 pub mod alphabeta;
+pub mod memory;
 mod tt;
 
 pub use alphabeta::{analyze, search, SearchOptions, SearchResult};

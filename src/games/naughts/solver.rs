@@ -9,8 +9,9 @@
 
 use super::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
 use crate::game::{Budget, Player, StopReason};
+use crate::search::memory;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// The score of a win on the mover's very next move; a win `k` plies away scores `WIN - k`.
 pub const WIN: i32 = 10_000;
@@ -97,11 +98,32 @@ struct Table {
 }
 
 impl Table {
+    /// The smallest table: one bucket of two slots.
+    const MIN_LOG2: u32 = 1;
+
     fn new(log2: u32) -> Table {
-        let size = 1usize << log2;
+        let size = 1usize << log2.max(Self::MIN_LOG2);
         Table {
             slots: vec![[0, 0]; size],
             mask: size - 2,
+        }
+    }
+
+    /// log2 of the most slots that fit in `bytes` (at least one bucket).
+    fn log2_within(bytes: usize) -> u32 {
+        memory::entries_log2(bytes, std::mem::size_of::<[u64; 2]>()).max(Self::MIN_LOG2)
+    }
+
+    /// The largest table that fits in `bytes` (at least one bucket).
+    fn within(bytes: usize) -> Table {
+        Table::new(Self::log2_within(bytes))
+    }
+
+    /// A table of no slots, that holds a place and must not be probed.
+    fn empty() -> Table {
+        Table {
+            slots: Vec::new(),
+            mask: 0,
         }
     }
 
@@ -318,40 +340,41 @@ impl Geometry {
     }
 }
 
-/// log2 of the entries of the table shared by searches on boards of up to 3×3.
-const SHARED_TABLE_LOG2: u32 = 21;
-
-/// The table kept between searches on boards of up to 3×3 (any hand size:
-/// keys are exact and rank-compressed, so they never mix games), so that a
-/// position solved once answers at once. A search takes it out while it runs;
-/// a search that finds it taken uses a table of its own.
-static SMALL_BOARD_TABLE: Mutex<Option<Table>> = Mutex::new(None);
-
 /// Searches `state` (not over) under `budget` (see [`Solver::solve`]).
 ///
-/// Boards of up to 3×3 share one table across searches when the budget has
-/// no node or depth cap (those must give the same answer every time; the move
-/// chosen never depends on the table, but what fits under a cap would).
+/// Boards of up to 3×3 use this thread's table (see [`crate::search::memory`]),
+/// kept between searches and sized by the per-worker table budget, when the
+/// budget has no node or depth cap (those must give the same answer every
+/// time; the move chosen never depends on the table, but what fits under a
+/// cap would). Keys there are exact and rank-compressed, so entries never mix
+/// games and a position solved once answers at once. Other searches get a
+/// fresh table of `2^tt_log2` entries, capped by the same budget.
 pub fn solve(state: &State, budget: &Budget, all_exact: bool, tt_log2: u32) -> Solution {
-    let shareable = state.grid() <= 3 && budget.max_nodes.is_none() && budget.max_depth.is_none();
-    let taken = shareable
-        .then(|| SMALL_BOARD_TABLE.lock().ok().and_then(|mut t| t.take()))
-        .flatten();
-    let table = match taken {
-        Some(table) => table,
-        None if shareable => Table::new(SHARED_TABLE_LOG2),
-        None => Table::new(tt_log2.max(4)),
-    };
-    let mut solver = Solver::with_table(state.grid(), budget, table);
-    let solution = solver.solve(state, all_exact);
-    if shareable {
-        if let Ok(mut slot) = SMALL_BOARD_TABLE.lock() {
-            if slot.is_none() {
-                *slot = Some(solver.table);
-            }
-        }
+    solve_within(state, budget, all_exact, tt_log2, memory::table_bytes())
+}
+
+/// [`solve`] with a table budget of `table_bytes`.
+fn solve_within(
+    state: &State,
+    budget: &Budget,
+    all_exact: bool,
+    tt_log2: u32,
+    table_bytes: usize,
+) -> Solution {
+    let reusable = state.grid() <= 3 && budget.max_nodes.is_none() && budget.max_depth.is_none();
+    if !reusable {
+        let log2 = tt_log2.min(Table::log2_within(table_bytes));
+        let mut solver = Solver::new(state.grid(), budget, log2);
+        return solver.solve(state, all_exact);
     }
-    solution
+    memory::with_thread_table_sized(table_bytes, Table::within, |kept: &mut Table| {
+        // The solver owns its table while it runs; an empty one holds the place.
+        let table = std::mem::replace(kept, Table::empty());
+        let mut solver = Solver::with_table(state.grid(), budget, table);
+        let solution = solver.solve(state, all_exact);
+        *kept = solver.table;
+        solution
+    })
 }
 
 /// The opening book: exact answers for 3×3 positions that take too long to
@@ -1052,5 +1075,81 @@ fn from_table(score: i32, ply: usize) -> i32 {
         s if s >= DECIDED => s - ply as i32,
         s if s <= -DECIDED => s + ply as i32,
         s => s,
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    /// The classic 3×3 game after two moves: not in the book, quick to solve.
+    fn position() -> State {
+        let state = State::new(3, 5);
+        let first = Move {
+            row: 1,
+            col: 1,
+            size: 4,
+        };
+        let reply = Move {
+            row: 0,
+            col: 0,
+            size: 4,
+        };
+        state.apply(&first).apply(&reply)
+    }
+
+    /// The size of this thread's cached table under `bytes`, without making one.
+    fn cached_slots(bytes: usize) -> usize {
+        memory::with_thread_table_sized(
+            bytes,
+            |_| panic!("no table is cached for this budget"),
+            |table: &mut Table| table.slots.len(),
+        )
+    }
+
+    #[test]
+    fn searches_on_one_thread_reuse_one_table_sized_by_the_setting() {
+        std::thread::spawn(|| {
+            let state = position();
+            let budget = Budget::with_time_ms(60_000);
+            let made = memory::tables_made_on_this_thread();
+            let first = solve_within(&state, &budget, false, 18, 1 << 20);
+            assert_eq!(first.stopped_by, StopReason::Proven);
+            let again = solve_within(&state, &budget, false, 18, 1 << 20);
+            // One table for both, of 1 MiB / 16 bytes a slot, and the second
+            // search found the first one's work in it.
+            assert_eq!(memory::tables_made_on_this_thread(), made + 1);
+            assert_eq!(cached_slots(1 << 20), 1 << 16);
+            assert_eq!(again.moves[0].score, first.moves[0].score);
+            assert!(again.nodes < first.nodes, "{} {}", again.nodes, first.nodes);
+
+            // Another setting: the table is made again, at the new size.
+            let other = solve_within(&state, &budget, false, 18, 3 << 20);
+            assert_eq!(other.moves[0].score, first.moves[0].score);
+            assert_eq!(memory::tables_made_on_this_thread(), made + 2);
+            assert_eq!(cached_slots(3 << 20), 1 << 17);
+
+            // A node-capped search takes a table of its own and leaves the cache alone.
+            let capped = Budget {
+                max_nodes: Some(1_000_000_000),
+                ..Budget::with_time_ms(60_000)
+            };
+            let solution = solve_within(&state, &capped, false, 18, 3 << 20);
+            assert_eq!(solution.moves[0].score, first.moves[0].score);
+            assert_eq!(memory::tables_made_on_this_thread(), made + 2);
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn per_search_tables_stay_within_the_setting() {
+        assert_eq!(Table::log2_within(32 << 20), 21);
+        assert_eq!(Table::log2_within(1 << 20), 16);
+        assert_eq!(Table::log2_within(0), Table::MIN_LOG2);
+        assert_eq!(Table::within(1 << 20).slots.len(), 1 << 16);
+        // The default keeps the table of 2^21 slots searches on 3×3 always had.
+        let default = (memory::DEFAULT_TABLE_MB as usize) << 20;
+        assert_eq!(Table::log2_within(default), 21);
     }
 }
