@@ -6,8 +6,9 @@
 //! they trade the exactness of plain alpha-beta for depth, which pays in
 //! large games.
 
-use super::tt::{Bound, Entry, Table, PROVEN_DEPTH};
-use super::{is_decisive, Evaluate, HISTORY_SLOTS, MAX_PLY, WIN};
+use super::score::{from_table, is_decisive, to_table, MAX_PLY, WIN};
+use super::tt::{Bound, Table, TableEntry};
+use super::{Evaluate, HISTORY_SLOTS};
 use crate::game::{Budget, StopReason};
 
 const INFINITY: i32 = WIN + 1;
@@ -102,7 +103,7 @@ struct Searcher<'a, G: Evaluate> {
     history: Vec<i32>,
     /// Whether the move played at each ply was a null move.
     null_played: [bool; MAX_PLY + 1],
-    table: Table,
+    table: Table<Entry>,
     killers: Vec<[Option<G::Move>; 2]>,
     nodes: u64,
     stopped: Option<StopReason>,
@@ -238,22 +239,29 @@ fn iterate<G: Evaluate>(
     (depth_done, searcher.nodes, stopped_by)
 }
 
-/// Decided scores count plies from the root; the table stores them counted
-/// from the position itself, so that they stay right wherever it recurs.
-fn score_to_table(score: i32, ply: usize) -> i32 {
-    match score {
-        s if is_decisive(s) && s > 0 => s + ply as i32,
-        s if is_decisive(s) => s - ply as i32,
-        s => s,
-    }
+/// What the table keeps about a position: its full hash as the key, the
+/// score (counted from the position, see [`to_table`]), how it bounds the
+/// value, the depth searched and the index of the best move in the
+/// position's move list (`u16::MAX` for none).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    best: u16,
 }
 
-/// The inverse of [`score_to_table`] at this ply.
-fn score_from_table(score: i32, ply: usize) -> i32 {
-    match score {
-        s if is_decisive(s) && s > 0 => s - ply as i32,
-        s if is_decisive(s) => s + ply as i32,
-        s => s,
+/// Depth marker for results proven without reaching the horizon: valid at any depth.
+const PROVEN_DEPTH: u8 = u8::MAX;
+
+impl TableEntry for Entry {
+    fn is_used(&self) -> bool {
+        self.depth > 0
+    }
+
+    fn worth(&self) -> u32 {
+        self.depth.into()
     }
 }
 
@@ -376,26 +384,21 @@ impl<G: Evaluate> Searcher<'_, G> {
 
         let key = G::hash(state);
         let mut tt_best = None;
-        if let Some(entry) = self.table.probe(key) {
+        if let Some(entry) = self.table.probe(key, |e| e.key == key) {
             if (entry.best as usize) < moves.len() {
                 tt_best = Some(entry.best as usize);
             }
-            if entry.depth as u32 >= depth {
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
-                };
-                if usable {
-                    if entry.depth != PROVEN_DEPTH {
-                        self.horizon = true;
-                    }
-                    if let Some(best) = tt_best {
-                        line.push(moves[best].clone());
-                    }
-                    self.move_lists[ply] = moves;
-                    return score_from_table(entry.score, ply);
+            // Decided scores are compared as the root counts them.
+            let score = from_table(entry.score, ply);
+            if entry.depth as u32 >= depth && entry.bound.cuts(score, alpha, beta) {
+                if entry.depth != PROVEN_DEPTH {
+                    self.horizon = true;
                 }
+                if let Some(best) = tt_best {
+                    line.push(moves[best].clone());
+                }
+                self.move_lists[ply] = moves;
+                return score;
             }
         }
 
@@ -502,16 +505,10 @@ impl<G: Evaluate> Searcher<'_, G> {
         }
         let proven = !self.horizon;
         self.horizon |= horizon_before;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.table.store(Entry {
+        let bound = Bound::of(best_score, alpha_start, beta);
+        let entry = Entry {
             key,
-            score: score_to_table(best_score, ply),
+            score: to_table(best_score, ply),
             depth: if proven {
                 PROVEN_DEPTH
             } else {
@@ -519,7 +516,8 @@ impl<G: Evaluate> Searcher<'_, G> {
             },
             bound,
             best: best_index as u16,
-        });
+        };
+        self.table.store(key, entry, |e| e.key == key);
         if line.is_empty() {
             line.push(moves[best_index].clone());
         }

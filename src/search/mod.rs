@@ -5,22 +5,22 @@
 //! search); a game opts in by implementing [`Evaluate`]. It knows nothing of
 //! HTTP or of any particular game.
 //!
-//! [`memory`] bounds the engines' tables by configuration: a table budget per
-//! compute worker, and a per-thread cache of reusable tables.
+//! Every engine, generic or specialised, shares one score scale ([`score`]:
+//! `WIN`, the distance to a decided result, table adjustment) and one
+//! transposition table type ([`tt`]: bounds, two-slot buckets, one
+//! replacement policy). [`memory`] bounds the engines' tables by
+//! configuration: a table budget per compute worker, and a per-thread cache
+//! of reusable tables.
 
 pub mod alphabeta;
 pub mod memory;
-mod tt;
+pub mod score;
+pub mod tt;
 
 pub use alphabeta::{analyze, search, SearchOptions, SearchResult};
+pub use score::{describe_decisive, is_decisive, MAX_PLY, WIN};
 
 use crate::game::{Outcome, Rules};
-
-/// Scores at or beyond this magnitude are decided games (win or loss in n plies).
-pub const WIN: i32 = 1_000_000;
-
-/// The largest number of plies a search goes from the root.
-pub const MAX_PLY: usize = 128;
 
 /// Size of the history table that [`Evaluate::history_slot`] indexes.
 pub const HISTORY_SLOTS: usize = 1 << 16;
@@ -79,21 +79,6 @@ pub trait Evaluate: Rules {
             Outcome::Finished { score } => score.clamp(-(WIN as i64 / 2), WIN as i64 / 2) as i32,
         }
     }
-}
-
-/// Whether `score` says the game is decided (a forced win or loss).
-pub fn is_decisive(score: i32) -> bool {
-    score.abs() >= WIN - MAX_PLY as i32 * 4
-}
-
-/// A decided score in words from the mover's point of view: "win in 3 plies".
-pub fn describe_decisive(score: i32) -> Option<String> {
-    if !is_decisive(score) {
-        return None;
-    }
-    let plies = WIN - score.abs();
-    let word = if score > 0 { "win" } else { "loss" };
-    Some(format!("{word} in {plies} plies"))
 }
 
 #[cfg(test)]

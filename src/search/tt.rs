@@ -1,65 +1,185 @@
-//! A fixed-size transposition table, always-replace with a depth preference.
+//! The one transposition table every engine uses: two-slot buckets indexed
+//! by a position's hash, where the first slot keeps the entry worth most
+//! (deeper and proven results) and the second takes whatever arrives, so a
+//! deep result is not lost to a flood of shallow ones, and the newest result
+//! is always there.
+//!
+//! Engines keep their own entry layouts, since what a position's entry holds
+//! differs (a score with a [`Bound`] and a depth, or an exact solver's lower
+//! and upper bound) and its size matters for speed; they share the table,
+//! its buckets and its replacement policy through [`TableEntry`].
+
+use super::memory;
 
 /// How a stored score bounds the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Bound {
     /// The score is exact.
     Exact,
     /// The true value is at least the score (a beta cut-off).
     Lower,
     /// The true value is at most the score (no move raised alpha).
+    #[default]
     Upper,
 }
 
-/// One stored search result. `best` is the index of the best move in the
-/// position's legal-move list (`u16::MAX` for none).
-#[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    pub key: u64,
-    pub score: i32,
-    pub depth: u8,
-    pub bound: Bound,
-    pub best: u16,
+impl Bound {
+    /// The bound of a score found searching the window `(alpha, beta)`.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles the window `(alpha, beta)`.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
 }
 
-/// Depth marker for results proven without reaching the horizon: valid at any depth.
-pub const PROVEN_DEPTH: u8 = u8::MAX;
+/// What an engine keeps about one position: its own layout, with the key it
+/// recognises the position by. The default value is an empty slot.
+pub trait TableEntry: Copy + Default {
+    /// Whether the slot holds a position.
+    fn is_used(&self) -> bool;
+    /// How much keeping this entry is worth when another position wants its
+    /// slot: the depth searched, more for proven results.
+    fn worth(&self) -> u32;
+}
 
-const EMPTY: Entry = Entry {
-    key: 0,
-    score: 0,
-    depth: 0,
-    bound: Bound::Upper,
-    best: u16::MAX,
-};
-
-/// The table: a power-of-two array indexed by the low bits of the hash.
-pub struct Table {
-    entries: Vec<Entry>,
+/// The transposition table: `2^log2` slots in buckets of two.
+pub struct Table<E> {
+    slots: Vec<E>,
     mask: usize,
 }
 
-impl Table {
-    /// A table of `2^log2` entries.
+impl<E: TableEntry> Table<E> {
+    /// The smallest table: one bucket.
+    const MIN_LOG2: u32 = 1;
+
+    /// A table of `2^log2` slots (at least one bucket of two).
     pub fn new(log2: u32) -> Self {
-        let size = 1usize << log2;
+        let size = 1usize << log2.max(Self::MIN_LOG2);
         Table {
-            entries: vec![EMPTY; size],
-            mask: size - 1,
+            slots: vec![E::default(); size],
+            mask: size - 2,
         }
     }
 
-    /// The entry for `key`, if stored.
-    pub fn probe(&self, key: u64) -> Option<Entry> {
-        let entry = self.entries[key as usize & self.mask];
-        (entry.key == key && entry.depth > 0).then_some(entry)
+    /// The largest table that fits in `bytes`.
+    pub fn within(bytes: usize) -> Self {
+        Self::new(Self::log2_within(bytes))
     }
 
-    /// Stores a result, keeping a deeper result for the same position.
-    pub fn store(&mut self, entry: Entry) {
-        let slot = &mut self.entries[entry.key as usize & self.mask];
-        if slot.key != entry.key || entry.depth >= slot.depth || entry.bound == Bound::Exact {
-            *slot = entry;
+    /// log2 of the most slots that fit in `bytes` (at least one bucket).
+    pub fn log2_within(bytes: usize) -> u32 {
+        memory::entries_log2(bytes, std::mem::size_of::<E>()).max(Self::MIN_LOG2)
+    }
+
+    /// How many slots the table has.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the table has no slot at all (never, once made by `new`).
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Forgets every entry, keeping the memory.
+    pub fn clear(&mut self) {
+        self.slots.fill(E::default());
+    }
+
+    /// The entry of the position with `hash` that `is_position` recognises.
+    #[inline]
+    pub fn probe(&self, hash: u64, is_position: impl Fn(&E) -> bool) -> Option<E> {
+        let at = hash as usize & self.mask;
+        let [first, second] = [self.slots[at], self.slots[at + 1]];
+        if first.is_used() && is_position(&first) {
+            Some(first)
+        } else if second.is_used() && is_position(&second) {
+            Some(second)
+        } else {
+            None
         }
+    }
+
+    /// Stores `entry` for the position with `hash`: over the bucket's kept
+    /// entry when it is the same position, empty, or worth no more;
+    /// otherwise in the bucket's always-replaced slot.
+    #[inline]
+    pub fn store(&mut self, hash: u64, entry: E, is_position: impl Fn(&E) -> bool) {
+        let at = hash as usize & self.mask;
+        let kept = self.slots[at];
+        let slot = if !kept.is_used() || is_position(&kept) || entry.worth() >= kept.worth() {
+            at
+        } else {
+            at + 1
+        };
+        self.slots[slot] = entry;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Default, Debug, PartialEq)]
+    struct Probe {
+        key: u64,
+        depth: u8,
+    }
+
+    impl TableEntry for Probe {
+        fn is_used(&self) -> bool {
+            self.depth > 0
+        }
+        fn worth(&self) -> u32 {
+            self.depth.into()
+        }
+    }
+
+    fn store(table: &mut Table<Probe>, key: u64, depth: u8) {
+        table.store(key, Probe { key, depth }, |e| e.key == key);
+    }
+
+    fn probe(table: &Table<Probe>, key: u64) -> Option<u8> {
+        table.probe(key, |e| e.key == key).map(|e| e.depth)
+    }
+
+    #[test]
+    fn a_deep_entry_survives_shallow_ones_that_share_its_bucket() {
+        let mut table = Table::<Probe>::new(4);
+        store(&mut table, 0, 9);
+        store(&mut table, 16, 2); // same bucket, shallower: the second slot
+        store(&mut table, 32, 3); // and again: replaces the second slot
+        assert_eq!(probe(&table, 0), Some(9));
+        assert_eq!(probe(&table, 16), None);
+        assert_eq!(probe(&table, 32), Some(3));
+        store(&mut table, 48, 12); // deeper: takes the kept slot
+        assert_eq!(probe(&table, 48), Some(12));
+        assert_eq!(probe(&table, 0), None);
+        store(&mut table, 48, 1); // the same position is always updated
+        assert_eq!(probe(&table, 48), Some(1));
+        table.clear();
+        assert_eq!(probe(&table, 48), None);
+    }
+
+    #[test]
+    fn bounds_say_what_a_stored_score_settles() {
+        assert_eq!(Bound::of(5, 5, 10), Bound::Upper);
+        assert_eq!(Bound::of(10, 5, 10), Bound::Lower);
+        assert_eq!(Bound::of(7, 5, 10), Bound::Exact);
+        assert!(Bound::Lower.cuts(12, 5, 10) && !Bound::Lower.cuts(7, 5, 10));
+        assert!(Bound::Upper.cuts(4, 5, 10) && !Bound::Upper.cuts(7, 5, 10));
     }
 }

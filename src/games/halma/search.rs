@@ -6,9 +6,10 @@ use super::board::{HalmaState, CELLS};
 use super::eval::{progress, strong_eval};
 use super::movegen::{generate, generate_ignoring_outcome, HalmaMove};
 use crate::game::{Budget, StopReason};
+use crate::search::score::{from_table, to_table};
+use crate::search::tt::{Bound, Table, TableEntry};
+pub use crate::search::WIN;
 
-/// Scores at or beyond this magnitude are won or lost games.
-pub const WIN: i32 = 1_000_000;
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 64;
 const CHECK_EVERY: u64 = 256;
@@ -67,24 +68,33 @@ pub struct StrongResult {
     pub stopped_by: StopReason,
 }
 
+/// What the table keeps about a position: its hash, the score (counted
+/// from the position), its bound, the depth searched (at least 1) and the
+/// best move's cells.
 #[derive(Clone, Copy, Default)]
 struct TtEntry {
     key: u64,
     score: i32,
     depth: u8,
-    bound: u8,
+    bound: Bound,
     from: u8,
     to: u8,
 }
 
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
+impl TableEntry for TtEntry {
+    fn is_used(&self) -> bool {
+        self.depth > 0
+    }
+
+    fn worth(&self) -> u32 {
+        self.depth.into()
+    }
+}
 
 struct Searcher<'a> {
     budget: &'a Budget,
     options: &'a StrongOptions,
-    table: Vec<TtEntry>,
+    table: Table<TtEntry>,
     history: Vec<i32>,
     lists: Vec<Vec<(i32, HalmaMove)>>,
     moves: Vec<HalmaMove>,
@@ -105,7 +115,7 @@ pub fn search(
     let mut searcher = Searcher {
         budget,
         options,
-        table: vec![TtEntry::default(); 1 << table_log2(budget)],
+        table: Table::new(table_log2(budget)),
         history: vec![0; CELLS * CELLS],
         lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
         moves: Vec::with_capacity(512),
@@ -258,19 +268,12 @@ impl Searcher<'_> {
             return strong_eval(state) + self.options.tempo;
         }
         let key = state.hash();
-        let slot = (key as usize) & (self.table.len() - 1);
-        let entry = self.table[slot];
         let mut tt_move = None;
-        if entry.key == key && entry.bound != 0 {
+        if let Some(entry) = self.table.probe(key, |e| e.key == key) {
             tt_move = Some((entry.from, entry.to));
             if entry.depth as u32 >= depth {
                 let score = from_table(entry.score, ply);
-                let usable = match entry.bound {
-                    EXACT => true,
-                    LOWER => score >= beta,
-                    _ => score <= alpha,
-                };
-                if usable {
+                if entry.bound.cuts(score, alpha, beta) {
                     return score;
                 }
             }
@@ -334,24 +337,15 @@ impl Searcher<'_> {
             }
         }
         self.lists[ply] = list;
-        let bound = if best >= beta {
-            LOWER
-        } else if best > alpha_start {
-            EXACT
-        } else {
-            UPPER
+        let entry = TtEntry {
+            key,
+            score: to_table(best, ply),
+            depth: depth.clamp(1, 255) as u8,
+            bound: Bound::of(best, alpha_start, beta),
+            from: best_move.from,
+            to: best_move.to,
         };
-        let old = &mut self.table[slot];
-        if old.key != key || depth as u8 >= old.depth || bound == EXACT {
-            *old = TtEntry {
-                key,
-                score: to_table(best, ply),
-                depth: depth as u8,
-                bound,
-                from: best_move.from,
-                to: best_move.to,
-            };
-        }
+        self.table.store(key, entry, |e| e.key == key);
         best
     }
 
@@ -400,10 +394,10 @@ impl Searcher<'_> {
         current.apply_move(best.from, best.to);
         let mut legal = Vec::new();
         while line.len() < 12 {
-            let entry = self.table[(current.hash() as usize) & (self.table.len() - 1)];
-            if entry.key != current.hash() || entry.bound == 0 {
+            let key = current.hash();
+            let Some(entry) = self.table.probe(key, |e| e.key == key) else {
                 break;
-            }
+            };
             legal.clear();
             generate(&current, &mut legal);
             let Some(&mv) = legal
@@ -425,24 +419,4 @@ impl Searcher<'_> {
 fn retreat_bias(progress: i32) -> i32 {
     const RETREAT_FACTOR: i32 = 3;
     progress.min(0) * RETREAT_FACTOR
-}
-
-fn to_table(score: i32, ply: usize) -> i32 {
-    if score >= WIN - MAX_PLY as i32 * 2 {
-        score + ply as i32
-    } else if score <= -(WIN - MAX_PLY as i32 * 2) {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: usize) -> i32 {
-    if score >= WIN - MAX_PLY as i32 * 2 {
-        score - ply as i32
-    } else if score <= -(WIN - MAX_PLY as i32 * 2) {
-        score + ply as i32
-    } else {
-        score
-    }
 }

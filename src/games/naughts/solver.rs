@@ -10,14 +10,17 @@
 use super::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
 use crate::game::{Budget, Player, StopReason};
 use crate::search::memory;
+use crate::search::score::{from_table, is_decisive, to_table};
+use crate::search::tt::{Bound, Table, TableEntry};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The score of a win on the mover's very next move; a win `k` plies away scores `WIN - k`.
-pub const WIN: i32 = 10_000;
-/// Scores at or beyond this magnitude are decided games.
-const DECIDED: i32 = WIN - 1_000;
+/// The score of a win on the mover's very next move; a win `k` plies away
+/// scores `WIN - k`: the scale every engine shares.
+pub use crate::search::WIN;
 const INFINITY: i32 = WIN + 1;
+/// The static evaluation stays within this, far from any decided score.
+const EVAL_LIMIT: i32 = 4_500;
 const CHECK_EVERY: u64 = 1024;
 /// On small boards, the deepest heuristic iteration before the exact one
 /// (measured: 4 halves the nodes of the empty 3×3 solves against 1; 6 is worse).
@@ -27,24 +30,16 @@ const MAX_PLY: usize = 2 * 9 + 2;
 
 /// Whether `score` says the game is decided.
 pub fn is_decided(score: i32) -> bool {
-    score.abs() >= DECIDED
+    is_decisive(score)
 }
 
 /// A proven score in words: `win in 5`, `draw`, `loss in 4` (plies of both sides, this move included).
 pub fn describe(score: i32) -> String {
     match score {
-        s if s >= DECIDED => format!("win in {}", WIN - s),
-        s if s <= -DECIDED => format!("loss in {}", WIN + s),
+        s if is_decisive(s) && s > 0 => format!("win in {}", WIN - s),
+        s if is_decisive(s) => format!("loss in {}", WIN + s),
         _ => "draw".to_string(),
     }
-}
-
-/// How a stored score bounds the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact = 0,
-    Lower = 1,
-    Upper = 2,
 }
 
 /// One table entry, unpacked.
@@ -61,92 +56,76 @@ struct Entry {
     best: (u8, u8),
 }
 
+/// Marks a used slot, whatever its entry packs to.
+const USED: u64 = 1 << 63;
+
 impl Entry {
     fn pack(self) -> u64 {
-        (self.score as i16 as u16 as u64)
-            | (self.bound as u64) << 16
-            | (self.proven as u64) << 18
-            | (self.draft as u64) << 24
-            | (self.best.0 as u64) << 32
-            | (self.best.1 as u64) << 40
+        let bound = match self.bound {
+            Bound::Exact => 0,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        (self.score as u32 as u64)
+            | bound << 32
+            | (self.proven as u64) << 34
+            | (self.draft as u64) << 40
+            | (self.best.0 as u64) << 48
+            | (self.best.1 as u64) << 56
+            | USED
     }
 
     fn unpack(data: u64) -> Entry {
         Entry {
-            score: data as u16 as i16 as i32,
-            bound: match (data >> 16) & 3 {
+            score: data as u32 as i32,
+            bound: match (data >> 32) & 3 {
                 0 => Bound::Exact,
                 1 => Bound::Lower,
                 _ => Bound::Upper,
             },
-            proven: (data >> 18) & 1 == 1,
-            draft: (data >> 24) as u8,
-            best: ((data >> 32) as u8, (data >> 40) as u8),
+            proven: (data >> 34) & 1 == 1,
+            draft: (data >> 40) as u8,
+            best: ((data >> 48) as u8, (data >> 56) as u8 & 0x7f),
         }
-    }
-
-    /// Replacement priority: proven results of big subtrees first.
-    fn worth(self) -> u32 {
-        self.draft as u32 + if self.proven { 256 } else { 0 }
     }
 }
 
-/// A transposition table of two-entry buckets: one kept by worth, one always replaced.
-struct Table {
-    slots: Vec<[u64; 2]>,
-    mask: usize,
+/// A slot of the shared transposition table: the canonical key and the
+/// packed entry, 16 bytes.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    data: u64,
 }
 
-impl Table {
-    /// The smallest table: one bucket of two slots.
-    const MIN_LOG2: u32 = 1;
-
-    fn new(log2: u32) -> Table {
-        let size = 1usize << log2.max(Self::MIN_LOG2);
-        Table {
-            slots: vec![[0, 0]; size],
-            mask: size - 2,
-        }
+impl TableEntry for Slot {
+    fn is_used(&self) -> bool {
+        self.data & USED != 0
     }
 
-    /// log2 of the most slots that fit in `bytes` (at least one bucket).
-    fn log2_within(bytes: usize) -> u32 {
-        memory::entries_log2(bytes, std::mem::size_of::<[u64; 2]>()).max(Self::MIN_LOG2)
+    /// Proven results of big subtrees first.
+    fn worth(&self) -> u32 {
+        let entry = Entry::unpack(self.data);
+        entry.draft as u32 + if entry.proven { 256 } else { 0 }
     }
+}
 
-    /// The largest table that fits in `bytes` (at least one bucket).
-    fn within(bytes: usize) -> Table {
-        Table::new(Self::log2_within(bytes))
-    }
+/// The solver's table: the shared table type, keyed by canonical keys
+/// spread with [`mix`].
+type SolverTable = Table<Slot>;
 
-    /// A table of no slots, that holds a place and must not be probed.
-    fn empty() -> Table {
-        Table {
-            slots: Vec::new(),
-            mask: 0,
-        }
-    }
+fn probe(table: &SolverTable, key: u64) -> Option<Entry> {
+    table
+        .probe(mix(key), |slot| slot.key == key)
+        .map(|slot| Entry::unpack(slot.data))
+}
 
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let at = (mix(key) as usize) & self.mask;
-        (at..at + 2)
-            .find(|&i| self.slots[i][0] == key && self.slots[i][1] != 0)
-            .map(|i| Entry::unpack(self.slots[i][1]))
-    }
-
-    fn store(&mut self, key: u64, entry: Entry) {
-        let at = (mix(key) as usize) & self.mask;
-        let keeper = self.slots[at];
-        let slot = if keeper[0] == key
-            || keeper[1] == 0
-            || entry.worth() >= Entry::unpack(keeper[1]).worth()
-        {
-            at
-        } else {
-            at + 1
-        };
-        self.slots[slot] = [key, entry.pack() | 1 << 63];
-    }
+fn store(table: &mut SolverTable, key: u64, entry: Entry) {
+    let slot = Slot {
+        key,
+        data: entry.pack(),
+    };
+    table.store(mix(key), slot, |slot| slot.key == key);
 }
 
 /// A 64-bit finalizer (splitmix64), to spread keys over the table and to make Zobrist numbers.
@@ -363,18 +342,22 @@ fn solve_within(
 ) -> Solution {
     let reusable = state.grid() <= 3 && budget.max_nodes.is_none() && budget.max_depth.is_none();
     if !reusable {
-        let log2 = tt_log2.min(Table::log2_within(table_bytes));
+        let log2 = tt_log2.min(SolverTable::log2_within(table_bytes));
         let mut solver = Solver::new(state.grid(), budget, log2);
         return solver.solve(state, all_exact);
     }
-    memory::with_thread_table_sized(table_bytes, Table::within, |kept: &mut Table| {
-        // The solver owns its table while it runs; an empty one holds the place.
-        let table = std::mem::replace(kept, Table::empty());
-        let mut solver = Solver::with_table(state.grid(), budget, table);
-        let solution = solver.solve(state, all_exact);
-        *kept = solver.table;
-        solution
-    })
+    memory::with_thread_table_sized(
+        table_bytes,
+        SolverTable::within,
+        |kept: &mut SolverTable| {
+            // The solver owns its table while it runs; a one-bucket table holds the place.
+            let table = std::mem::replace(kept, SolverTable::new(1));
+            let mut solver = Solver::with_table(state.grid(), budget, table);
+            let solution = solver.solve(state, all_exact);
+            *kept = solver.table;
+            solution
+        },
+    )
 }
 
 /// The opening book: exact answers for 3×3 positions that take too long to
@@ -411,7 +394,7 @@ pub fn book_move(state: &State) -> Option<(Move, i32)> {
         return None;
     }
     let budget = Budget::unlimited();
-    let solver = Solver::with_table(3, &budget, Table::new(4));
+    let solver = Solver::with_table(3, &budget, SolverTable::new(4));
     let node = solver.geometry.node(state);
     let canon = solver.geometry.canonical(&node);
     let &(best, score) = book().get(&canon.key)?;
@@ -465,7 +448,7 @@ pub struct Solution {
 pub struct Solver<'a> {
     budget: &'a Budget,
     geometry: Geometry,
-    table: Table,
+    table: SolverTable,
     nodes: u64,
     stopped: Option<StopReason>,
     /// Set when a value in the current subtree leaned on the horizon.
@@ -478,10 +461,10 @@ pub struct Solver<'a> {
 impl<'a> Solver<'a> {
     /// A solver for boards of `grid` cells a side, with a table of `2^tt_log2` entries.
     pub fn new(grid: usize, budget: &'a Budget, tt_log2: u32) -> Solver<'a> {
-        Self::with_table(grid, budget, Table::new(tt_log2.max(4)))
+        Self::with_table(grid, budget, SolverTable::new(tt_log2.max(4)))
     }
 
-    fn with_table(grid: usize, budget: &'a Budget, table: Table) -> Solver<'a> {
+    fn with_table(grid: usize, budget: &'a Budget, table: SolverTable) -> Solver<'a> {
         Solver {
             budget,
             geometry: Geometry::new(grid),
@@ -628,7 +611,7 @@ impl<'a> Solver<'a> {
             }
         }
         let hand_weight = |p: Player| state.hands[p.index()].count_ones() as i32;
-        (score + 4 * (hand_weight(me) - hand_weight(me.other()))).clamp(-DECIDED / 2, DECIDED / 2)
+        (score + 4 * (hand_weight(me) - hand_weight(me.other()))).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     fn map_canonical(&self, mv: Move, canon: &Canon) -> (u8, u8) {
@@ -728,16 +711,11 @@ impl<'a> Solver<'a> {
         }
         let canon = self.geometry.canonical(node);
         let mut tt_move = None;
-        if let Some(entry) = self.table.probe(canon.key) {
+        if let Some(entry) = probe(&self.table, canon.key) {
             tt_move = self.unmap_canonical(entry.best, &canon);
             if entry.proven || entry.draft as u32 >= depth {
                 let score = from_table(entry.score, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if entry.bound.cuts(score, alpha, beta) {
                     self.horizon |= !entry.proven;
                     return score;
                 }
@@ -788,13 +766,7 @@ impl<'a> Solver<'a> {
         self.order_lists[ply] = order;
         let proven = !self.horizon;
         self.horizon |= horizon_before;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, alpha_start, beta);
         let entry = Entry {
             score: to_table(best_score, ply),
             bound,
@@ -802,7 +774,7 @@ impl<'a> Solver<'a> {
             draft: depth.min(255) as u8,
             best: self.map_canonical(best_move, &canon),
         };
-        self.table.store(canon.key, entry);
+        store(&mut self.table, canon.key, entry);
         best_score
     }
 
@@ -816,9 +788,7 @@ impl<'a> Solver<'a> {
                 Some(mv) => mv,
                 None => {
                     let canon = self.geometry.canonical(&node);
-                    let Some(mv) = self
-                        .table
-                        .probe(canon.key)
+                    let Some(mv) = probe(&self.table, canon.key)
                         .and_then(|e| self.unmap_canonical(e.best, &canon))
                     else {
                         break;
@@ -1060,23 +1030,6 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// Decided scores count plies from the root; the table counts them from the position itself.
-fn to_table(score: i32, ply: usize) -> i32 {
-    match score {
-        s if s >= DECIDED => s + ply as i32,
-        s if s <= -DECIDED => s - ply as i32,
-        s => s,
-    }
-}
-
-/// The inverse of [`to_table`] at this ply.
-fn from_table(score: i32, ply: usize) -> i32 {
-    match score {
-        s if s >= DECIDED => s - ply as i32,
-        s if s <= -DECIDED => s + ply as i32,
-        s => s,
-    }
-}
 
 #[cfg(test)]
 mod table_tests {
@@ -1103,7 +1056,7 @@ mod table_tests {
         memory::with_thread_table_sized(
             bytes,
             |_| panic!("no table is cached for this budget"),
-            |table: &mut Table| table.slots.len(),
+            |table: &mut SolverTable| table.len(),
         )
     }
 
@@ -1144,12 +1097,12 @@ mod table_tests {
 
     #[test]
     fn per_search_tables_stay_within_the_setting() {
-        assert_eq!(Table::log2_within(32 << 20), 21);
-        assert_eq!(Table::log2_within(1 << 20), 16);
-        assert_eq!(Table::log2_within(0), Table::MIN_LOG2);
-        assert_eq!(Table::within(1 << 20).slots.len(), 1 << 16);
+        assert_eq!(SolverTable::log2_within(32 << 20), 21);
+        assert_eq!(SolverTable::log2_within(1 << 20), 16);
+        assert_eq!(SolverTable::log2_within(0), 1);
+        assert_eq!(SolverTable::within(1 << 20).len(), 1 << 16);
         // The default keeps the table of 2^21 slots searches on 3×3 always had.
         let default = (memory::DEFAULT_TABLE_MB as usize) << 20;
-        assert_eq!(Table::log2_within(default), 21);
+        assert_eq!(SolverTable::log2_within(default), 21);
     }
 }

@@ -9,6 +9,7 @@
 
 use super::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};
 use crate::game::{Budget, StopReason};
+use crate::search::tt::{Table, TableEntry};
 
 /// Below this many empties, no table, no sorting: the plain parity search.
 const SHALLOW_EMPTIES: u32 = 7;
@@ -34,7 +35,10 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
-/// A stored bound on the exact score of a position.
+/// A stored bound on the exact score of a position, keyed by the whole
+/// position. This is not the midgame's score-and-bound entry: an exact
+/// solver narrows a lower and an upper bound at once, and the entry stays
+/// 24 bytes, which matters at millions of probes a second.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     me: u64,
@@ -42,6 +46,17 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
+}
+
+impl TableEntry for Entry {
+    fn is_used(&self) -> bool {
+        (self.me | self.opp) != 0
+    }
+
+    /// The empties left: the solve below a position with more of them cost more.
+    fn worth(&self) -> u32 {
+        (self.me | self.opp).count_zeros()
+    }
 }
 
 /// One root move with its exact score (or an upper bound when `exact` is false).
@@ -58,8 +73,7 @@ pub struct RootScore {
 /// The solver: its table, its node count and the budget it obeys.
 pub struct Solver<'a> {
     budget: &'a Budget,
-    table: Vec<Entry>,
-    mask: usize,
+    table: Table<Entry>,
     /// Positions visited so far.
     pub nodes: u64,
     /// Set when the budget ran out; every result after that is meaningless.
@@ -72,11 +86,9 @@ pub struct Solver<'a> {
 impl<'a> Solver<'a> {
     /// A solver with a table of `2^table_log2` entries.
     pub fn new(budget: &'a Budget, table_log2: u32) -> Self {
-        let size = 1usize << table_log2;
         Solver {
             budget,
-            table: vec![Entry::default(); size],
-            mask: size - 1,
+            table: Table::new(table_log2),
             nodes: 0,
             stopped: None,
             partial: Vec::new(),
@@ -211,20 +223,21 @@ impl<'a> Solver<'a> {
     }
 
     fn probe(&self, board: Board) -> Option<Entry> {
-        let entry = self.table[board.hash() as usize & self.mask];
-        (entry.me == board.me && entry.opp == board.opp && (entry.me | entry.opp) != 0)
-            .then_some(entry)
+        self.table
+            .probe(board.hash(), |e| e.me == board.me && e.opp == board.opp)
     }
 
     fn store(&mut self, board: Board, lower: i32, upper: i32, best: u32) {
-        let slot = &mut self.table[board.hash() as usize & self.mask];
-        *slot = Entry {
+        let entry = Entry {
             me: board.me,
             opp: board.opp,
             lower: lower as i8,
             upper: upper as i8,
             best: best as u8,
         };
+        self.table.store(board.hash(), entry, |e| {
+            e.me == board.me && e.opp == board.opp
+        });
     }
 
     fn out_of_budget(&mut self) -> bool {

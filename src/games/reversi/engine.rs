@@ -10,10 +10,12 @@ use super::board::{flips, Bits, Board};
 use super::endgame::Solver;
 use super::eval::evaluate;
 use crate::game::{Budget, StopReason};
+use crate::search::tt::{Bound, Table, TableEntry};
 use std::time::Instant;
 
-/// The score of a won game inside the midgame search, before adding the margin.
-pub const WIN: i32 = 1_000_000;
+/// The score of a won game inside the midgame search, before adding the
+/// margin: the scale every engine shares.
+pub use crate::search::WIN;
 const INFINITY: i32 = 2 * WIN;
 const CHECK_EVERY: u64 = 512;
 /// The deepest midgame iteration.
@@ -58,7 +60,9 @@ pub struct Plan {
     pub top: usize,
 }
 
-/// A midgame table entry.
+/// A midgame table entry: the whole position as its key (no hash
+/// collision can pass for it), the score, its bound, the depth (at least 1)
+/// and the best square.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     me: u64,
@@ -69,19 +73,20 @@ struct Entry {
     best: u8,
 }
 
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    Upper,
-    Lower,
-    Exact,
+impl TableEntry for Entry {
+    fn is_used(&self) -> bool {
+        self.depth > 0
+    }
+
+    fn worth(&self) -> u32 {
+        self.depth.into()
+    }
 }
 
 /// The midgame search state.
 struct Midgame<'a> {
     budget: &'a Budget,
-    table: Vec<Entry>,
-    mask: usize,
+    table: Table<Entry>,
     solver: Solver<'a>,
     next_check: u64,
     stopped: Option<StopReason>,
@@ -117,8 +122,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
     let table_log2 = table_size_log2(budget);
     let mut mid = Midgame {
         budget,
-        table: vec![Entry::default(); 1 << table_log2],
-        mask: (1 << table_log2) - 1,
+        table: Table::new(table_log2),
         solver: Solver::new(budget, table_log2 + 1),
         next_check: 0,
         stopped: None,
@@ -400,15 +404,14 @@ impl Midgame<'_> {
     }
 
     fn probe(&self, board: Board) -> Option<Entry> {
-        let entry = self.table[board.hash() as usize & self.mask];
-        (entry.me == board.me && entry.opp == board.opp && entry.depth > 0).then_some(entry)
+        self.table
+            .probe(board.hash(), |e| e.me == board.me && e.opp == board.opp)
     }
 
     fn store(&mut self, board: Board, entry: Entry) {
-        let slot = &mut self.table[board.hash() as usize & self.mask];
-        if slot.depth <= entry.depth || slot.me != board.me || slot.opp != board.opp {
-            *slot = entry;
-        }
+        self.table.store(board.hash(), entry, |e| {
+            e.me == board.me && e.opp == board.opp
+        });
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -453,15 +456,8 @@ impl Midgame<'_> {
         let mut table_move = None;
         if let Some(entry) = self.probe(board) {
             table_move = Some(u32::from(entry.best));
-            if u32::from(entry.depth) >= depth {
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
-                };
-                if usable {
-                    return entry.score;
-                }
+            if u32::from(entry.depth) >= depth && entry.bound.cuts(entry.score, alpha, beta) {
+                return entry.score;
             }
         }
 
@@ -513,20 +509,14 @@ impl Midgame<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_start, beta);
         self.store(
             board,
             Entry {
                 me: board.me,
                 opp: board.opp,
                 score: best,
-                depth: depth.min(255) as u8,
+                depth: depth.clamp(1, 255) as u8,
                 bound,
                 best: best_sq as u8,
             },
