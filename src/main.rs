@@ -1,9 +1,11 @@
 //! The `gamebot` binary: parses the command line, sets up logging, and runs
-//! `serve` (the default) or another subcommand.
+//! `serve` (the default) or another subcommand. Every one of them fails the
+//! same way, through [`cli::CliError`] and [`cli::report`]: one line on
+//! stderr and the exit code of the table in [`cli`].
 
 use clap::{Parser, Subcommand};
 use gamebot::api::{self, AppState};
-use gamebot::cli;
+use gamebot::cli::{self, CliError};
 use gamebot::config::{LogFormat, ServeConfig};
 use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
@@ -48,8 +50,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => serve(cli.serve),
-        Some(Command::Serve(config)) => serve(config),
+        None => cli::report("serve", serve(cli.serve)),
+        Some(Command::Serve(config)) => cli::report("serve", serve(config)),
         Some(Command::Arena(args)) => cli::arena::run(args),
         Some(Command::Advance(args)) => cli::advance::run(args),
         Some(Command::Halma(args)) => cli::halma::run(args),
@@ -73,39 +75,33 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-fn serve(config: ServeConfig) -> ExitCode {
+/// Serves until a shutdown signal. A bad address is a usage error (exit 2);
+/// a runtime or socket that cannot be had is an I/O error (exit 1).
+fn serve(config: ServeConfig) -> Result<(), CliError> {
     init_logging(config.log_format);
     // A panic in a handler or a search is answered as a 500 and the worker
     // survives; the hook makes sure it is also logged where the logs go.
     std::panic::set_hook(Box::new(|panic| tracing::error!(%panic, "panic")));
-    let addr = match config.bind_addr() {
-        Ok(addr) => addr,
-        Err(message) => {
-            eprintln!("gamebot: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let addr = config.bind_addr().map_err(CliError::Usage)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("gamebot: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
+        .map_err(|error| in_context(error, "cannot start the async runtime"))?;
     runtime.block_on(async move {
-        let listener = match tokio::net::TcpListener::bind(addr).await {
-            Ok(listener) => listener,
-            Err(error) => {
-                eprintln!("gamebot: cannot listen on {addr}: {error}");
-                return ExitCode::FAILURE;
-            }
-        };
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|error| in_context(error, &format!("cannot listen on {addr}")))?;
         let state = AppState::new(config);
         tracing::info!(%addr, workers = state.pool.workers(), queue = state.config.queue, "gamebot serving");
         api::serve(listener, state, api::shutdown_signal()).await;
-        ExitCode::SUCCESS
+        Ok(())
     })
+}
+
+/// `error`, its message led by what was being done.
+fn in_context(error: std::io::Error, doing: &str) -> CliError {
+    CliError::Io(std::io::Error::new(
+        error.kind(),
+        format!("{doing}: {error}"),
+    ))
 }

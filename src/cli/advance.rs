@@ -5,8 +5,11 @@
 //!   plays one legal move for that colour (ply unknown, so the 100-turn
 //!   rule does not apply) and writes the new board to OUT (which may be IN).
 //!
-//! Every error prints one line to stderr, exits non-zero and leaves OUT alone.
+//! Every error prints one line to stderr, exits non-zero and leaves OUT alone
+//! (the codes are in the table of [`crate::cli`]: 2 for a usage error, a stuck
+//! colour or an unwritable OUT, 1 for an unreadable or malformed IN).
 
+use super::CliError;
 use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
 use crate::games::advance::forms::parse_board_text;
 use crate::games::advance::{levels, Advance, Color};
@@ -33,60 +36,68 @@ pub struct AdvanceArgs {
 }
 
 /// What a successful run prints to stdout (empty after a move).
-pub fn execute(args: &AdvanceArgs) -> Result<String, String> {
+pub fn execute(args: &AdvanceArgs) -> Result<String, CliError> {
     let words: Vec<&str> = args.words.iter().map(String::as_str).collect();
     match words.as_slice() {
         ["name"] => Ok(format!("{BOT_NAME}\n")),
-        ["name", ..] => Err("usage: advance name (takes no further arguments)".to_string()),
+        ["name", ..] => Err(CliError::usage(
+            "usage: advance name (takes no further arguments)",
+        )),
         [colour @ ("white" | "black"), input, output] => {
             let colour = Color::from_name(colour).expect("matched a colour name");
             play_file(colour, Path::new(input), Path::new(output), args)?;
             Ok(String::new())
         }
-        ["white" | "black", rest @ ..] => Err(format!(
+        ["white" | "black", rest @ ..] => Err(CliError::usage(format!(
             "usage: advance white|black IN OUT (expected 2 file names after the colour, found {})",
             rest.len()
+        ))),
+        [] => Err(CliError::usage(
+            "usage: advance name | advance white|black IN OUT",
         )),
-        [] => Err("usage: advance name | advance white|black IN OUT".to_string()),
-        [other, ..] => Err(format!(
+        [other, ..] => Err(CliError::usage(format!(
             "unknown first argument {other:?}: expected name, white or black"
-        )),
+        ))),
     }
 }
 
 /// Reads IN, chooses a move for `colour`, writes OUT; OUT is written only
 /// when everything before succeeded.
-fn play_file(colour: Color, input: &Path, output: &Path, args: &AdvanceArgs) -> Result<(), String> {
-    let text = std::fs::read_to_string(input)
-        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-    let state = parse_board_text(&text, colour, None)
-        .map_err(|detail| format!("{}: {detail}", input.display()))?;
+fn play_file(
+    colour: Color,
+    input: &Path,
+    output: &Path,
+    args: &AdvanceArgs,
+) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(input).map_err(|source| CliError::Unreadable {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    let state = parse_board_text(&text, colour, None).map_err(|detail| CliError::Input {
+        path: input.to_path_buf(),
+        detail,
+    })?;
     if levels::legal_moves(&state).is_empty() {
-        return Err(format!("{} has no legal move", colour.name()));
+        return Err(CliError::NoMove(format!(
+            "{} has no legal move",
+            colour.name()
+        )));
     }
-    let level = LevelSpec::parse(&args.level).map_err(|e| e.to_string())?;
+    let level = LevelSpec::parse(&args.level)?;
     let budget = Budget::with_time_ms(args.time_ms);
     let params = BotParams::seeded(rand::random());
-    let choice =
-        Advance::choose_move(&state, &level, &params, &budget).map_err(|e| e.to_string())?;
+    let choice = Advance::choose_move(&state, &level, &params, &budget)?;
     let after = Advance::apply(&state, &choice.mv);
-    std::fs::write(output, after.to_text())
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))
+    std::fs::write(output, after.to_text()).map_err(|source| CliError::Output {
+        path: output.to_path_buf(),
+        source,
+    })
 }
 
 /// Runs the command: prints the name or plays a move; one line on stderr
 /// and a failure code on any error.
 pub fn run(args: AdvanceArgs) -> ExitCode {
-    match execute(&args) {
-        Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
-        }
-        Err(message) => {
-            eprintln!("advance: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    super::report("advance", execute(&args).map(|out| print!("{out}")))
 }
 
 #[cfg(test)]
@@ -200,13 +211,16 @@ mod tests {
         for (words, expected) in cases {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             let error = execute(&args(&words)).unwrap_err();
+            assert!(error.exit_code() != 0, "{words:?}: {error:?}");
+            let error = error.to_string();
             assert!(error.contains(expected), "{words:?}: {error}");
             assert!(!output.exists(), "{words:?} wrote OUT");
         }
         let good = write("good.txt", &start_text());
         let unwritable = dir.join("no-such-dir").join("out.txt");
         let error = execute(&args(&["white", &good, unwritable.to_str().unwrap()])).unwrap_err();
-        assert!(error.contains("cannot write"), "{error}");
+        assert!(matches!(error, CliError::Output { .. }), "{error:?}");
+        assert!(error.to_string().contains("cannot write"), "{error}");
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -7,6 +7,7 @@
 //! start with a few random plies drawn from the seed so that games differ, and
 //! run in parallel on the available cores, each game on one thread.
 
+use super::CliError;
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
 use crate::game::{Game, LevelSpec};
@@ -118,29 +119,23 @@ impl ArenaArgs {
 
 /// Runs the arena and prints its table (and JSON line).
 pub fn run(args: ArenaArgs) -> ExitCode {
-    match play_arena(&args) {
-        Ok(summary) => {
-            print_table(&summary, &args);
-            if args.json {
-                println!("{}", serde_json::to_string(&summary).unwrap_or_default());
-            }
-            ExitCode::SUCCESS
+    let result = play_arena(&args).map(|summary| {
+        print_table(&summary, &args);
+        if args.json {
+            println!("{}", serde_json::to_string(&summary).unwrap_or_default());
         }
-        Err(message) => {
-            eprintln!("gamebot arena: {message}");
-            ExitCode::from(2)
-        }
-    }
+    });
+    super::report("arena", result)
 }
 
 /// Plays every game and sums up the results.
-pub fn play_arena(args: &ArenaArgs) -> Result<MatchSummary, String> {
+pub fn play_arena(args: &ArenaArgs) -> Result<MatchSummary, CliError> {
     games::with_game(&args.game, Arena(args)).unwrap_or_else(|| {
-        Err(format!(
+        Err(CliError::usage(format!(
             "no game '{}'; games: {}",
             args.game,
             games::ids().join(", ")
-        ))
+        )))
     })
 }
 
@@ -148,28 +143,31 @@ pub fn play_arena(args: &ArenaArgs) -> Result<MatchSummary, String> {
 struct Arena<'a>(&'a ArenaArgs);
 
 impl GameVisitor for Arena<'_> {
-    type Output = Result<MatchSummary, String>;
+    type Output = Result<MatchSummary, CliError>;
 
     fn visit<G: Game>(self) -> Self::Output {
         let args = self.0;
         let info = G::info();
         if info.players != 2 {
-            return Err(format!(
+            return Err(CliError::usage(format!(
                 "{} is a one-player game; the arena pits two players",
                 info.id
-            ));
+            )));
         }
         let levels = Seat::BOTH.map(|seat| level_of::<G>(args.player_spec(seat)));
         let [a, b] = levels;
         let levels = [a?, b?];
-        let start = G::new_game(&new_options(args)?).map_err(|e| format!("--options: {e}"))?;
+        let start = G::new_game(&new_options(args)?)
+            .map_err(|e| CliError::usage(format!("--options: {e}")))?;
         let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
             Ok(Box::new(LevelPlayer::<G>::new(
                 levels[seat.index()].clone(),
             )))
         };
         let spec = args.spec();
-        let records = play_match(&spec, &start, &make_player)?;
+        // The only players are bot levels, which are always made; a player
+        // that cannot be made is one the command line named wrongly.
+        let records = play_match(&spec, &start, &make_player).map_err(CliError::Usage)?;
         if let Some(path) = &args.games_log {
             write_games_log(path, &records)?;
         }
@@ -189,18 +187,20 @@ impl GameVisitor for Arena<'_> {
 }
 
 /// A player written like a level (`strong`, `norvig:depth=8`).
-fn level_of<G: Game>(text: &str) -> Result<LevelSpec<G::Level>, String> {
-    LevelSpec::parse(text).map_err(|e| format!("{}: {e}", G::info().id))
+fn level_of<G: Game>(text: &str) -> Result<LevelSpec<G::Level>, CliError> {
+    LevelSpec::parse(text).map_err(|e| CliError::usage(format!("{}: {e}", G::info().id)))
 }
 
 /// The `--options` object for `new` (empty when not given).
-fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, String> {
+fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, CliError> {
     match &args.options {
         None => Ok(Map::new()),
         Some(text) => match serde_json::from_str(text) {
             Ok(Value::Object(map)) => Ok(map),
-            Ok(other) => Err(format!("--options must be a JSON object, not {other}")),
-            Err(e) => Err(format!("--options: {e}")),
+            Ok(other) => Err(CliError::usage(format!(
+                "--options must be a JSON object, not {other}"
+            ))),
+            Err(e) => Err(CliError::usage(format!("--options: {e}"))),
         },
     }
 }
@@ -208,14 +208,17 @@ fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, String> {
 fn write_games_log(
     path: &std::path::Path,
     records: &[crate::arena::GameRecord],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let mut lines = String::new();
     for record in records {
-        let line = serde_json::to_string(record).map_err(|e| e.to_string())?;
+        let line = serde_json::to_string(record).map_err(std::io::Error::from)?;
         lines.push_str(&line);
         lines.push('\n');
     }
-    std::fs::write(path, lines).map_err(|e| format!("--games-log {}: {e}", path.display()))
+    std::fs::write(path, lines).map_err(|source| CliError::Output {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 fn print_table(summary: &MatchSummary, args: &ArenaArgs) {

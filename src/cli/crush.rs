@@ -7,14 +7,17 @@
 //! score after every swap, warns about an invalid swap and asks again, and
 //! prints the total and the final board after 100 swaps (or at the end of the
 //! input). With `--bot` the bot plays all 100 swaps.
+//!
+//! Bad arguments (an unknown level, a k out of range) exit 2, a failed read
+//! or write 1 (the table of [`crate::cli`]).
 
+use super::CliError;
+use crate::arena::run_parallel;
 use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Rules};
 use crate::games::crush::moves::Swap;
 use crate::games::crush::{board_text, Crush, CrushLevel, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Command-line arguments of the `crush` subcommand.
@@ -55,7 +58,7 @@ pub struct CrushArgs {
     #[arg(long, default_value_t = 0)]
     pub first_seed: u32,
     /// Benchmark: the levels to compare, comma-separated (level options too:
-    /// `greedy,strong:depth=2,rounds=50`).
+    /// `greedy,strong,strong:depth=5`).
     #[arg(long, value_delimiter = ',', default_value = "greedy,strong")]
     pub levels: Vec<String>,
     /// Benchmark: the values of k, comma-separated.
@@ -74,38 +77,7 @@ pub fn run(args: CrushArgs) -> ExitCode {
         let stdin = io::stdin();
         interactive(&args, stdin.lock(), &mut io::stdout().lock())
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Usage(message)) => {
-            eprintln!("crush: {message}");
-            ExitCode::from(2)
-        }
-        Err(CliError::Io(error)) => {
-            eprintln!("crush: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Why the program stopped early.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad arguments (an unknown level, say).
-    Usage(String),
-    /// Reading or writing failed.
-    Io(io::Error),
-}
-
-impl From<io::Error> for CliError {
-    fn from(error: io::Error) -> Self {
-        CliError::Io(error)
-    }
-}
-
-impl From<GameError> for CliError {
-    fn from(error: GameError) -> Self {
-        CliError::Usage(error.to_string())
-    }
+    super::report("crush", result)
 }
 
 /// The `k` of a random board when only `--seed` is given.
@@ -411,35 +383,24 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
             jobs.extend(seeds.clone().map(|seed| (ki, li, seed)));
         }
     }
-    let totals = Mutex::new(vec![vec![Vec::new(); levels.len()]; args.ks.len()]);
-    let next = AtomicUsize::new(0);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let started = Instant::now();
-    let failure: Mutex<Option<CliError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                while let Some(&(ki, li, seed)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    match play_game(args.ks[ki], seed, &levels[li], Limits::of(args)) {
-                        Ok(total) => totals.lock().unwrap()[ki][li].push((seed, total)),
-                        Err(error) => *failure.lock().unwrap() = Some(error),
-                    }
-                }
-            });
-        }
-    });
-    if let Some(error) = failure.into_inner().unwrap_or(None) {
-        return Err(error);
+    // The match engine's runner, one game a job. A game's own error travels
+    // inside its result (the runner's errors are strings), so the runner
+    // itself can only fail on a bug.
+    let results = run_parallel(jobs.len(), threads, |index| {
+        let (ki, li, seed) = jobs[index];
+        Ok(play_game(args.ks[ki], seed, &levels[li], Limits::of(args)))
+    })
+    .map_err(|message| CliError::Game(GameError::Internal(message)))?;
+    // The results come in job order: by k, then level, then game seed.
+    let mut totals: Vec<Vec<Vec<i64>>> = vec![vec![Vec::new(); levels.len()]; args.ks.len()];
+    for (&(ki, li, _), total) in jobs.iter().zip(results) {
+        totals[ki][li].push(total?);
     }
-    let totals: Vec<Vec<Vec<i64>>> = totals
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|per_level| per_level.into_iter().map(by_seed).collect())
-        .collect();
     writeln!(
         out,
         "{} games per level and k (seeds {}..{}), {} ms{} a swap, {} threads, {:.1} s",
@@ -476,12 +437,6 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         }
     }
     Ok(())
-}
-
-/// The totals of one level in game-seed order.
-fn by_seed(mut games: Vec<(u32, i64)>) -> Vec<i64> {
-    games.sort_unstable();
-    games.into_iter().map(|(_, total)| total).collect()
 }
 
 /// How much one level's mean total is above another's on the same seeds.
@@ -808,7 +763,6 @@ mod tests {
         assert!((margin - 1.96 * 10.0 / 3f64.sqrt() / 2.0).abs() < 1e-9);
         assert_eq!(Gain::over(&[100], &[120]).margin, None);
         assert_eq!(Gain::over(&[100], &[100]).percent, 0.0);
-        assert_eq!(by_seed(vec![(2, 30), (0, 10), (1, 20)]), [10, 20, 30]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The course's Halma harness contract: read `input.txt`, write `output.txt`.
 
+use super::CliError;
 use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
 use crate::games::halma::{text, CampRule, Halma, HalmaLevel, HalmaOptions};
 use std::path::{Path, PathBuf};
@@ -20,42 +21,51 @@ pub struct HalmaArgs {
 }
 
 /// Reads `D/input.txt`, chooses a move within the clock it names and writes
-/// `D/output.txt`. Bad input gives a message on stderr and exit code 1; a
-/// finished game or a failed write gives 2.
+/// `D/output.txt`. A missing or malformed `input.txt` gives a message on
+/// stderr (naming the line) and exit code 1; a finished game or a failed
+/// write gives 2, as docs/rules/halma.md promises; bad arguments give 2 (the
+/// table of [`crate::cli`]).
 pub fn run(args: HalmaArgs) -> ExitCode {
-    match play(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err((code, message)) => {
-            eprintln!("halma: {message}");
-            ExitCode::from(code)
-        }
-    }
+    super::report("halma", play(&args))
 }
 
-fn play(args: &HalmaArgs) -> Result<(), (u8, String)> {
+fn play(args: &HalmaArgs) -> Result<(), CliError> {
     let camp_rule = match args.camp_rule.as_str() {
         "referee" => CampRule::Referee,
         "basic" => CampRule::Basic,
-        other => return Err((1, format!("--camp-rule {other}: expected referee or basic"))),
+        other => {
+            return Err(CliError::usage(format!(
+                "--camp-rule {other}: expected referee or basic"
+            )))
+        }
     };
-    let level = LevelSpec::parse(&args.level).map_err(|e| (1, e.to_string()))?;
+    let level = LevelSpec::parse(&args.level)?;
     let input_path = args.dir.join("input.txt");
-    let body = std::fs::read_to_string(&input_path)
-        .map_err(|e| (1, format!("cannot read {}: {e}", input_path.display())))?;
-    let output = answer(&body, camp_rule, &level)
-        .map_err(|e| (e.0, format!("{}: {}", input_path.display(), e.1)))?;
+    let body = std::fs::read_to_string(&input_path).map_err(|source| CliError::Unreadable {
+        path: input_path.clone(),
+        source,
+    })?;
+    let output = answer(&input_path, &body, camp_rule, &level)?;
     write_output(&args.dir, &output)
 }
 
-/// The text of `output.txt` for the text of `input.txt`.
+/// The text of `output.txt` for the text of `input.txt` (read from `path`,
+/// which the errors name).
 pub fn answer(
+    path: &Path,
     body: &str,
     camp_rule: CampRule,
     level: &LevelSpec<HalmaLevel>,
-) -> Result<String, (u8, String)> {
-    let input = text::parse_input(body, camp_rule).map_err(|e| (1, e.to_string()))?;
+) -> Result<String, CliError> {
+    let input = text::parse_input(body, camp_rule).map_err(|e| CliError::Input {
+        path: path.to_path_buf(),
+        detail: e.to_string(),
+    })?;
     if Halma::outcome(&input.state).is_over() {
-        return Err((2, "the game is over: there is no move to play".to_string()));
+        return Err(CliError::NoMove(format!(
+            "{}: the game is over: there is no move to play",
+            path.display()
+        )));
     }
     let params = BotParams {
         seed: rand::random(),
@@ -63,12 +73,11 @@ pub fn answer(
             clock: Some(input.clock),
         },
     };
-    let choice = Halma::choose_move(&input.state, level, &params, &Budget::unlimited())
-        .map_err(|e| (1, e.to_string()))?;
+    let choice = Halma::choose_move(&input.state, level, &params, &Budget::unlimited())?;
     Ok(text::output_text(&input.state, &choice.mv))
 }
 
-fn write_output(dir: &Path, output: &str) -> Result<(), (u8, String)> {
+fn write_output(dir: &Path, output: &str) -> Result<(), CliError> {
     let path = dir.join("output.txt");
-    std::fs::write(&path, output).map_err(|e| (2, format!("cannot write {}: {e}", path.display())))
+    std::fs::write(&path, output).map_err(|source| CliError::Output { path, source })
 }

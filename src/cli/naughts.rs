@@ -4,7 +4,10 @@
 //! messages, announce the result and offer another game. With `--vs LEVEL`
 //! the bot plays crosses. The loop is generic over its input and output, so
 //! tests drive it with scripted input; it ends cleanly at end of input.
+//! An unknown `--vs` level exits 2, a failed read or write 1 (the table of
+//! [`crate::cli`]); a closed standard output (a pager quit) ends it quietly.
 
+use super::CliError;
 use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player, Rules};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
 use crate::games::naughts::state::side_name;
@@ -49,35 +52,28 @@ pub struct Session {
 
 /// Runs the game on the terminal.
 pub fn run(args: NaughtsArgs) -> ExitCode {
-    let bot = match args.vs.as_deref().map(checked_level).transpose() {
-        Ok(bot) => bot,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
+    super::report("naughts", run_session(&args))
+}
+
+fn run_session(args: &NaughtsArgs) -> Result<(), CliError> {
     let session = Session {
         grid_size: args.grid_size,
         pieces: args.pieces,
-        bot,
+        bot: args.vs.as_deref().map(checked_level).transpose()?,
         seed: args.seed.unwrap_or_else(rand::random),
         bot_time_ms: args.bot_time_ms,
     };
     let stdin = io::stdin();
     match play(&session, stdin.lock(), io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("naughts: {e}");
-            ExitCode::FAILURE
-        }
+        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        result => result,
     }
 }
 
-/// Parses a level (`perfect`, `random`, …); an unknown one is an error
+/// Parses a level (`perfect`, `random`, …); an unknown one is a usage error
 /// naming every level naughts has.
-pub fn checked_level(text: &str) -> Result<LevelSpec<NaughtsLevel>, String> {
-    LevelSpec::parse(text).map_err(|e| format!("naughts: {e}"))
+pub fn checked_level(text: &str) -> Result<LevelSpec<NaughtsLevel>, CliError> {
+    Ok(LevelSpec::parse(text)?)
 }
 
 fn player_name(player: Player) -> &'static str {
@@ -171,13 +167,17 @@ enum Ended {
 }
 
 /// Plays games until the user declines another or input ends.
-pub fn play(session: &Session, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+pub fn play(
+    session: &Session,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> Result<(), CliError> {
     writeln!(output, "Fancy Naughts & Crosses")?;
     let mut game_number = 0u64;
     loop {
         if let Ended::EndOfInput = play_one(session, game_number, &mut input, &mut output)? {
             writeln!(output)?;
-            return output.flush();
+            return Ok(output.flush()?);
         }
         game_number += 1;
         write!(output, "Play again? (y/n): ")?;
@@ -192,7 +192,7 @@ pub fn play(session: &Session, mut input: impl BufRead, mut output: impl Write) 
         }
     }
     writeln!(output, "Thanks for playing!")?;
-    output.flush()
+    Ok(output.flush()?)
 }
 
 fn play_one(
@@ -200,7 +200,7 @@ fn play_one(
     game_number: u64,
     input: &mut impl BufRead,
     output: &mut impl Write,
-) -> io::Result<Ended> {
+) -> Result<Ended, CliError> {
     let mut state = State::new(session.grid_size, session.pieces);
     let mut last_mover: Option<Player> = None;
     loop {
@@ -244,7 +244,7 @@ fn bot_move(
     game_number: u64,
     state: &State,
     output: &mut impl Write,
-) -> io::Result<Turn> {
+) -> Result<Turn, CliError> {
     let level = session.bot.as_ref().expect("a bot level");
     let params = BotParams::seeded(
         session
@@ -252,8 +252,7 @@ fn bot_move(
             .wrapping_add(game_number * 1_000 + state_ply(state)),
     );
     let budget = Budget::with_time_ms(session.bot_time_ms);
-    let choice = Naughts::choose_move(state, level, &params, &budget)
-        .map_err(|e| io::Error::other(e.to_string()))?;
+    let choice = Naughts::choose_move(state, level, &params, &budget)?;
     writeln!(
         output,
         "{} plays {}.",

@@ -1,0 +1,438 @@
+//! The exit codes of every subcommand's main failures, through the real
+//! binary: the table in `src/cli/mod.rs` (and the README's "Other commands"),
+//! one line on stderr that starts `gamebot <command>: `, and the legacy
+//! contracts' promises (Advance: non-zero and OUT untouched; Halma: 1 for a
+//! bad `input.txt`, 2 for a finished game or a failed write).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `gamebot args…` with `input` on standard input.
+fn gamebot(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gamebot binary starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().expect("the program runs");
+    // The program may stop reading before the input ends.
+    let _ = writer.join().expect("the writer thread");
+    output
+}
+
+/// Checks that `output` failed with `code` and one stderr line
+/// `gamebot <command>: …` that contains `says`.
+fn assert_fails(output: &Output, code: i32, command: &str, says: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{command}: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line on stderr: {stderr}");
+    let prefix = format!("gamebot {command}: ");
+    assert!(lines[0].starts_with(&prefix), "{stderr}");
+    assert!(lines[0].contains(says), "expected '{says}' in: {stderr}");
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temp path")
+}
+
+// ---------------------------------------------------------------- advance
+
+#[test]
+fn advance_usage_errors_exit_2_and_leave_out_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let out = dir.path().join("out.txt");
+    std::fs::write(&input, advance_start()).unwrap();
+    for (args, says) in [
+        (
+            vec!["advance", "blue", path(&input), path(&out)],
+            "unknown first argument",
+        ),
+        (
+            vec!["advance", "white", path(&input)],
+            "expected 2 file names",
+        ),
+        (vec!["advance"], "usage"),
+        (vec!["advance", "name", "x"], "takes no further arguments"),
+        (
+            vec![
+                "advance",
+                "white",
+                path(&input),
+                path(&out),
+                "--level",
+                "clever",
+            ],
+            "unknown level 'clever'",
+        ),
+        (
+            vec![
+                "advance",
+                "white",
+                path(&input),
+                path(&out),
+                "--level",
+                "strong:nonsense=1",
+            ],
+            "nonsense",
+        ),
+    ] {
+        assert_fails(&gamebot(&args, ""), 2, "advance", says);
+        assert!(!out.exists(), "{args:?} wrote OUT");
+    }
+}
+
+/// The studio's start position (kept in sync with the library's).
+fn advance_start() -> String {
+    use gamebot::games::advance::State;
+    let text = State::start().to_text();
+    assert_eq!(text.lines().count(), 9);
+    text
+}
+
+#[test]
+fn advance_input_errors_exit_1_and_name_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let missing = dir.path().join("missing.txt");
+    assert_fails(
+        &gamebot(&["advance", "white", path(&missing), path(&out)], ""),
+        1,
+        "advance",
+        &format!("cannot read {}", missing.display()),
+    );
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, advance_start().replacen('.', "x", 1)).unwrap();
+    assert_fails(
+        &gamebot(&["advance", "black", path(&bad), path(&out)], ""),
+        1,
+        "advance",
+        &format!("{}: line 3, column 1", bad.display()),
+    );
+    assert!(!out.exists(), "an error wrote OUT");
+}
+
+#[test]
+fn advance_with_nothing_to_play_or_nowhere_to_write_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let stuck = dir.path().join("stuck.txt");
+    let board = "Z........\n.........\n.........\n.........\n.........\n\
+                 .........\n.........\n.........\n........z\n";
+    std::fs::write(&stuck, board).unwrap();
+    assert_fails(
+        &gamebot(&["advance", "white", path(&stuck), path(&out)], ""),
+        2,
+        "advance",
+        "white has no legal move",
+    );
+    assert!(!out.exists());
+
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, advance_start()).unwrap();
+    let nowhere = dir.path().join("no-such-dir").join("out.txt");
+    assert_fails(
+        &gamebot(
+            &[
+                "advance",
+                "white",
+                path(&good),
+                path(&nowhere),
+                "--level",
+                "legal",
+            ],
+            "",
+        ),
+        2,
+        "advance",
+        "cannot write",
+    );
+
+    let name = gamebot(&["advance", "name"], "");
+    assert_eq!(name.status.code(), Some(0));
+    assert!(name.stderr.is_empty());
+}
+
+// ------------------------------------------------------------------ halma
+
+/// The first seed example (White to win by 4,3 → 3,2), with a short clock.
+const HALMA_INPUT: &str = "\
+SINGLE
+WHITE
+1.0
+WWWWW...........
+WWWWW...........
+WWW.............
+WWW.W...........
+WW..............
+................
+................
+................
+................
+................
+................
+..........B...BB
+.............BBB
+.............BBB
+...........BBBBB
+...........BBBBB
+";
+
+fn halma_dir(input: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("input.txt"), input).unwrap();
+    dir
+}
+
+fn halma(dir: &Path, more: &[&str]) -> Output {
+    let mut args = vec!["halma", "--dir", path(dir)];
+    args.extend_from_slice(more);
+    gamebot(&args, "")
+}
+
+#[test]
+fn halma_bad_or_missing_input_exits_1_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_fails(&halma(dir.path(), &[]), 1, "halma", "cannot read");
+    assert!(!dir.path().join("output.txt").exists());
+
+    let dir = halma_dir(&HALMA_INPUT.replacen("WHITE", "PURPLE", 1));
+    assert_fails(&halma(dir.path(), &[]), 1, "halma", "line 2");
+    assert!(!dir.path().join("output.txt").exists());
+
+    let dir = halma_dir(&HALMA_INPUT.replacen("WWW.W", "WWW.X", 1));
+    let output = halma(dir.path(), &[]);
+    assert_fails(&output, 1, "halma", "input.txt: ");
+    assert_fails(&output, 1, "halma", "line 7");
+}
+
+#[test]
+fn halma_finished_game_or_failed_write_exits_2() {
+    // White's winning move played: the game is over, black has nothing to play.
+    let finished = HALMA_INPUT
+        .replacen("WHITE", "BLACK", 1)
+        .replacen("WWW.............", "WWWW............", 1)
+        .replacen("WWW.W...........", "WWW.............", 1);
+    let dir = halma_dir(&finished);
+    assert_fails(&halma(dir.path(), &[]), 2, "halma", "the game is over");
+    assert!(!dir.path().join("output.txt").exists());
+
+    let dir = halma_dir(HALMA_INPUT);
+    std::fs::create_dir(dir.path().join("output.txt")).unwrap();
+    assert_fails(
+        &halma(dir.path(), &["--level", "random"]),
+        2,
+        "halma",
+        "cannot write",
+    );
+}
+
+#[test]
+fn halma_bad_arguments_exit_2_and_a_good_input_exits_0() {
+    let dir = halma_dir(HALMA_INPUT);
+    assert_fails(
+        &halma(dir.path(), &["--camp-rule", "strict"]),
+        2,
+        "halma",
+        "expected referee or basic",
+    );
+    assert_fails(
+        &halma(dir.path(), &["--level", "clever"]),
+        2,
+        "halma",
+        "unknown level 'clever'",
+    );
+    assert!(!dir.path().join("output.txt").exists());
+    let ok = halma(dir.path(), &[]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let answer = std::fs::read_to_string(dir.path().join("output.txt")).unwrap();
+    assert_eq!(answer.trim_end(), "E 4,3 3,2");
+}
+
+// ---------------------------------------------------------------- naughts
+
+#[test]
+fn naughts_unknown_level_exits_2_and_clap_refusals_too() {
+    assert_fails(
+        &gamebot(&["naughts", "--vs", "oracle"], ""),
+        2,
+        "naughts",
+        "unknown level 'oracle'",
+    );
+    let clap = gamebot(&["naughts", "--grid-size", "9"], "");
+    assert_eq!(clap.status.code(), Some(2));
+    let ok = gamebot(&["naughts"], "");
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(ok.stderr.is_empty());
+}
+
+#[test]
+fn naughts_ends_quietly_when_its_output_is_closed() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .arg("naughts")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program waits for its first move; the reading end is closed
+    // before it comes, so the help it asks for cannot be written.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all("h\n".repeat(20).as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stderr.is_empty());
+}
+
+// ------------------------------------------------------------------ crush
+
+#[test]
+fn crush_bad_arguments_exit_2() {
+    assert_fails(
+        &gamebot(&["crush", "--bot", "clever"], ""),
+        2,
+        "crush",
+        "unknown level 'clever'",
+    );
+    assert_fails(
+        &gamebot(&["crush", "--bot", "strong:depth=99"], ""),
+        2,
+        "crush",
+        "depth",
+    );
+    assert_fails(
+        &gamebot(
+            &["crush", "--benchmark", "--ks", "9", "--levels", "greedy"],
+            "",
+        ),
+        2,
+        "crush",
+        "k must be 4..=7, got 9",
+    );
+    assert_fails(
+        &gamebot(
+            &["crush", "--benchmark", "--levels", "strong:rounds=50"],
+            "",
+        ),
+        2,
+        "crush",
+        "rounds",
+    );
+}
+
+#[test]
+fn crush_output_that_cannot_be_written_exits_1() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .arg("crush")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program waits for its first swap; the reading end is closed
+    // before it comes, so what the swap prints cannot be written.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"3040\n").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_fails(&output, 1, "crush", "Broken pipe");
+}
+
+// ------------------------------------------------------------------ arena
+
+#[test]
+fn arena_bad_arguments_exit_2() {
+    for (args, says) in [
+        (
+            vec!["arena", "chess", "--a", "random", "--b", "random"],
+            "no game 'chess'",
+        ),
+        (
+            vec!["arena", "reversi", "--a", "nope", "--b", "random"],
+            "unknown level 'nope'",
+        ),
+        (
+            vec!["arena", "crush", "--a", "random", "--b", "random"],
+            "one-player game",
+        ),
+        (
+            vec![
+                "arena",
+                "naughts",
+                "--a",
+                "random",
+                "--b",
+                "random",
+                "--options",
+                "[1]",
+            ],
+            "--options must be a JSON object",
+        ),
+    ] {
+        assert_fails(&gamebot(&args, ""), 2, "arena", says);
+    }
+}
+
+#[test]
+fn arena_games_log_that_cannot_be_written_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("no-such-dir").join("games.jsonl");
+    let output = gamebot(
+        &[
+            "arena",
+            "naughts",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--games-log",
+            path(&log),
+        ],
+        "",
+    );
+    assert_fails(&output, 2, "arena", "cannot write");
+}
+
+// ------------------------------------------------------------------ serve
+
+#[test]
+fn serve_bad_address_exits_2_and_a_taken_port_exits_1() {
+    assert_fails(
+        &gamebot(&["serve", "--bind", "not-an-address"], ""),
+        2,
+        "serve",
+        "cannot use 'not-an-address'",
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    assert_fails(
+        &gamebot(&["serve", "--bind", &addr], ""),
+        1,
+        "serve",
+        &format!("cannot listen on {addr}"),
+    );
+}
