@@ -329,16 +329,7 @@ impl<G: Game> DynGame for Erased<G> {
     }
 
     fn new_game(&self, options: &Value) -> Result<NewReply, GameError> {
-        let options = match options {
-            Value::Null => Map::new(),
-            Value::Object(map) => map.clone(),
-            other => {
-                return Err(GameError::InvalidOption(format!(
-                    "options must be a JSON object, not {other}"
-                )))
-            }
-        };
-        let state = G::new_game(&options)?;
+        let state = G::new_game(super::read_new_options::<G>(options)?)?;
         Ok(NewReply {
             state: G::state_to_json(&state),
         })

@@ -78,14 +78,38 @@ impl Outcome {
     }
 }
 
-/// Refuses every option of `new`, for a game that always starts from one position.
-pub fn refuse_new_options(game: &str, options: &Map<String, Value>) -> Result<(), GameError> {
-    match options.keys().next() {
-        None => Ok(()),
-        Some(key) => Err(GameError::InvalidOption(format!(
-            "{game} has no option '{key}': a new game always starts from the standard position"
-        ))),
+/// Reads `new`'s `options` (a JSON object, or null for the defaults) as the
+/// game's typed options. An option the game does not have, or a value of the
+/// wrong type, is `invalid_option` naming it.
+pub fn read_new_options<G: Game>(options: &Value) -> Result<G::NewOptions, GameError> {
+    if options.is_null() {
+        return Ok(G::NewOptions::default());
     }
+    if !options.is_object() {
+        return Err(GameError::InvalidOption(format!(
+            "options must be a JSON object, not {options}"
+        )));
+    }
+    serde_path_to_error::deserialize(options.clone()).map_err(|e| {
+        let option = e.path().to_string();
+        let message = e
+            .into_inner()
+            .to_string()
+            .replace(", there are no fields", "");
+        let hint = if message.starts_with("unknown field") {
+            let known: Vec<&str> = G::info().new_options.iter().map(|o| o.name).collect();
+            match known.as_slice() {
+                [] => " (it always starts from the standard position)".to_string(),
+                names => format!(" (it takes: {})", names.join(", ")),
+            }
+        } else {
+            String::new()
+        };
+        GameError::InvalidOption(format!(
+            "{} has no such new game: option '{option}': {message}{hint}",
+            G::info().id
+        ))
+    })
 }
 
 /// Static description of a game: what `GET /v1/games` lists besides the
@@ -207,14 +231,20 @@ pub trait Game: Rules {
     /// unknown fields refused, so a typo in a request is an error.
     type BotOptions: DeserializeOwned + Default + Clone + std::fmt::Debug + Send + Sync + 'static;
 
+    /// The options of a new game (`new`'s `options` object), deserialized
+    /// with unknown fields refused; [`NoOptions`] for a game that always
+    /// starts from one position. `Default` is the game's default start.
+    type NewOptions: DeserializeOwned + Default + std::fmt::Debug + Send + 'static;
+
     /// The level used when a request names none.
     const DEFAULT_LEVEL: Self::Level;
 
     /// Static description: id, name, sides, options, rules.
     fn info() -> GameInfo;
 
-    /// A new game, with the options `new` accepts (an empty map for the defaults).
-    fn new_game(options: &Map<String, Value>) -> Result<Self::State, GameError>;
+    /// A new game with these options (checked beyond their types here:
+    /// a value out of range is `invalid_option`).
+    fn new_game(options: Self::NewOptions) -> Result<Self::State, GameError>;
 
     /// Parses and validates a JSON state.
     fn state_from_json(value: &Value) -> Result<Self::State, GameError>;

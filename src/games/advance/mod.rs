@@ -31,8 +31,8 @@ pub use board::{Color, State};
 pub use movegen::{Kind, Move};
 
 use crate::game::{
-    refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
-    LevelSpec, NoOptions, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
@@ -111,6 +111,7 @@ impl Rules for Advance {
 impl Game for Advance {
     type Level = AdvanceLevel;
     type BotOptions = NoOptions;
+    type NewOptions = NoOptions;
 
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
 
@@ -126,8 +127,7 @@ impl Game for Advance {
         }
     }
 
-    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        refuse_new_options("advance", options)?;
+    fn new_game(_: NoOptions) -> Result<State, GameError> {
         Ok(State::start())
     }
 

@@ -104,7 +104,7 @@ fn sparse(lines: &[(usize, &str)], to_move: Color) -> State {
 
 #[test]
 fn start_position_has_43_moves() {
-    let state = Advance::new_game(&serde_json::Map::new()).unwrap();
+    let state = Advance::new_game(Default::default()).unwrap();
     assert_eq!(legal(&state).len(), 43);
     assert_eq!(Advance::outcome(&state), Outcome::Ongoing);
     assert_eq!(state.ply(), Some(0));
@@ -1455,7 +1455,7 @@ fn an_illegal_move_names_the_rule_it_breaks() {
 
 #[test]
 fn a_ply_whose_parity_disagrees_with_the_side_to_move_is_invalid() {
-    let start = Advance::state_to_json(&Advance::new_game(&Default::default()).unwrap());
+    let start = Advance::state_to_json(&Advance::new_game(Default::default()).unwrap());
     let mut odd = start.clone();
     odd["ply"] = json!(1);
     let error = Advance::state_from_json(&odd).unwrap_err();

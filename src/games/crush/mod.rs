@@ -40,7 +40,7 @@ use crate::game::{
 use board::{Board, GameRefill, SIDE};
 use moves::{Swap, ALL_SWAPS};
 use rng::TinyMt32;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 pub use state::{State, SWAPS_PER_GAME};
 
 /// The course's hand-typed starting board (k = 4, seed 0), embedded so the
@@ -160,19 +160,17 @@ fn run_json(run: &board::Run) -> Value {
     })
 }
 
-fn option_u64(options: &Map<String, Value>, key: &str, max: u64) -> Result<Option<u64>, GameError> {
-    match options.get(key) {
-        None => Ok(None),
-        Some(value) => value
-            .as_u64()
-            .filter(|v| *v <= max)
-            .map(Some)
-            .ok_or_else(|| {
-                GameError::InvalidOption(format!(
-                    "option '{key}' must be a whole number 0..={max}, got {value}"
-                ))
-            }),
-    }
+/// The options of a new game: `k` and `seed` for a random board, or
+/// `preset: "course"` for the course's game.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrushNew {
+    /// Digits on the board, 4 to 7 (default 4).
+    pub k: Option<u8>,
+    /// The generator's seed (default 0).
+    pub seed: Option<u32>,
+    /// `"course"`: the course's hand-typed board, k 4, seed 0.
+    pub preset: Option<String>,
 }
 
 crate::declare_levels! {
@@ -214,6 +212,7 @@ impl Rules for Crush {
 impl Game for Crush {
     type Level = CrushLevel;
     type BotOptions = NoOptions;
+    type NewOptions = CrushNew;
 
     const DEFAULT_LEVEL: CrushLevel = CrushLevel::Strong;
 
@@ -242,39 +241,33 @@ impl Game for Crush {
         }
     }
 
-    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        if let Some(key) = options
-            .keys()
-            .find(|k| !["k", "seed", "preset"].contains(&k.as_str()))
-        {
-            return Err(GameError::InvalidOption(format!(
-                "unknown option '{key}': crush takes k, seed or preset"
-            )));
-        }
-        if let Some(preset) = options.get("preset") {
-            if preset.as_str() != Some("course") {
+    fn new_game(options: CrushNew) -> Result<State, GameError> {
+        if let Some(preset) = options.preset {
+            if preset != "course" {
                 return Err(GameError::InvalidOption(format!(
-                    "option 'preset' must be \"course\", got {preset}"
+                    "option 'preset' must be \"course\", got \"{preset}\""
                 )));
             }
-            if let Some(key) = ["k", "seed"].into_iter().find(|k| options.contains_key(*k)) {
+            if let Some(key) = [("k", options.k.is_some()), ("seed", options.seed.is_some())]
+                .into_iter()
+                .find_map(|(key, given)| given.then_some(key))
+            {
                 return Err(GameError::InvalidOption(format!(
                     "option '{key}' cannot be combined with 'preset' (the course game is k 4, seed 0)"
                 )));
             }
             return Ok(Crush::new_course());
         }
-        let k = match option_u64(options, "k", u64::MAX)? {
+        let k = match options.k {
             None => 4,
-            Some(k) if (4..=7).contains(&k) => k as u8,
+            Some(k) if (4..=7).contains(&k) => k,
             Some(k) => {
                 return Err(GameError::InvalidOption(format!(
                     "option 'k' must be 4, 5, 6 or 7, got {k}"
                 )))
             }
         };
-        let seed = option_u64(options, "seed", u64::from(u32::MAX))?.unwrap_or(0) as u32;
-        Ok(Crush::new_seeded(k, seed))
+        Ok(Crush::new_seeded(k, options.seed.unwrap_or(0)))
     }
 
     fn state_from_json(value: &Value) -> Result<State, GameError> {

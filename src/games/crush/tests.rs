@@ -264,7 +264,9 @@ fn a_new_game_fills_row_by_row_then_settles_without_scoring() {
 #[test]
 fn the_course_preset_is_the_fixture_board() {
     let fixture = crate::test_data::json("crush/course-board.json");
-    let state = Crush::new_game(json!({"preset": "course"}).as_object().unwrap()).unwrap();
+    let state = crate::game::read_new_options::<Crush>(&json!({"preset": "course"}))
+        .and_then(Crush::new_game)
+        .unwrap();
     assert_eq!(state.to_json()["board"], fixture["board"]);
     assert_eq!(state.k, 4);
     assert_eq!(state.rng, TinyMt32::for_game(0));
@@ -376,7 +378,8 @@ fn bad_states_say_where_and_why() {
 
 #[test]
 fn new_game_options_are_checked() {
-    let new = |v: serde_json::Value| Crush::new_game(v.as_object().unwrap());
+    let new =
+        |v: serde_json::Value| crate::game::read_new_options::<Crush>(&v).and_then(Crush::new_game);
     assert_eq!(new(json!({})).unwrap(), Crush::new_seeded(4, 0));
     assert_eq!(
         new(json!({"k": 6, "seed": 12})).unwrap(),

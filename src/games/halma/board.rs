@@ -227,9 +227,11 @@ pub fn goal_distance(side: Player, c: Cell) -> u32 {
 }
 
 /// Which camp rules apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CampRule {
     /// The course referee's rules: the basic rule plus (a) and (b).
+    #[default]
     Referee,
     /// Only "a piece in the opposing camp stays there".
     Basic,

@@ -41,6 +41,29 @@ use std::time::{Duration, Instant};
 /// The game of Halma, for the registry.
 pub struct Halma;
 
+/// The options of a new Halma game.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HalmaNew {
+    /// The camp rules (default: the course referee's).
+    #[serde(default)]
+    pub camp_rule: CampRule,
+    /// Who moves first (default black).
+    #[serde(default)]
+    pub to_move: HalmaSide,
+}
+
+/// A side, as Halma's options name it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HalmaSide {
+    /// Black, who moves first by default.
+    #[default]
+    Black,
+    /// White.
+    White,
+}
+
 crate::declare_levels! {
     /// The bot levels of Halma.
     pub enum HalmaLevel {
@@ -88,6 +111,7 @@ impl Rules for Halma {
 impl Game for Halma {
     type Level = HalmaLevel;
     type BotOptions = HalmaOptions;
+    type NewOptions = HalmaNew;
 
     const DEFAULT_LEVEL: HalmaLevel = HalmaLevel::Strong;
 
@@ -113,38 +137,12 @@ impl Game for Halma {
         }
     }
 
-    fn new_game(options: &Map<String, Value>) -> Result<HalmaState, GameError> {
-        let mut camp_rule = CampRule::Referee;
-        let mut to_move = Player::First;
-        for (key, value) in options {
-            match (key.as_str(), value.as_str()) {
-                ("camp_rule", Some(text)) => {
-                    camp_rule = state::parse_camp_rule(text).ok_or_else(|| {
-                        GameError::InvalidOption(format!(
-                            "camp_rule={value}: expected \"referee\" or \"basic\""
-                        ))
-                    })?
-                }
-                ("to_move", Some(text)) => {
-                    to_move = state::parse_side(text).ok_or_else(|| {
-                        GameError::InvalidOption(format!(
-                            "to_move={value}: expected \"black\" or \"white\""
-                        ))
-                    })?
-                }
-                ("camp_rule" | "to_move", None) => {
-                    return Err(GameError::InvalidOption(format!(
-                        "{key}={value}: expected a string"
-                    )))
-                }
-                _ => {
-                    return Err(GameError::InvalidOption(format!(
-                        "unknown option '{key}'; halma takes camp_rule and to_move"
-                    )))
-                }
-            }
-        }
-        Ok(HalmaState::start(to_move, camp_rule))
+    fn new_game(options: HalmaNew) -> Result<HalmaState, GameError> {
+        let to_move = match options.to_move {
+            HalmaSide::Black => Player::First,
+            HalmaSide::White => Player::Second,
+        };
+        Ok(HalmaState::start(to_move, options.camp_rule))
     }
 
     fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {

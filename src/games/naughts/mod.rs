@@ -39,29 +39,45 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
 
 /// The game, as registered under the id `naughts`.
 pub struct Naughts;
 
-/// Reads an integer option of `new`, with its default and range.
-fn option(
-    options: &Map<String, Value>,
+/// The options of a new game: the grid's size and the markers each hand holds.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NaughtsNew {
+    /// Rows and columns, 2 to 8.
+    pub grid_size: u8,
+    /// Markers a side, sizes 1..pieces, 5 to 9.
+    pub pieces: u8,
+}
+
+impl Default for NaughtsNew {
+    fn default() -> Self {
+        NaughtsNew {
+            grid_size: 3,
+            pieces: 5,
+        }
+    }
+}
+
+/// `value` if `range` holds it, else `invalid_option` naming the option.
+fn in_range(
     name: &str,
-    default: usize,
+    value: u8,
     range: std::ops::RangeInclusive<usize>,
 ) -> Result<u8, GameError> {
-    let Some(value) = options.get(name) else {
-        return Ok(default as u8);
-    };
-    match value.as_u64() {
-        Some(v) if range.contains(&(v as usize)) => Ok(v as u8),
-        _ => Err(GameError::InvalidOption(format!(
+    if range.contains(&usize::from(value)) {
+        Ok(value)
+    } else {
+        Err(GameError::InvalidOption(format!(
             "option {name} is {value}: expected a whole number from {} to {}",
             range.start(),
             range.end()
-        ))),
+        )))
     }
 }
 
@@ -126,6 +142,7 @@ impl Rules for Naughts {
 impl Game for Naughts {
     type Level = NaughtsLevel;
     type BotOptions = NoOptions;
+    type NewOptions = NaughtsNew;
 
     const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
 
@@ -150,17 +167,9 @@ impl Game for Naughts {
         }
     }
 
-    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        if let Some(key) = options
-            .keys()
-            .find(|k| !["grid_size", "pieces"].contains(&k.as_str()))
-        {
-            return Err(GameError::InvalidOption(format!(
-                "naughts has no option '{key}' (it takes: grid_size, pieces)"
-            )));
-        }
-        let grid = option(options, "grid_size", 3, GRID_SIZES)?;
-        let pieces = option(options, "pieces", 5, PIECE_COUNTS)?;
+    fn new_game(options: NaughtsNew) -> Result<State, GameError> {
+        let grid = in_range("grid_size", options.grid_size, GRID_SIZES)?;
+        let pieces = in_range("pieces", options.pieces, PIECE_COUNTS)?;
         Ok(State::new(grid, pieces))
     }
 

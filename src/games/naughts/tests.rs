@@ -74,11 +74,13 @@ fn empty_json() -> Value {
 
 #[test]
 fn new_game_defaults_and_options() {
-    let state = Naughts::new_game(&Map::new()).unwrap();
+    let state = Naughts::new_game(Default::default()).unwrap();
     assert_eq!((state.grid(), state.pieces()), (3, 5));
     assert_eq!(moves_of(&state).len(), 45);
     let options = json!({"grid_size": 8, "pieces": 9});
-    let state = Naughts::new_game(options.as_object().unwrap()).unwrap();
+    let state = crate::game::read_new_options::<Naughts>(&options)
+        .and_then(Naughts::new_game)
+        .unwrap();
     assert_eq!(moves_of(&state).len(), 64 * 9);
     for bad in [
         json!({"grid_size": 1}),
@@ -89,7 +91,7 @@ fn new_game_defaults_and_options() {
         json!({"size": 3}),
     ] {
         assert!(matches!(
-            Naughts::new_game(bad.as_object().unwrap()),
+            crate::game::read_new_options::<Naughts>(&bad).and_then(Naughts::new_game),
             Err(GameError::InvalidOption(_))
         ));
     }

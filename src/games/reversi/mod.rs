@@ -34,8 +34,8 @@ mod tests;
 pub use state::{Move, State};
 
 use crate::game::{
-    refuse_new_options, Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo,
-    LevelSpec, NoOptions, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use board::Bits;
 use engine::{Plan, RootLine, Thought, WIN};
@@ -87,6 +87,7 @@ impl Rules for Reversi {
 impl Game for Reversi {
     type Level = ReversiLevel;
     type BotOptions = NoOptions;
+    type NewOptions = NoOptions;
 
     const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
 
@@ -102,8 +103,7 @@ impl Game for Reversi {
         }
     }
 
-    fn new_game(options: &Map<String, Value>) -> Result<State, GameError> {
-        refuse_new_options("reversi", options)?;
+    fn new_game(_: NoOptions) -> Result<State, GameError> {
         Ok(State::start())
     }
 

@@ -101,7 +101,7 @@ fn bitboard_moves_and_flips_match_a_square_by_square_walk() {
 
 #[test]
 fn start_position_and_first_moves() {
-    let state = Reversi::new_game(&Map::new()).unwrap();
+    let state = Reversi::new_game(Default::default()).unwrap();
     assert_eq!(
         state.lines(),
         vec![
@@ -293,7 +293,11 @@ fn states_round_trip_and_bad_states_say_where() {
     ));
     assert_eq!(p.as_deref(), Some("/board/0"));
     assert!(matches!(bad(json!([1, 2])), GameError::InvalidState { .. }));
-    assert!(Reversi::new_game(&json!({"size": 10}).as_object().unwrap().clone()).is_err());
+    assert!(
+        crate::game::read_new_options::<Reversi>(&json!({"size": 10}))
+            .and_then(Reversi::new_game)
+            .is_err()
+    );
 }
 
 #[test]
