@@ -1,5 +1,7 @@
-//! Advance: perft from the start position (asserting the fixture's counts),
-//! move generation on a busy midgame position, and the bot levels.
+//! Advance: perft from the start position to depths 3, 4 and 5 (asserting the
+//! fixture's counts, reported in nodes per second), move generation on a busy
+//! midgame position, the time per move of every bot level on the start and a
+//! busy midgame position, and search speed in nodes per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamebot::game::{BotParams, Budget, Game, LevelSpec, Rules};
@@ -30,7 +32,8 @@ fn midgame() -> State {
 fn bench_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("advance_perft");
     group.sample_size(10);
-    for (depth, count) in [(3u32, 80_482u64), (4, 3_502_461)] {
+    for (depth, count) in [(3u32, 80_482u64), (4, 3_502_461), (5, 156_712_230)] {
+        group.throughput(Throughput::Elements(count));
         group.bench_function(format!("start_depth_{depth}"), |b| {
             b.iter(|| {
                 let mut state = State::start();

@@ -85,7 +85,7 @@ fn perft_fixture_small_counts() {
 }
 
 #[test]
-#[ignore = "slow in debug builds: run with --release --ignored"]
+#[ignore = "slow in debug builds: cargo test --release --lib games::advance::tests::perft_fixture_deep_counts -- --ignored"]
 fn perft_fixture_deep_counts() {
     for (name, state, depth, count) in perft_cases(u64::MAX) {
         let found = super::movegen::perft(&mut state.clone(), depth);
@@ -542,7 +542,7 @@ fn strong_passes_the_seed_examples_under_a_time_budget() {
 }
 
 #[test]
-#[ignore = "slow in debug builds: run with --release --ignored --nocapture"]
+#[ignore = "slow in debug builds: cargo test --release --lib games::advance::tests::strong_passes_the_seed_examples_at_many_budgets -- --ignored"]
 fn strong_passes_the_seed_examples_at_many_budgets() {
     let mut budgets: Vec<(String, Budget)> = (1..=6)
         .map(|d| (format!("depth {d}"), Budget::unlimited().depth(d)))
@@ -562,29 +562,6 @@ fn strong_passes_the_seed_examples_at_many_budgets() {
             let mv = seed_example_move(example, "strong", 1, &budget);
             println!("{} at {name}: {}", example["name"], mv["notation"]);
             assert_expected(example, &mv, &format!("strong ({name})"));
-        }
-    }
-}
-
-#[test]
-#[ignore = "exploration: prints analysis of the greedy example"]
-fn explore_analysis() {
-    let examples = fixture("seed-examples.json");
-    let example = &examples["examples"][2];
-    let game = crate::games::find("advance").unwrap();
-    for depth in [1, 2, 3, 5] {
-        let request = BotRequest {
-            state: json!({"board": example["board"], "to_move": example["to_move"]}),
-            level: None,
-            seed: Some(1),
-            extra: serde_json::Map::new(),
-        };
-        let reply = game
-            .analyze(&request, 6, &Budget::unlimited().depth(depth))
-            .unwrap();
-        println!("depth {depth}");
-        for m in reply.moves {
-            println!("  {} {} {:?}", m.mv["notation"], m.score, m.pv);
         }
     }
 }
@@ -1235,60 +1212,6 @@ fn play_through_the_erased_view_reports_the_outcome() {
     let new = game.new_game(&Value::Null).unwrap();
     assert_eq!(new.state, start_json());
     assert!(game.new_game(&json!({"size": 7})).is_err());
-}
-
-#[test]
-#[ignore = "timing: run with --release --ignored --nocapture"]
-fn perft_speed_from_the_start() {
-    for depth in 1..=5 {
-        let started = std::time::Instant::now();
-        let nodes = super::movegen::perft(&mut State::start(), depth);
-        let seconds = started.elapsed().as_secs_f64();
-        println!(
-            "perft({depth}) = {nodes} in {:.3} s, {:.1} M nodes/s",
-            seconds,
-            nodes as f64 / seconds / 1e6
-        );
-    }
-}
-
-#[test]
-#[ignore = "timing: run with --release --ignored --nocapture"]
-fn level_timing() {
-    let examples = fixture("seed-examples.json");
-    let midgame = fixture_state(&examples["examples"][2]);
-    let mut played = State::start();
-    random_playout(State::start(), 11, 30, |s| played = s.clone());
-    println!("after 30 random plies:\n{played:?}");
-    for (name, state) in [
-        ("start", State::start()),
-        ("midgame", midgame),
-        ("playout", played),
-    ] {
-        for level in LEVELS {
-            let spec = crate::game::LevelSpec::parse(level).unwrap();
-            let runs = 5;
-            let started = std::time::Instant::now();
-            let mut report = None;
-            for seed in 0..runs {
-                let choice = Advance::choose_move(
-                    &state,
-                    &spec,
-                    &BotParams::seeded(seed),
-                    &Budget::with_time_ms(100),
-                )
-                .unwrap();
-                report = Some(choice.report);
-            }
-            let report = report.unwrap();
-            println!(
-                "{name} {level}: {:.3} ms per move (depth {:?}, nodes {:?})",
-                started.elapsed().as_secs_f64() * 1000.0 / runs as f64,
-                report.depth,
-                report.nodes
-            );
-        }
-    }
 }
 
 /// The position seen from the other side: rows reversed, colours swapped.

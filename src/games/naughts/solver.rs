@@ -1030,6 +1030,23 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// The opening book's lines for `pieces` pieces a side, in the order
+/// `opening_book.txt` lists them: the empty 3×3 board, then the position after
+/// each first move, one line per canonical position (see [`book_line`]), each
+/// solved from scratch with a table of 2^22 slots. Lazy: each line is solved
+/// when it is asked for. The book (6 to 9 pieces) is written by
+/// `cargo run --release -p gamebot-research --bin naughts_opening_book`, and a
+/// unit test checks the checked-in book against this for 6 pieces.
+pub fn opening_book_lines(pieces: u8) -> impl Iterator<Item = String> {
+    let start = State::new(3, pieces);
+    let mut firsts = Vec::new();
+    start.legal_moves(&mut firsts);
+    let mut keys = std::collections::HashSet::new();
+    std::iter::once(start)
+        .chain(firsts.into_iter().map(move |mv| start.apply(&mv)))
+        .map(|state| book_line(&state, 22).expect("an unlimited 3×3 solve is proven"))
+        .filter(move |line| keys.insert(line[..16].to_string()))
+}
 
 #[cfg(test)]
 mod table_tests {

@@ -610,7 +610,7 @@ fn solver_agrees_with_plain_minimax() {
 }
 
 #[test]
-#[ignore = "slow in debug builds: run with --release --ignored"]
+#[ignore = "slow in debug builds: cargo test --release --lib games::reversi::tests::solver_agrees_with_plain_minimax_on_200_positions -- --ignored"]
 fn solver_agrees_with_plain_minimax_on_200_positions() {
     check_solver_against_minimax(100, 200, 10..13);
 }
@@ -668,8 +668,16 @@ fn ffo_positions_up_to_16_empties_are_solved() {
     check_ffo(16);
 }
 
+/// A whole number from the environment variable `name`, or `default`.
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 #[test]
-#[ignore = "the whole FFO set takes a while: run with --release --ignored --nocapture"]
+#[ignore = "the whole FFO set takes a while: FFO_MAX_EMPTIES=64 cargo test --release --lib games::reversi::tests::ffo_all -- --ignored --nocapture"]
 fn ffo_all_positions_are_solved() {
     let started = std::time::Instant::now();
     check_ffo(env_or("FFO_MAX_EMPTIES", 64));
@@ -776,41 +784,7 @@ proptest! {
     }
 }
 
-// ---------------------------------------------------------------- strength (manual)
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-#[test]
-#[ignore = "prints search depths and speeds: run by hand in release"]
-fn report_search_depths() {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for empties in [50, 40, 30, 24, 20, 18, 16] {
-        let Some(board) = random_position(&mut rng, empties) else {
-            continue;
-        };
-        let state = State::from_board(board, Player::First);
-        for ms in [10, 100, 1000] {
-            let budget = Budget::with_time_ms(ms);
-            let started = std::time::Instant::now();
-            let choice = Reversi::choose_move(
-                &state,
-                &LevelSpec::parse("strong").unwrap(),
-                &crate::game::BotParams::seeded(0),
-                &budget,
-            )
-            .unwrap();
-            let r = choice.report;
-            let el = started.elapsed().as_secs_f64() * 1000.0;
-            eprintln!("{empties} empties {ms} ms: depth {:?} nodes {:?} ({:.1} M/s) score {:?} {:?} proven {:?} took {el:.1} ms",
-                r.depth, r.nodes, r.nodes.unwrap() as f64 / el / 1000.0, r.score, r.stopped_by, r.proven);
-        }
-    }
-}
+// ---------------------------------------------------------------- levels
 
 #[test]
 fn every_level_passes_when_it_must() {
