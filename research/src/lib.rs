@@ -21,6 +21,10 @@
 //! | `crush_second_step` | whether a second step of policy improvement would lift `strong` |
 //! | `crush_lookahead` | a one-swap look-ahead as a bot of its own, against greedy |
 //! | `crush_expected` | a cheap estimate of a swap's expected points, and how it plays |
+//! | `naughts_opening_book` | writes `src/games/naughts/opening_book.txt` (2 minutes in release) |
+//! | `naughts_first_moves` | which first moves on the empty 3×3 board lose, for 5 to 9 pieces |
+//! | `naughts_bigger_grids` | `perfect` on grids above 3×3 under a time per move |
+//! | `reversi_search_depths` | how deep `strong` searches in a time, by empties |
 //!
 //! The figures they gave, and what was tried with them, are in
 //! `docs/crush-strong.md`. Several run 9 to 15 minutes at their defaults;

@@ -15,7 +15,8 @@
 //! happen on 3×3 with 5 pieces (the side behind always has an empty cell to
 //! use); it can with more pieces.
 //!
-//! Solved (the ignored tests `bars` and `losing_first_moves`): with perfect
+//! Solved (the `naughts` bench's empty-board solves and the research command
+//! `naughts_first_moves`): with perfect
 //! play the empty 3×3 board is a draw for every hand size from 5 to 9. The
 //! first moves that lose are the biggest marker on an edge (loss in 10 plies)
 //! and, from 6 pieces up, the second biggest in the centre or a corner (loss

@@ -362,7 +362,8 @@ fn solve_within(
 
 /// The opening book: exact answers for 3×3 positions that take too long to
 /// solve within a request (the empty board and every reply to a first move,
-/// for 6 to 9 pieces), written by the ignored test `write_opening_book`.
+/// for 6 to 9 pieces), written by the research command `naughts_opening_book`
+/// from [`opening_book_lines`].
 /// One line per position: canonical key (hex), best cell and size rank in the
 /// canonical frame, score.
 const BOOK: &str = include_str!("opening_book.txt");
