@@ -4,7 +4,7 @@
 //! busy midgame position, and search speed in nodes per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gamebot::game::{BotParams, Budget, Game, LevelSpec, Rules};
+use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Rules};
 use gamebot::games::advance::movegen::perft;
 use gamebot::games::advance::strong;
 use gamebot::games::advance::{Advance, Color, State};

@@ -4,7 +4,7 @@
 //! `cargo bench --bench crush -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamebot::game::{BotParams, Budget, Game, LevelSpec, Rules};
+use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Rules};
 use gamebot::games::crush::board::Board;
 use gamebot::games::crush::bot::{self, Sampled};
 use gamebot::games::crush::columns::Columns;

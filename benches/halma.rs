@@ -1,7 +1,7 @@
 //! Halma: move generation, perft and strong-search speed.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gamebot::game::{perft, BotParams, Budget, Game, LevelSpec, Player, Rules};
+use gamebot::game::{perft, BotParams, Bots, Budget, LevelSpec, Player, Rules};
 use gamebot::games::halma::eval::progress;
 use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
 use rand::{Rng, SeedableRng};

@@ -8,7 +8,7 @@
 //! figures; the 9-piece solve (seconds an iteration) is in a separate group.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gamebot::game::{perft, BotParams, Budget, Game, LevelSpec, StopReason};
+use gamebot::game::{perft, BotParams, Bots, Budget, LevelSpec, StopReason};
 use gamebot::games::naughts::solver::Solver;
 use gamebot::games::naughts::{Naughts, State};
 use std::hint::black_box;

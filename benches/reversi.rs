@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamebot::game::Budget;
-use gamebot::game::Game;
+use gamebot::game::Codec;
 use gamebot::games::reversi::board::Board;
 use gamebot::games::reversi::endgame::Solver;
 use gamebot::games::reversi::engine::{think, Plan};

@@ -6,7 +6,7 @@
 mod common;
 use common::*;
 
-use gamebot::game::{Game, Rules};
+use gamebot::game::{Codec, Rules};
 use gamebot::games::crush::{board_text, Crush};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};

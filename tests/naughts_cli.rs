@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use gamebot::cli::naughts::{checked_level, play, Session};
-use gamebot::game::{BotParams, Budget, Game, LevelSpec, Rules};
+use gamebot::game::{BotParams, Bots, Budget, Codec, LevelSpec, Rules};
 use gamebot::games::naughts::{Naughts, State};
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -10,7 +10,7 @@
 //! colour or an unwritable OUT, 1 for an unreadable or malformed IN).
 
 use super::CliError;
-use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
+use crate::game::{BotParams, Bots, Budget, LevelSpec, Rules};
 use crate::games::advance::forms::parse_board_text;
 use crate::games::advance::{levels, Advance, Color};
 use std::path::Path;

@@ -159,8 +159,7 @@ impl GameVisitor for Arena<'_> {
         let levels = [a?, b?];
         let options = crate::game::read_new_options::<G>(&Value::Object(new_options(args)?))
             .map_err(|e| CliError::usage(format!("--options: {e}")))?;
-        let start =
-            G::new_game(options).map_err(|e| CliError::usage(format!("--options: {e}")))?;
+        let start = G::new_game(options).map_err(|e| CliError::usage(format!("--options: {e}")))?;
         let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
             Ok(Box::new(LevelPlayer::<G>::new(
                 levels[seat.index()].clone(),

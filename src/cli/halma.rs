@@ -1,7 +1,7 @@
 //! The course's Halma harness contract: read `input.txt`, write `output.txt`.
 
 use super::CliError;
-use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
+use crate::game::{BotParams, Bots, Budget, LevelSpec, Rules};
 use crate::games::halma::{text, CampRule, Halma, HalmaLevel, HalmaOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -8,7 +8,7 @@
 //! [`crate::cli`]); a closed standard output (a pager quit) ends it quietly.
 
 use super::CliError;
-use crate::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player, Rules};
+use crate::game::{BotParams, Bots, Budget, Codec, LevelSpec, Outcome, Player, Rules};
 use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
 use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Move, Naughts, NaughtsLevel, State, Turn};

@@ -1,9 +1,19 @@
 //! The game abstraction: what every game implements, and what the rest of the
 //! crate may know about a game. This module imports nothing else from the crate.
 //!
-//! A game is a type implementing [`Game`]: its validated state, its move type,
-//! its rules, its JSON forms and its bot levels. [`erased`] turns any `Game`
-//! into a [`DynGame`], the type-erased JSON view that the HTTP layer and the
+//! A game is a type implementing three traits, one a concern:
+//!
+//! - [`Rules`]: the validated state, the move type, whose turn it is, the
+//!   legal moves, applying one, and the outcome. Search, perft and the match
+//!   engine need nothing more.
+//! - [`Bots`]: the typed [`Level`] enum (declared once with
+//!   [`crate::declare_levels!`]), the typed bot options a request may carry,
+//!   and the levels' moves and analyses.
+//! - [`Codec`]: the static [`GameInfo`], typed new-game options, the JSON
+//!   state and moves, notation, and the legacy text forms.
+//!
+//! Together they make a [`Game`]. [`erased`] turns any `Game` into a
+//! [`DynGame`], the type-erased JSON view that the HTTP layer and the
 //! registry work with, so the HTTP layer never knows one game from another.
 
 mod budget;
@@ -221,9 +231,10 @@ pub trait Rules: Send + Sync + 'static {
     fn outcome(state: &Self::State) -> Outcome;
 }
 
-/// The forms and bots of one game on top of its [`Rules`]: its JSON and
-/// text codec (all the type-erased HTTP view needs) and its typed bot levels.
-pub trait Game: Rules {
+/// A game's bots on top of its [`Rules`]: its typed levels, the options a
+/// bot request may carry, and the moves the levels choose. This and the
+/// rules are all a match needs.
+pub trait Bots: Rules {
     /// The bot levels.
     type Level: Level;
     /// The bot options a request may carry besides the fields every game
@@ -231,13 +242,37 @@ pub trait Game: Rules {
     /// unknown fields refused, so a typo in a request is an error.
     type BotOptions: DeserializeOwned + Default + Clone + std::fmt::Debug + Send + Sync + 'static;
 
+    /// The level used when a request names none.
+    const DEFAULT_LEVEL: Self::Level;
+
+    /// The bot: chooses a move at `level` within `budget`. The game is known
+    /// not to be over, so there is at least one legal move.
+    fn choose_move(
+        state: &Self::State,
+        level: &LevelSpec<Self::Level>,
+        params: &BotParams<Self::BotOptions>,
+        budget: &Budget,
+    ) -> Result<BotChoice<Self::Move>, GameError>;
+
+    /// The `top` best moves with scores and lines, best first. The game is
+    /// known not to be over.
+    fn analyze(
+        state: &Self::State,
+        top: usize,
+        params: &BotParams<Self::BotOptions>,
+        budget: &Budget,
+    ) -> Result<Analysis<Self::Move>, GameError>;
+}
+
+/// A game's forms: the JSON state and move objects, notation, the legacy
+/// text forms, its static description and how a new game starts. This is
+/// all the type-erased HTTP view adds to the rules and the bots (a text form
+/// may carry bot options, such as Halma's clock in `input.txt`).
+pub trait Codec: Bots {
     /// The options of a new game (`new`'s `options` object), deserialized
     /// with unknown fields refused; [`NoOptions`] for a game that always
     /// starts from one position. `Default` is the game's default start.
     type NewOptions: DeserializeOwned + Default + std::fmt::Debug + Send + 'static;
-
-    /// The level used when a request names none.
-    const DEFAULT_LEVEL: Self::Level;
 
     /// Static description: id, name, sides, options, rules.
     fn info() -> GameInfo;
@@ -268,24 +303,6 @@ pub trait Game: Rules {
         None
     }
 
-    /// The bot: chooses a move at `level` within `budget`. The game is known
-    /// not to be over, so there is at least one legal move.
-    fn choose_move(
-        state: &Self::State,
-        level: &LevelSpec<Self::Level>,
-        params: &BotParams<Self::BotOptions>,
-        budget: &Budget,
-    ) -> Result<BotChoice<Self::Move>, GameError>;
-
-    /// The `top` best moves with scores and lines, best first. The game is
-    /// known not to be over.
-    fn analyze(
-        state: &Self::State,
-        top: usize,
-        params: &BotParams<Self::BotOptions>,
-        budget: &Budget,
-    ) -> Result<Analysis<Self::Move>, GameError>;
-
     /// Parses the game's own text form. Games without one keep the default,
     /// which says so.
     fn parse_text(
@@ -308,3 +325,9 @@ pub trait Game: Rules {
         String::new()
     }
 }
+
+/// A whole game: its [`Rules`], [`Bots`] and [`Codec`]. Every type that has
+/// all three is one; the registry, the HTTP view and the arena take this.
+pub trait Game: Codec {}
+
+impl<G: Codec> Game for G {}

@@ -1,7 +1,7 @@
 //! The registry: every game the service knows, one line each. The HTTP layer,
 //! the conformance test, the arena and the benchmarks all find games here.
 
-use crate::game::{DynGame, Erased, Game};
+use crate::game::{Codec, DynGame, Erased, Game};
 
 pub mod advance;
 pub mod crush;
@@ -30,7 +30,7 @@ macro_rules! registry {
         /// Runs `visitor` with the game whose id is `id`, if there is one.
         pub fn with_game<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
             $(
-                if <$game as Game>::info().id == id {
+                if <$game as Codec>::info().id == id {
                     return Some(visitor.visit::<$game>());
                 }
             )+

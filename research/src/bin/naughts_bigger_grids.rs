@@ -10,7 +10,7 @@
 //! Defaults: 10 games per board (4×4 with 5 and 9 pieces, 5×5 with 6, 8×8
 //! with 9), 100 ms a `perfect` move; `greedy` moves at once.
 
-use gamebot::game::{BotParams, Budget, Game, LevelSpec, Outcome, Player, Rules};
+use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Outcome, Player, Rules};
 use gamebot::games::naughts::{Naughts, State};
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@
 //! cargo run --release -p gamebot-research --bin naughts_first_moves
 //! ```
 
-use gamebot::game::{BotParams, Budget, Game};
+use gamebot::game::{BotParams, Bots, Budget};
 use gamebot::games::naughts::solver::{book_move, describe};
 use gamebot::games::naughts::{notation, Naughts, State};
 

@@ -10,7 +10,7 @@
 //!
 //! `SEED` (default 5) picks the random positions.
 
-use gamebot::game::{BotParams, Budget, Game, LevelSpec, Player};
+use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Player};
 use gamebot::games::reversi::board::{Bits, Board};
 use gamebot::games::reversi::{Reversi, State};
 use std::time::Instant;

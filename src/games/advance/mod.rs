@@ -31,7 +31,7 @@ pub use board::{Color, State};
 pub use movegen::{Kind, Move};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
@@ -108,48 +108,12 @@ impl Rules for Advance {
     }
 }
 
-impl Game for Advance {
+impl Bots for Advance {
     type Level = AdvanceLevel;
+
     type BotOptions = NoOptions;
-    type NewOptions = NoOptions;
 
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
-
-    fn info() -> GameInfo {
-        GameInfo {
-            id: "advance",
-            name: "Advance",
-            players: 2,
-            sides: &["white", "black"],
-            new_options: &[],
-            text_forms: &["text/plain"],
-            rules: include_str!("../../../docs/rules/advance.md"),
-        }
-    }
-
-    fn new_game(_: NoOptions) -> Result<State, GameError> {
-        Ok(State::start())
-    }
-
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
-        forms::state_from_json(value)
-    }
-
-    fn state_to_json(state: &State) -> Value {
-        forms::state_to_json(state)
-    }
-
-    fn notation(_state: &State, mv: &Move) -> String {
-        notation::notation(mv)
-    }
-
-    fn move_to_json(_state: &State, mv: &Move) -> Value {
-        notation::move_json(mv)
-    }
-
-    fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
-        notation::parse_move(state, value)
-    }
 
     fn choose_move(
         state: &State,
@@ -219,6 +183,46 @@ impl Game for Advance {
                 ..SearchReport::plain()
             },
         })
+    }
+}
+
+impl Codec for Advance {
+    type NewOptions = NoOptions;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "advance",
+            name: "Advance",
+            players: 2,
+            sides: &["white", "black"],
+            new_options: &[],
+            text_forms: &["text/plain"],
+            rules: include_str!("../../../docs/rules/advance.md"),
+        }
+    }
+
+    fn new_game(_: NoOptions) -> Result<State, GameError> {
+        Ok(State::start())
+    }
+
+    fn state_from_json(value: &Value) -> Result<State, GameError> {
+        forms::state_from_json(value)
+    }
+
+    fn state_to_json(state: &State) -> Value {
+        forms::state_to_json(state)
+    }
+
+    fn notation(_state: &State, mv: &Move) -> String {
+        notation::notation(mv)
+    }
+
+    fn move_to_json(_state: &State, mv: &Move) -> Value {
+        notation::move_json(mv)
+    }
+
+    fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
+        notation::parse_move(state, value)
     }
 
     fn parse_text(

@@ -4,7 +4,7 @@ use super::board::{square, State};
 use super::movegen::{Kind, Move};
 use super::{Advance, Color};
 use crate::game::erased::BotRequest;
-use crate::game::{BotParams, Budget, Game, Outcome, Player, Rules};
+use crate::game::{BotParams, Bots, Budget, Codec, Outcome, Player, Rules};
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> Value {

@@ -34,7 +34,7 @@ pub mod state;
 mod tests;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules,
 };
 use board::{Board, GameRefill, SIDE};
@@ -209,12 +209,34 @@ impl Rules for Crush {
     }
 }
 
-impl Game for Crush {
+impl Bots for Crush {
     type Level = CrushLevel;
+
     type BotOptions = NoOptions;
-    type NewOptions = CrushNew;
 
     const DEFAULT_LEVEL: CrushLevel = CrushLevel::Strong;
+
+    fn choose_move(
+        state: &State,
+        level: &LevelSpec<CrushLevel>,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Swap>, GameError> {
+        bot::choose(&bot::View::of(state), level, params, budget)
+    }
+
+    fn analyze(
+        state: &State,
+        top: usize,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Swap>, GameError> {
+        Ok(bot::analyze(&bot::View::of(state), top, params, budget))
+    }
+}
+
+impl Codec for Crush {
+    type NewOptions = CrushNew;
 
     fn info() -> GameInfo {
         GameInfo {
@@ -295,24 +317,6 @@ impl Game for Crush {
 
     fn describe_move(state: &State, mv: &Swap) -> Option<Value> {
         Some(Self::describe_swap(state, *mv))
-    }
-
-    fn choose_move(
-        state: &State,
-        level: &LevelSpec<CrushLevel>,
-        params: &BotParams,
-        budget: &Budget,
-    ) -> Result<BotChoice<Swap>, GameError> {
-        bot::choose(&bot::View::of(state), level, params, budget)
-    }
-
-    fn analyze(
-        state: &State,
-        top: usize,
-        params: &BotParams,
-        budget: &Budget,
-    ) -> Result<Analysis<Swap>, GameError> {
-        Ok(bot::analyze(&bot::View::of(state), top, params, budget))
     }
 }
 

@@ -5,7 +5,9 @@ use super::bot::{self, View};
 use super::moves::{Swap, ALL_SWAPS};
 use super::rng::TinyMt32;
 use super::*;
-use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Rules, StopReason};
+use crate::game::{
+    BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, StopReason,
+};
 use proptest::prelude::*;
 use serde_json::json;
 

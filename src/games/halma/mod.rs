@@ -31,8 +31,8 @@ pub use levels::{Clock, ClockMode, HalmaOptions};
 pub use movegen::HalmaMove;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, OptionInfo,
-    Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec,
+    OptionInfo, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{describe_decisive, Evaluate, SearchOptions};
 use serde_json::{Map, Value};
@@ -108,62 +108,12 @@ impl Rules for Halma {
     }
 }
 
-impl Game for Halma {
+impl Bots for Halma {
     type Level = HalmaLevel;
+
     type BotOptions = HalmaOptions;
-    type NewOptions = HalmaNew;
 
     const DEFAULT_LEVEL: HalmaLevel = HalmaLevel::Strong;
-
-    fn info() -> GameInfo {
-        GameInfo {
-            id: "halma",
-            name: "Halma",
-            players: 2,
-            sides: &["black", "white"],
-            new_options: &[
-                OptionInfo {
-                    name: "camp_rule",
-                    description:
-                        "\"referee\" (default: the course referee's camp rules) or \"basic\"",
-                },
-                OptionInfo {
-                    name: "to_move",
-                    description: "\"black\" (default) or \"white\": who moves first",
-                },
-            ],
-            text_forms: &["text/plain"],
-            rules: include_str!("../../../docs/rules/halma.md"),
-        }
-    }
-
-    fn new_game(options: HalmaNew) -> Result<HalmaState, GameError> {
-        let to_move = match options.to_move {
-            HalmaSide::Black => Player::First,
-            HalmaSide::White => Player::Second,
-        };
-        Ok(HalmaState::start(to_move, options.camp_rule))
-    }
-
-    fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
-        state::state_from_json(value)
-    }
-
-    fn state_to_json(state: &HalmaState) -> Value {
-        state::state_to_json(state)
-    }
-
-    fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
-        notation::notation(state, mv)
-    }
-
-    fn move_to_json(state: &HalmaState, mv: &HalmaMove) -> Value {
-        notation::move_json(state, mv)
-    }
-
-    fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
-        notation::parse_move(state, value)
-    }
 
     fn choose_move(
         state: &HalmaState,
@@ -221,6 +171,60 @@ impl Game for Halma {
                 ..SearchReport::plain()
             },
         })
+    }
+}
+
+impl Codec for Halma {
+    type NewOptions = HalmaNew;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "halma",
+            name: "Halma",
+            players: 2,
+            sides: &["black", "white"],
+            new_options: &[
+                OptionInfo {
+                    name: "camp_rule",
+                    description:
+                        "\"referee\" (default: the course referee's camp rules) or \"basic\"",
+                },
+                OptionInfo {
+                    name: "to_move",
+                    description: "\"black\" (default) or \"white\": who moves first",
+                },
+            ],
+            text_forms: &["text/plain"],
+            rules: include_str!("../../../docs/rules/halma.md"),
+        }
+    }
+
+    fn new_game(options: HalmaNew) -> Result<HalmaState, GameError> {
+        let to_move = match options.to_move {
+            HalmaSide::Black => Player::First,
+            HalmaSide::White => Player::Second,
+        };
+        Ok(HalmaState::start(to_move, options.camp_rule))
+    }
+
+    fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
+        state::state_from_json(value)
+    }
+
+    fn state_to_json(state: &HalmaState) -> Value {
+        state::state_to_json(state)
+    }
+
+    fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
+        notation::notation(state, mv)
+    }
+
+    fn move_to_json(state: &HalmaState, mv: &HalmaMove) -> Value {
+        notation::move_json(state, mv)
+    }
+
+    fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
+        notation::parse_move(state, value)
     }
 
     fn parse_text(

@@ -5,7 +5,7 @@ use super::levels::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
 use super::movegen::{generate, HalmaMove};
 use super::notation::{notation, parse_move};
 use super::Halma;
-use crate::game::{BotParams, Budget, Game, GameError, LevelSpec, Outcome, Player, Rules};
+use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};

@@ -37,7 +37,7 @@ pub use levels::NaughtsLevel;
 pub use state::{Cell, Move, State, Turn};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules,
 };
 use serde_json::{json, Value};
@@ -140,12 +140,34 @@ impl Rules for Naughts {
     }
 }
 
-impl Game for Naughts {
+impl Bots for Naughts {
     type Level = NaughtsLevel;
+
     type BotOptions = NoOptions;
-    type NewOptions = NaughtsNew;
 
     const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
+
+    fn choose_move(
+        state: &State,
+        level: &LevelSpec<NaughtsLevel>,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Turn>, GameError> {
+        levels::choose(state, level, params, budget)
+    }
+
+    fn analyze(
+        state: &State,
+        top: usize,
+        _params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Turn>, GameError> {
+        Ok(levels::analyze(state, top, budget))
+    }
+}
+
+impl Codec for Naughts {
+    type NewOptions = NaughtsNew;
 
     fn info() -> GameInfo {
         GameInfo {
@@ -205,23 +227,5 @@ impl Game for Naughts {
 
     fn parse_move(state: &State, value: &Value) -> Result<Turn, GameError> {
         notation::parse(state, value)
-    }
-
-    fn choose_move(
-        state: &State,
-        level: &LevelSpec<NaughtsLevel>,
-        params: &BotParams,
-        budget: &Budget,
-    ) -> Result<BotChoice<Turn>, GameError> {
-        levels::choose(state, level, params, budget)
-    }
-
-    fn analyze(
-        state: &State,
-        top: usize,
-        _params: &BotParams,
-        budget: &Budget,
-    ) -> Result<Analysis<Turn>, GameError> {
-        Ok(levels::analyze(state, top, budget))
     }
 }

@@ -34,7 +34,7 @@ mod tests;
 pub use state::{Move, State};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LevelSpec, NoOptions,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use board::Bits;
@@ -84,12 +84,61 @@ impl Rules for Reversi {
     }
 }
 
-impl Game for Reversi {
+impl Bots for Reversi {
     type Level = ReversiLevel;
+
     type BotOptions = NoOptions;
-    type NewOptions = NoOptions;
 
     const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
+
+    fn choose_move(
+        state: &State,
+        level: &LevelSpec<ReversiLevel>,
+        params: &BotParams,
+        budget: &Budget,
+    ) -> Result<BotChoice<Move>, GameError> {
+        match level.level {
+            ReversiLevel::Random => {
+                level.only_options(&[])?;
+                Ok(random_move(state, params))
+            }
+            ReversiLevel::Norvig => {
+                level.only_options(&["depth"])?;
+                let depth = level.int_option("depth", 1..=u64::from(NORVIG_MAX_DEPTH))?;
+                Ok(norvig_move(state, depth.map(|d| d as u32), budget))
+            }
+            ReversiLevel::Strong => {
+                level.only_options(&[])?;
+                Ok(strong_move(state, budget))
+            }
+        }
+    }
+
+    fn analyze(
+        state: &State,
+        top: usize,
+        _params: &BotParams,
+        budget: &Budget,
+    ) -> Result<Analysis<Move>, GameError> {
+        let thought = engine::think(state.board(), budget, strong_plan(budget, top.max(1)));
+        let report = thought_report(&thought);
+        let moves = thought
+            .lines
+            .iter()
+            .take(top)
+            .map(|line| ScoredMove {
+                mv: to_move(line.square),
+                score: reported_score(line).into(),
+                pv: line.pv.iter().map(|&sq| to_move(sq)).collect(),
+                exact: line.exact.then(|| exact_words(line.score)),
+            })
+            .collect();
+        Ok(Analysis { moves, report })
+    }
+}
+
+impl Codec for Reversi {
+    type NewOptions = NoOptions;
 
     fn info() -> GameInfo {
         GameInfo {
@@ -135,51 +184,6 @@ impl Game for Reversi {
         let flipped = board::flips(board.me, board.opp, u32::from(sq));
         let squares: Vec<String> = Bits(flipped).map(board::square_name).collect();
         Some(json!({"flipped": squares}))
-    }
-
-    fn choose_move(
-        state: &State,
-        level: &LevelSpec<ReversiLevel>,
-        params: &BotParams,
-        budget: &Budget,
-    ) -> Result<BotChoice<Move>, GameError> {
-        match level.level {
-            ReversiLevel::Random => {
-                level.only_options(&[])?;
-                Ok(random_move(state, params))
-            }
-            ReversiLevel::Norvig => {
-                level.only_options(&["depth"])?;
-                let depth = level.int_option("depth", 1..=u64::from(NORVIG_MAX_DEPTH))?;
-                Ok(norvig_move(state, depth.map(|d| d as u32), budget))
-            }
-            ReversiLevel::Strong => {
-                level.only_options(&[])?;
-                Ok(strong_move(state, budget))
-            }
-        }
-    }
-
-    fn analyze(
-        state: &State,
-        top: usize,
-        _params: &BotParams,
-        budget: &Budget,
-    ) -> Result<Analysis<Move>, GameError> {
-        let thought = engine::think(state.board(), budget, strong_plan(budget, top.max(1)));
-        let report = thought_report(&thought);
-        let moves = thought
-            .lines
-            .iter()
-            .take(top)
-            .map(|line| ScoredMove {
-                mv: to_move(line.square),
-                score: reported_score(line).into(),
-                pv: line.pv.iter().map(|&sq| to_move(sq)).collect(),
-                exact: line.exact.then(|| exact_words(line.score)),
-            })
-            .collect();
-        Ok(Analysis { moves, report })
     }
 
     fn parse_text(

@@ -5,7 +5,7 @@ use super::endgame::Solver;
 use super::norvig::{self, final_value, weighted_squares};
 use super::state::{Move, State};
 use super::Reversi;
-use crate::game::{perft, Budget, Game, GameError, LevelSpec, Outcome, Player, Rules};
+use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
