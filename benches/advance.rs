@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Rules};
+use gamebot::games::advance::bots::strong;
 use gamebot::games::advance::movegen::perft;
-use gamebot::games::advance::strong;
 use gamebot::games::advance::{Advance, Color, State};
 use gamebot::search::{search, SearchOptions};
 use std::hint::black_box;

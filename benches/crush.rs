@@ -6,9 +6,9 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Rules};
 use gamebot::games::crush::board::Board;
-use gamebot::games::crush::bot::{self, Sampled};
+use gamebot::games::crush::bots::{self, Sampled};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::ALL_SWAPS;
+use gamebot::games::crush::notation::ALL_SWAPS;
 use gamebot::games::crush::Crush;
 
 const SWAPS: u64 = 1_000;
@@ -67,7 +67,7 @@ fn levels(c: &mut Criterion) {
     let mut group = c.benchmark_group("crush/levels");
     let state = Crush::new_seeded(4, 3);
     group.bench_function("greedy", |b| {
-        b.iter(|| black_box(bot::greedy(&state.board)))
+        b.iter(|| black_box(bots::greedy(&state.board)))
     });
     let strong = LevelSpec::parse("strong").unwrap();
     group.sample_size(20);

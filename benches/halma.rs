@@ -2,7 +2,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gamebot::game::{perft, BotParams, Bots, Budget, LevelSpec, Player, Rules};
-use gamebot::games::halma::eval::progress;
+use gamebot::games::halma::bots::eval::progress;
 use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -9,7 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gamebot::game::{perft, BotParams, Bots, Budget, LevelSpec, StopReason};
-use gamebot::games::naughts::solver::Solver;
+use gamebot::games::naughts::bots::solver::Solver;
 use gamebot::games::naughts::{Naughts, State};
 use std::hint::black_box;
 

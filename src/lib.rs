@@ -7,14 +7,38 @@
 //! - [`api`] — the only module that knows HTTP (axum): routes, handlers, the
 //!   JSON extractor whose rejections are problem+json, error mapping, health,
 //!   metrics. It sees games only through [`game::DynGame`].
-//! - [`cli`] — the legacy harness contracts and the arena, as subcommands.
+//! - [`cli`] — the legacy harness contracts and the arena, as subcommands,
+//!   with one error type and one table of exit codes.
+//! - [`arena`] — the match engine: players, clocks, openings, parallel games
+//!   and statistics, generic over a game's rules and bots.
 //! - [`compute`] — the bounded compute pool that runs every rules check and
 //!   search: admission, queue, deadlines, cancellation.
 //! - [`config`] — settings from flags and environment, with embedded defaults.
 //! - [`games`] — one folder per game and the registry (one line per game).
-//! - [`search`] — search algorithms generic over [`game::Game`].
-//! - [`game`] — the abstraction every game implements and the type-erased JSON
-//!   view of it; it imports nothing else from the crate.
+//! - [`search`] — what every engine shares: the score scale, the
+//!   transposition table, per-worker table memory, and alpha-beta generic
+//!   over [`game::Rules`].
+//! - [`game`] — the abstraction every game implements ([`game::Rules`],
+//!   [`game::Bots`], [`game::Codec`]) and the type-erased JSON view of it; it
+//!   imports nothing else from the crate.
+//!
+//! Every game folder `src/games/<id>/` has the same shape:
+//!
+//! - `mod.rs` — the registry face: the game type with its `Rules`, `Bots` and
+//!   `Codec` impls, its level enum (`declare_levels!`), its typed options, and
+//!   a doc that lists the folder's modules.
+//! - `state.rs` — the validated state: its invariants and its JSON (and text)
+//!   form, with errors that say where and why.
+//! - `notation.rs` — moves as notation strings and JSON objects, read back
+//!   with the reason a move is not legal.
+//! - `bots/` — `mod.rs` runs each level; one file per engine, `eval.rs` for
+//!   the evaluation a search uses.
+//! - `tests.rs` — the rules' unit and property tests.
+//! - where the game needs them: `board.rs` (a fast position representation
+//!   apart from the state), `movegen.rs` (move generation apart from the
+//!   board), `text.rs` (a legacy text contract of its own), and the extras
+//!   its `mod.rs` names (Advance's `explain.rs`, Reversi's `perft.rs`,
+//!   Crush's `rng.rs` and `columns.rs`).
 
 #![warn(missing_docs)]
 

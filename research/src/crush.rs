@@ -3,9 +3,9 @@
 //! with greedy playing on.
 
 use gamebot::game::{BotParams, Budget, Rules};
-use gamebot::games::crush::bot::{self, Sampled, View};
+use gamebot::games::crush::bots::{self, Sampled, View};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
+use gamebot::games::crush::notation::{Swap, ALL_SWAPS};
 use gamebot::games::crush::{Crush, State};
 
 /// Boards taken per game: every 10th swap, from swap 5.
@@ -49,7 +49,7 @@ pub fn board_seed(game: u64, swap: u64) -> u64 {
 
 /// `strong`'s best `top` swaps on `view` at `nodes` nodes a search, best first.
 pub fn strong_top(view: &View, seed: u64, nodes: u64, top: usize) -> Vec<Swap> {
-    bot::analyze(
+    bots::analyze(
         view,
         top,
         &BotParams::seeded(seed),
@@ -70,7 +70,7 @@ pub fn draw_seed(base: u64, draw: u64) -> u64 {
 /// Boards of `games` greedy games (seeds 100 and up) with digits `1..=k`,
 /// every 10th swap from swap 5.
 pub fn greedy_boards(games: u64, k: u8) -> Vec<GameBoard> {
-    game_boards(games, k, |state, _, _| bot::greedy(&state.board).0)
+    game_boards(games, k, |state, _, _| bots::greedy(&state.board).0)
 }
 
 /// Boards of `games` games (seeds 100 and up) with digits `1..=k`, every 10th
@@ -91,7 +91,7 @@ pub fn game_boards(
                     game,
                     swap,
                     state: state.clone(),
-                    greedy: bot::greedy(&state.board).0,
+                    greedy: bots::greedy(&state.board).0,
                     played,
                 });
             }
@@ -158,7 +158,7 @@ pub fn futures(board: &Columns, choice: Swap, k: u8, samples: u64, later: usize)
 /// points. Where nothing matches (rare) it plays a swap fixed by `sample`, the
 /// same for every choice studied on that sample.
 pub fn play_greedy(columns: &mut Columns, stream: &mut Sampled, sample: u64) -> u32 {
-    let (mut next, gain) = bot::greedy_on(columns);
+    let (mut next, gain) = bots::greedy_on(columns);
     if gain == 0 {
         next = ALL_SWAPS[(sample as usize * 7 + 3) % ALL_SWAPS.len()];
     }

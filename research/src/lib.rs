@@ -3,7 +3,7 @@
 //! product's `cargo build`, `cargo test` and `cargo clippy` at the root do not
 //! compile it, and it uses the `gamebot` library only through its public API
 //! (the research entry point for `crush`'s `strong` level is
-//! `gamebot::games::crush::bot::StrongConfig`).
+//! `gamebot::games::crush::bots::StrongConfig`).
 //!
 //! Each study is a binary in `src/bin/`, its module doc saying what it
 //! measures, its arguments and its defaults:
@@ -21,7 +21,7 @@
 //! | `crush_second_step` | whether a second step of policy improvement would lift `strong` |
 //! | `crush_lookahead` | a one-swap look-ahead as a bot of its own, against greedy |
 //! | `crush_expected` | a cheap estimate of a swap's expected points, and how it plays |
-//! | `naughts_opening_book` | writes `src/games/naughts/opening_book.txt` (2 minutes in release) |
+//! | `naughts_opening_book` | writes `src/games/naughts/bots/opening_book.txt` (2 minutes in release) |
 //! | `naughts_first_moves` | which first moves on the empty 3×3 board lose, for 5 to 9 pieces |
 //! | `naughts_bigger_grids` | `perfect` on grids above 3×3 under a time per move |
 //! | `reversi_search_depths` | how deep `strong` searches in a time, by empties |

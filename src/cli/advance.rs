@@ -11,8 +11,8 @@
 
 use super::CliError;
 use crate::game::{BotParams, Bots, Budget, LevelSpec, Rules};
-use crate::games::advance::forms::parse_board_text;
-use crate::games::advance::{levels, Advance, Color};
+use crate::games::advance::state::parse_board_text;
+use crate::games::advance::{bots, Advance, Color};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -77,7 +77,7 @@ fn play_file(
         path: input.to_path_buf(),
         detail,
     })?;
-    if levels::legal_moves(&state).is_empty() {
+    if bots::legal_moves(&state).is_empty() {
         return Err(CliError::NoMove(format!(
             "{} has no legal move",
             colour.name()
@@ -147,7 +147,7 @@ mod tests {
         let after = std::fs::read_to_string(&output).unwrap();
         let after = parse_board_text(&after, Color::Black, None).unwrap();
         let before = parse_board_text(&start_text(), Color::White, None).unwrap();
-        let legal = levels::legal_moves(&before);
+        let legal = bots::legal_moves(&before);
         assert!(legal
             .iter()
             .any(|m| before.after(*m).to_text() == after.to_text()));

@@ -14,7 +14,7 @@
 use super::CliError;
 use crate::arena::run_parallel;
 use crate::game::{BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
-use crate::games::crush::moves::Swap;
+use crate::games::crush::notation::Swap;
 use crate::games::crush::{board_text, Crush, CrushLevel, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;

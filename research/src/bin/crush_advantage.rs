@@ -22,9 +22,9 @@
 use gamebot_research::crush as common;
 
 use common::{futures, horizon_value, GameBoard};
-use gamebot::games::crush::bot::View;
+use gamebot::games::crush::bots::View;
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::Swap;
+use gamebot::games::crush::notation::Swap;
 use gamebot::games::crush::State;
 
 /// The digits of the boards studied.

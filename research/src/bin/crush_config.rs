@@ -29,8 +29,8 @@
 //! product's knobs. The games run on two threads.
 
 use gamebot::game::{BotParams, Budget, Rules};
-use gamebot::games::crush::bot::{self, LeafKind, StrongConfig, View};
-use gamebot::games::crush::moves::Swap;
+use gamebot::games::crush::bots::{self, LeafKind, StrongConfig, View};
+use gamebot::games::crush::notation::Swap;
 use gamebot::games::crush::{Crush, State};
 
 fn main() {
@@ -61,7 +61,7 @@ fn main() {
                         .skip(half)
                         .step_by(2)
                         .map(|&seed| {
-                            let greedy = play(k, seed, |state| bot::greedy(&state.board).0);
+                            let greedy = play(k, seed, |state| bots::greedy(&state.board).0);
                             let strong = play(k, seed, |state| {
                                 let params = BotParams::seeded(
                                     u64::from(seed) * 1_000 + u64::from(state.swaps_left),

@@ -23,9 +23,9 @@ use gamebot_research::crush as common;
 
 use gamebot::game::Rules;
 use gamebot::games::crush::board::{Unseen, SIDE, UNKNOWN};
-use gamebot::games::crush::bot::{self, Sampled};
+use gamebot::games::crush::bots::{self, Sampled};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
+use gamebot::games::crush::notation::{Swap, ALL_SWAPS};
 use gamebot::games::crush::Crush;
 
 /// Refill samples behind a swap's expected points.
@@ -62,7 +62,7 @@ fn main() {
         weights[3]
     );
 
-    let greedy = mean_score(played, k, |columns| bot::greedy_on(columns).0);
+    let greedy = mean_score(played, k, |columns| bots::greedy_on(columns).0);
     let estimate = mean_score(played, k, |columns| {
         let value = |swap: &Swap| {
             let f = features(columns, *swap, k);

@@ -24,7 +24,7 @@ use gamebot_research::crush as common;
 
 use common::{futures, horizon_sum, horizon_value, Halves};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::Swap;
+use gamebot::games::crush::notation::Swap;
 
 /// What is measured, summed over the boards.
 struct Totals {

@@ -23,9 +23,9 @@ use gamebot_research::crush as common;
 
 use gamebot::game::Rules;
 use gamebot::games::crush::board::Unseen;
-use gamebot::games::crush::bot::{self, Sampled};
+use gamebot::games::crush::bots::{self, Sampled};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::{Swap, ALL_SWAPS};
+use gamebot::games::crush::notation::{Swap, ALL_SWAPS};
 use gamebot::games::crush::Crush;
 
 fn main() {
@@ -41,7 +41,7 @@ fn main() {
     let k = arg(3, 4.0) as u8;
     let samples = arg(4, 0.0) as u64;
 
-    let greedy = mean_score(games, k, |columns, _| Some(bot::greedy_on(columns).0));
+    let greedy = mean_score(games, k, |columns, _| Some(bots::greedy_on(columns).0));
     let weighed = Weighed { weight, top, k };
     let look = mean_score(games, k, |columns, seed| {
         if samples == 0 {
@@ -106,7 +106,7 @@ impl Weighed {
             .best_swaps(columns)
             .into_iter()
             .map(|(swap, gain, after)| {
-                let value = f64::from(gain) + self.weight * f64::from(bot::greedy_on(&after).1);
+                let value = f64::from(gain) + self.weight * f64::from(bots::greedy_on(&after).1);
                 (swap, value)
             });
         first_best(values)
@@ -121,7 +121,7 @@ impl Weighed {
                     let mut stream = Sampled::new(common::draw_seed(seed, draw), self.k);
                     let mut after = *columns;
                     let points = after.swap_and_settle(swap.a(), swap.b(), &mut stream);
-                    f64::from(points) + self.weight * f64::from(bot::greedy_on(&after).1)
+                    f64::from(points) + self.weight * f64::from(bots::greedy_on(&after).1)
                 })
                 .sum();
             (swap, value)

@@ -17,8 +17,8 @@
 use gamebot_research::crush as common;
 
 use gamebot::game::{BotParams, Budget};
-use gamebot::games::crush::bot::{self, View};
-use gamebot::games::crush::moves::Swap;
+use gamebot::games::crush::bots::{self, View};
+use gamebot::games::crush::notation::Swap;
 /// Candidates the reference values; a pick outside them counts as the last one.
 const REFERENCE_TOP: usize = 10;
 
@@ -50,7 +50,7 @@ fn main() {
 
 /// The reference's top candidates with their values, best first.
 fn reference_values(view: &View, nodes: u64) -> Vec<(Swap, i64)> {
-    bot::analyze(
+    bots::analyze(
         view,
         REFERENCE_TOP,
         &BotParams::seeded(999),

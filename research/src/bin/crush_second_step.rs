@@ -24,9 +24,9 @@
 use gamebot_research::crush as common;
 
 use common::{board_seed, draw_seed, play_greedy, strong_top, GameBoard};
-use gamebot::games::crush::bot::{self, Sampled, View};
+use gamebot::games::crush::bots::{self, Sampled, View};
 use gamebot::games::crush::columns::Columns;
-use gamebot::games::crush::moves::Swap;
+use gamebot::games::crush::notation::Swap;
 
 /// The digits of the boards studied.
 const K: u8 = 4;
@@ -170,7 +170,7 @@ fn small_and_greedy_next(
         k: K,
     };
     let small_pick = strong_top(&view, stream_seed ^ 0x5555, settings.small_nodes, 1)[0];
-    let greedy_pick = bot::greedy_on(&after).0;
+    let greedy_pick = bots::greedy_on(&after).0;
     [small_pick, greedy_pick].map(|next| {
         let mut board = after;
         let mut stream = Sampled::new(stream_seed ^ 0xa5a5_a5a5, K);

@@ -9,7 +9,7 @@
 //! ```
 
 use gamebot::game::{BotParams, Bots, Budget};
-use gamebot::games::naughts::solver::{book_move, describe};
+use gamebot::games::naughts::bots::solver::{book_move, describe};
 use gamebot::games::naughts::{notation, Naughts, State};
 
 fn main() {

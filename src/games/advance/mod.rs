@@ -2,27 +2,25 @@
 //! `docs/rules/advance.md`).
 //!
 //! - [`board`]: piece codes, the padded mailbox and the validated [`State`].
+//! - [`state`]: the JSON state and the legacy 9-line text board.
 //! - [`movegen`]: moves, generation, danger and legality.
 //! - [`notation`]: move notation (`e2-e3`, `e2xe3`, `a2#b3`, `b1~a1`,
 //!   `b1=b2`, `c1*c4`; files a–i left to right, ranks 1–9 from white's side)
-//!   and move objects.
-//! - [`forms`]: the JSON state and the legacy 9-line text board.
-//! - [`levels`]: `legal`, `win`, `greedy`, `predict`.
-//! - [`eval`]: the evaluation behind `strong` (generic alpha-beta search).
-//! - [`strong`]: the `strong` level, kept faithful to the grading scale.
+//!   and move objects; `explain` says which rule an illegal move breaks.
+//! - [`bots`]: `legal`, `win`, `greedy`, `predict`.
+//! - [`bots::eval`]: the evaluation behind `strong` (generic alpha-beta search).
+//! - [`bots::strong`]: the `strong` level, kept faithful to the grading scale.
 //!
 //! The game ends when the side to move has no legal move (it loses) or,
 //! when the ply count is known, after 200 plies (more material wins, equal
 //! material draws); the material rule is checked first.
 
 pub mod board;
-pub mod eval;
+pub mod bots;
 mod explain;
-pub mod forms;
-pub mod levels;
 pub mod movegen;
 pub mod notation;
-pub mod strong;
+pub mod state;
 
 #[cfg(test)]
 mod tests;
@@ -128,23 +126,23 @@ impl Bots for Advance {
             return Err(GameError::GameOver);
         }
         let mut rng = params.rng();
-        let mut scratch = levels::Scratch::new();
+        let mut scratch = bots::Scratch::new();
         let plain = |mv| BotChoice {
             mv,
             report: SearchReport::plain(),
         };
         Ok(match level.level {
-            AdvanceLevel::Legal => plain(levels::legal(state, &mut rng)),
-            AdvanceLevel::Win => plain(levels::win(state, &mut rng, &mut scratch)),
-            AdvanceLevel::Greedy => plain(levels::greedy(state, &mut rng, &mut scratch)),
+            AdvanceLevel::Legal => plain(bots::legal(state, &mut rng)),
+            AdvanceLevel::Win => plain(bots::win(state, &mut rng, &mut scratch)),
+            AdvanceLevel::Greedy => plain(bots::greedy(state, &mut rng, &mut scratch)),
             AdvanceLevel::Predict => {
-                let prediction = levels::predict(state, &mut rng, budget);
+                let prediction = bots::predict(state, &mut rng, budget);
                 BotChoice {
                     mv: prediction.mv,
                     report: prediction.report,
                 }
             }
-            AdvanceLevel::Strong => strong::choose(state, level, budget)?,
+            AdvanceLevel::Strong => bots::strong::choose(state, level, budget)?,
         })
     }
 
@@ -157,8 +155,12 @@ impl Bots for Advance {
         if outcome(state).is_over() {
             return Err(GameError::GameOver);
         }
-        let (roots, depth, nodes, stopped_by) =
-            search::analyze::<Advance>(state, top, &strong::bounded(budget), &strong::options());
+        let (roots, depth, nodes, stopped_by) = search::analyze::<Advance>(
+            state,
+            top,
+            &bots::strong::bounded(budget),
+            &bots::strong::options(),
+        );
         let best = roots.first().map(|r| r.score as i64);
         let moves = roots
             .into_iter()
@@ -206,11 +208,11 @@ impl Codec for Advance {
     }
 
     fn state_from_json(value: &Value) -> Result<State, GameError> {
-        forms::state_from_json(value)
+        state::state_from_json(value)
     }
 
     fn state_to_json(state: &State) -> Value {
-        forms::state_to_json(state)
+        state::state_to_json(state)
     }
 
     fn notation(_state: &State, mv: &Move) -> String {
@@ -230,7 +232,7 @@ impl Codec for Advance {
         query: &Map<String, Value>,
     ) -> Result<TextRequest<State, NoOptions>, GameError> {
         Ok(TextRequest {
-            state: forms::parse_text_request(body, query)?,
+            state: state::parse_text_request(body, query)?,
             level: None,
             options: NoOptions::default(),
         })

@@ -1068,7 +1068,7 @@ fn text_forms_through_the_erased_view() {
         .unwrap();
     assert_eq!(reply.lines().count(), 9);
     assert!(reply.ends_with('\n'));
-    let after = super::forms::parse_board_text(&reply, Color::Black, None).unwrap();
+    let after = super::state::parse_board_text(&reply, Color::Black, None).unwrap();
     assert!(legal(&State::start())
         .iter()
         .any(|m| State::start().after(*m).to_text() == after.to_text()));
@@ -1241,8 +1241,8 @@ fn evaluation_and_move_counts_are_colour_symmetric() {
         let state = random_board(seed);
         let mirror = mirrored(&state);
         assert_eq!(
-            super::eval::evaluate(&state),
-            super::eval::evaluate(&mirror),
+            super::bots::eval::evaluate(&state),
+            super::bots::eval::evaluate(&mirror),
             "{state:?}"
         );
         assert_eq!(legal(&state).len(), legal(&mirror).len(), "{state:?}");
@@ -1265,11 +1265,11 @@ fn near_the_material_rule_the_evaluation_follows_material() {
         let base = random_board(seed);
         let rows: Vec<String> = (0..9).map(|r| base.row_text(r)).collect();
         let at_ply = |ply| State::from_rows(&rows, base.to_move(), ply).unwrap();
-        let unknown = super::eval::evaluate(&at_ply(None));
-        assert_eq!(super::eval::evaluate(&at_ply(Some(100))), unknown);
+        let unknown = super::bots::eval::evaluate(&at_ply(None));
+        assert_eq!(super::bots::eval::evaluate(&at_ply(Some(100))), unknown);
         let me = base.to_move();
         let lead = base.material(me) - base.material(me.other());
-        let last = super::eval::evaluate(&at_ply(Some(199)));
+        let last = super::bots::eval::evaluate(&at_ply(Some(199)));
         if lead != 0 {
             assert_eq!(last.signum(), lead.signum(), "seed {seed}: lead {lead}");
         } else {

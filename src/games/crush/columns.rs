@@ -7,7 +7,7 @@
 //! cells (nibble value 0, [`UNKNOWN`]) end up in the top nibbles.
 
 use super::board::{Board, Refill, CELLS, MAX_CASCADES, SIDE, UNKNOWN};
-use super::moves::{Swap, ALL_SWAPS};
+use super::notation::{Swap, ALL_SWAPS};
 
 /// Bit 0 of each of the ten nibbles: one bit a cell.
 const CELL_BITS: u64 = 0x11_1111_1111;
@@ -308,8 +308,8 @@ impl Columns {
 mod tests {
     use super::*;
     use crate::games::crush::board::Unseen;
-    use crate::games::crush::bot::Sampled;
-    use crate::games::crush::moves::ALL_SWAPS;
+    use crate::games::crush::bots::Sampled;
+    use crate::games::crush::notation::ALL_SWAPS;
     use proptest::prelude::*;
 
     fn board_of(digits: &[u8]) -> Board {
@@ -400,7 +400,7 @@ mod tests {
         ALL_SWAPS
             .iter()
             .copied()
-            .filter(|&s| crate::games::crush::bot::immediate_points(board, s) > 0)
+            .filter(|&s| crate::games::crush::bots::immediate_points(board, s) > 0)
             .collect()
     }
 

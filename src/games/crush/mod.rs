@@ -3,8 +3,16 @@
 //! runs of 3+ equal digits score their length squared, vanish, the columns
 //! fall and TinyMT32 refills the gaps — and a game is 100 swaps.
 //!
+//! - [`board`]: the board, settling, runs and refills.
+//! - [`state`]: the validated state and its JSON form.
+//! - [`notation`]: the swap type, `2122`, JSON objects, every swap there is.
+//! - [`bots`]: `random`, `greedy` and `strong` (sampled futures; see
+//!   `docs/crush-strong.md`).
+//! - [`rng`]: TinyMT32 with the course's parameters; [`columns`]: the
+//!   column store the bots' simulations use.
+//!
 //! The generator's four state words travel in the JSON state, so the service
-//! stays stateless. Bots see only the board and `k` (see [`bot`]), never the
+//! stays stateless. Bots see only the board and `k` (see [`bots`]), never the
 //! generator.
 //!
 //! Decisions where the rules leave room:
@@ -24,9 +32,9 @@
 //!   cascade step's runs with their cells as they were at that step.
 
 pub mod board;
-pub mod bot;
+pub mod bots;
 pub mod columns;
-pub mod moves;
+pub mod notation;
 pub mod rng;
 pub mod state;
 
@@ -38,7 +46,7 @@ use crate::game::{
     OptionInfo, Outcome, Player, Rules,
 };
 use board::{Board, GameRefill, SIDE};
-use moves::{Swap, ALL_SWAPS};
+use notation::{Swap, ALL_SWAPS};
 use rng::TinyMt32;
 use serde_json::{json, Value};
 pub use state::{State, SWAPS_PER_GAME};
@@ -222,7 +230,7 @@ impl Bots for Crush {
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Swap>, GameError> {
-        bot::choose(&bot::View::of(state), level, params, budget)
+        bots::choose(&bots::View::of(state), level, params, budget)
     }
 
     fn analyze(
@@ -231,7 +239,7 @@ impl Bots for Crush {
         params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Swap>, GameError> {
-        Ok(bot::analyze(&bot::View::of(state), top, params, budget))
+        Ok(bots::analyze(&bots::View::of(state), top, params, budget))
     }
 }
 

@@ -1,8 +1,8 @@
 //! Tests of the rules, the levels and the JSON view.
 
 use super::board::{Board, GameRefill, Runs, Unseen, CELLS, SIDE, UNKNOWN};
-use super::bot::{self, View};
-use super::moves::{Swap, ALL_SWAPS};
+use super::bots::{self, View};
+use super::notation::{Swap, ALL_SWAPS};
 use super::rng::TinyMt32;
 use super::*;
 use crate::game::{
@@ -457,19 +457,19 @@ fn strong_answers_with_no_time_at_all() {
     let budget = Budget::with_time_ms(0);
     let choice = Crush::choose_move(&state, &level, &BotParams::seeded(1), &budget).unwrap();
     assert!(ALL_SWAPS.contains(&choice.mv));
-    assert_eq!(choice.mv, bot::greedy(&state.board).0);
+    assert_eq!(choice.mv, bots::greedy(&state.board).0);
 }
 
 #[test]
 fn greedy_takes_the_best_visible_swap() {
     let state = Crush::new_seeded(4, 5);
-    let (swap, gain) = bot::greedy(&state.board);
+    let (swap, gain) = bots::greedy(&state.board);
     assert!(gain > 0);
     for other in ALL_SWAPS {
-        assert!(bot::visible_gain(&state.board, other) <= gain);
+        assert!(bots::visible_gain(&state.board, other) <= gain);
     }
     let view = View::of(&state);
-    assert_eq!(bot::visible_gain(&view.board, swap), gain);
+    assert_eq!(bots::visible_gain(&view.board, swap), gain);
 }
 
 #[test]
@@ -494,7 +494,7 @@ fn the_json_view_plays_and_reports_effects() {
     let listed = game.legal_moves(&state).unwrap();
     assert_eq!(listed.count, 180);
     assert_eq!(listed.outcome, json!({"status": "ongoing"}));
-    let greedy = bot::greedy(&State::from_json(&state).unwrap().board).0;
+    let greedy = bots::greedy(&State::from_json(&state).unwrap().board).0;
     let played = game.play(&state, &json!(greedy.notation())).unwrap();
     assert_eq!(played.mv["notation"], json!(greedy.notation()));
     assert_eq!(played.state["swaps_left"], json!(99));
@@ -589,9 +589,9 @@ proptest! {
         // A board with unknown cells too, as bots see after a swap.
         board.swap_and_settle(ALL_SWAPS[pick].a(), ALL_SWAPS[pick].b(), &mut Unseen, |_| {});
         for b in [state.board, board] {
-            let streaks = bot::Streaks::of(&b);
+            let streaks = bots::Streaks::of(&b);
             for swap in ALL_SWAPS {
-                prop_assert_eq!(streaks.immediate_points(&b, swap), bot::immediate_points(&b, swap), "{:?}", swap);
+                prop_assert_eq!(streaks.immediate_points(&b, swap), bots::immediate_points(&b, swap), "{:?}", swap);
             }
         }
     }
@@ -619,9 +619,9 @@ fn the_top_two_leaf_sees_the_two_best_swaps() {
         "3343......",
     ]);
     // 0212 makes a row of five (25); 0203 and 9293 a row of three (9) each.
-    assert_eq!(bot::top_two_gains(&b), (25, 9));
-    assert_eq!(bot::greedy(&b).1, 25);
-    assert_eq!(bot::top_two_gains(&board([EMPTY; SIDE])), (0, 0));
+    assert_eq!(bots::top_two_gains(&b), (25, 9));
+    assert_eq!(bots::greedy(&b).1, 25);
+    assert_eq!(bots::top_two_gains(&board([EMPTY; SIDE])), (0, 0));
 }
 
 #[test]
@@ -633,7 +633,7 @@ fn strong_takes_depth_and_refuses_the_research_knobs() {
         Crush::choose_move(&state, &level, &BotParams::seeded(2), &budget)
     };
     assert!(ALL_SWAPS.contains(&run("strong:depth=2").unwrap().mv));
-    // Research settings go through bot::StrongConfig, not level options.
+    // Research settings go through bots::StrongConfig, not level options.
     for knob in [
         "leaf=100",
         "leafkind=2",

@@ -11,15 +11,13 @@
 //! - [`movegen`]: steps, jump chains, camp rules; moves are small `Copy` values.
 //! - [`notation`]: moves as text and JSON, reading them back (any valid chain).
 //! - [`state`]: the state's JSON form.
-//! - [`eval`], [`search`], [`levels`]: the bots and the clock manager.
+//! - [`bots::eval`], [`bots::search`], [`bots`]: the bots and the clock manager.
 //! - [`text`]: the course's `input.txt` / `output.txt` contract.
 
 pub mod board;
-pub mod eval;
-pub mod levels;
+pub mod bots;
 pub mod movegen;
 pub mod notation;
-pub mod search;
 pub mod state;
 pub mod text;
 
@@ -27,7 +25,7 @@ pub mod text;
 mod tests;
 
 pub use board::{CampRule, HalmaState};
-pub use levels::{Clock, ClockMode, HalmaOptions};
+pub use bots::{Clock, ClockMode, HalmaOptions};
 pub use movegen::HalmaMove;
 
 use crate::game::{
@@ -122,9 +120,9 @@ impl Bots for Halma {
         budget: &Budget,
     ) -> Result<BotChoice<HalmaMove>, GameError> {
         match level.level {
-            HalmaLevel::Random => levels::random(state, level, params),
-            HalmaLevel::Minimax => levels::minimax(state, level, params, budget),
-            HalmaLevel::Strong => levels::strong(state, level, params, budget),
+            HalmaLevel::Random => bots::random(state, level, params),
+            HalmaLevel::Minimax => bots::minimax(state, level, params, budget),
+            HalmaLevel::Strong => bots::strong(state, level, params, budget),
         }
     }
 
@@ -134,9 +132,9 @@ impl Bots for Halma {
         params: &BotParams<HalmaOptions>,
         budget: &Budget,
     ) -> Result<Analysis<HalmaMove>, GameError> {
-        let clock = levels::read_clock(params, budget);
+        let clock = bots::read_clock(params, budget);
         let budget = match clock {
-            Some(_) => levels::strong_budget(state, clock, budget),
+            Some(_) => bots::strong_budget(state, clock, budget),
             None if budget.deadline.is_none() => {
                 budget.tightened(Instant::now() + Duration::from_secs(2))
             }
@@ -267,7 +265,7 @@ impl Codec for Halma {
 
 impl Evaluate for Halma {
     fn evaluate(state: &HalmaState) -> i32 {
-        eval::strong_eval(state)
+        bots::eval::strong_eval(state)
     }
 
     fn hash(state: &HalmaState) -> u64 {
@@ -275,6 +273,6 @@ impl Evaluate for Halma {
     }
 
     fn order_hint(state: &HalmaState, mv: &HalmaMove) -> i32 {
-        eval::progress(state.to_move(), mv.from, mv.to)
+        bots::eval::progress(state.to_move(), mv.from, mv.to)
     }
 }

@@ -1,7 +1,7 @@
 //! Rules, fixtures, levels and property tests for Halma.
 
 use super::board::{cell, col, goal, home, row, Bits, CampRule, Cell, HalmaState, CELLS};
-use super::levels::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
+use super::bots::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
 use super::movegen::{generate, HalmaMove};
 use super::notation::{notation, parse_move};
 use super::Halma;
@@ -1036,7 +1036,7 @@ fn long_playouts_reach_the_endgame_rules() {
             let side = s.to_move();
             let best = legal
                 .iter()
-                .max_by_key(|m| super::eval::progress(side, m.from, m.to))
+                .max_by_key(|m| super::bots::eval::progress(side, m.from, m.to))
                 .unwrap();
             let mv = if rng.random_bool(0.7) {
                 *best

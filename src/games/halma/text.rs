@@ -1,7 +1,7 @@
 //! The course's `input.txt` / `output.txt` text contract.
 
 use super::board::{Bits, CampRule, HalmaState};
-use super::levels::{Clock, ClockMode};
+use super::bots::{Clock, ClockMode};
 use super::movegen::HalmaMove;
 use super::notation::notation;
 use super::state::{check_counts, parse_row};

@@ -2,6 +2,13 @@
 //! holds markers of sizes 1..=pieces and a bigger marker may cover a smaller
 //! one. Rules: `docs/rules/naughts.md`.
 //!
+//! - [`state`]: cells, hands, the validated state with its move generation,
+//!   and its JSON form.
+//! - [`notation`]: moves as typed (`2 2 5`), as JSON objects, and the
+//!   course's five messages.
+//! - [`bots`]: `random`, `greedy` and `perfect`, whose [`bots::solver`]
+//!   searches with a symmetry-keyed table and an opening book.
+//!
 //! The pass rule is applied by [`Rules::apply`]: when the opponent cannot move
 //! but the mover can, the turn stays with the mover, so every state the
 //! service answers with has a side to move that can move while the game goes
@@ -22,18 +29,17 @@
 //! and, from 6 pieces up, the second biggest in the centre or a corner (loss
 //! in 12); every other first move draws. The `perfect` level answers the empty board and every
 //! reply to a first move from an opening book for 6–9 pieces
-//! (`opening_book.txt`) and solves everything else on 2×2 and 3×3 exactly;
+//! (`bots/opening_book.txt`) and solves everything else on 2×2 and 3×3 exactly;
 //! on bigger grids it searches under the budget and says `proven: false`
 //! unless the search proved the value.
 
-mod levels;
+pub mod bots;
 pub mod notation;
-pub mod solver;
 pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub use levels::NaughtsLevel;
+pub use bots::NaughtsLevel;
 pub use state::{Cell, Move, State, Turn};
 
 use crate::game::{
@@ -153,7 +159,7 @@ impl Bots for Naughts {
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Turn>, GameError> {
-        levels::choose(state, level, params, budget)
+        bots::choose(state, level, params, budget)
     }
 
     fn analyze(
@@ -162,7 +168,7 @@ impl Bots for Naughts {
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Turn>, GameError> {
-        Ok(levels::analyze(state, top, budget))
+        Ok(bots::analyze(state, top, budget))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Unit tests of the rules, notation, validation, levels and solver.
 
-use super::solver::{describe, Solver};
+use super::bots::solver::{self, describe, Solver};
 use super::state::full_hand;
 use super::*;
 use crate::game::{Budget, StopReason};
@@ -1011,7 +1011,7 @@ fn perft_counts() {
 /// take too long for a debug build).
 #[test]
 fn the_opening_book_is_what_its_generator_writes() {
-    let book = include_str!("opening_book.txt");
+    let book = include_str!("bots/opening_book.txt");
     assert_eq!(
         book.lines().nth(1),
         Some("# Regenerate: cargo run --release -p gamebot-research --bin naughts_opening_book")

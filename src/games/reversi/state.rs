@@ -1,6 +1,7 @@
-//! The validated state, its JSON and text forms, and the move type.
+//! The validated state and its JSON and text forms.
 
-use super::board::{parse_square, square_name, Board};
+use super::board::{square_name, Board};
+use super::notation::Move;
 use crate::game::{place, GameError, Player};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -15,35 +16,6 @@ pub struct State {
     pub white: u64,
     /// Whose turn it is (`First` = black).
     pub to_move: Player,
-}
-
-/// A move: a disc placed on a square (0 = a1 … 63 = h8), or a forced pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// Place a disc on this square.
-    Place(u8),
-    /// Pass: legal only when the mover has no other move.
-    Pass,
-}
-
-impl Move {
-    /// The move's notation: `d3` or `pass`.
-    pub fn notation(self) -> String {
-        match self {
-            Move::Place(sq) => square_name(u32::from(sq)),
-            Move::Pass => "pass".to_string(),
-        }
-    }
-
-    /// The move's JSON object.
-    pub fn to_json(self) -> Value {
-        match self {
-            Move::Place(sq) => {
-                json!({"square": square_name(u32::from(sq)), "notation": self.notation()})
-            }
-            Move::Pass => json!({"square": null, "notation": "pass"}),
-        }
-    }
 }
 
 impl State {
@@ -122,54 +94,6 @@ impl State {
             out.push(Move::Pass);
         }
     }
-
-    /// Reads a move (notation string or JSON object) and checks that it is legal.
-    pub fn parse_move(&self, value: &Value) -> Result<Move, GameError> {
-        let mv = read_move(value)?;
-        self.check_legal(mv)?;
-        Ok(mv)
-    }
-
-    fn check_legal(&self, mv: Move) -> Result<(), GameError> {
-        let board = self.board();
-        let moves = board.moves();
-        let side = side_name(self.to_move);
-        match mv {
-            Move::Pass if moves == 0 => Ok(()),
-            Move::Pass => Err(GameError::illegal_move(format!(
-                "{side} cannot pass: a pass is legal only without another move, and {side} has {} ({})",
-                moves.count_ones(),
-                list_squares(moves)
-            ))),
-            Move::Place(sq) => {
-                let bit = 1u64 << sq;
-                let name = square_name(u32::from(sq));
-                if moves & bit != 0 {
-                    Ok(())
-                } else if (board.me | board.opp) & bit != 0 {
-                    Err(GameError::illegal_move(format!("{name} is already occupied")))
-                } else if moves == 0 {
-                    Err(GameError::illegal_move(format!(
-                        "{side} has no legal move and must pass"
-                    )))
-                } else {
-                    Err(GameError::illegal_move(format!(
-                        "{name} flips no {} disc; {side} may play {}",
-                        side_name(self.to_move.other()),
-                        list_squares(moves)
-                    )))
-                }
-            }
-        }
-    }
-}
-
-/// The squares of `bits` as notation, comma-separated.
-fn list_squares(bits: u64) -> String {
-    super::board::Bits(bits)
-        .map(square_name)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The name of a side in states and outcomes.
@@ -187,48 +111,6 @@ fn parse_side(text: &str) -> Option<Player> {
         "white" => Some(Player::Second),
         _ => None,
     }
-}
-
-/// Reads a move's form without checking legality.
-fn read_move(value: &Value) -> Result<Move, GameError> {
-    match value {
-        Value::String(text) => read_notation(text),
-        Value::Object(map) => match map.get("square") {
-            Some(Value::Null) => Ok(Move::Pass),
-            Some(Value::String(text)) => read_square(text),
-            Some(other) => Err(GameError::illegal_move(format!(
-                "move field 'square' must be a square name such as \"d3\" or null for a pass, not {other}"
-            ))),
-            None => match map.get("notation") {
-                Some(Value::String(text)) => read_notation(text),
-                _ => Err(GameError::illegal_move(
-                    "a move object needs 'square' (\"d3\", or null for a pass) or 'notation'",
-                )),
-            },
-        },
-        other => Err(GameError::illegal_move(format!(
-            "a move is a notation string (\"d3\", \"pass\") or an object {{\"square\": \"d3\"}}, not {other}"
-        ))),
-    }
-}
-
-fn read_notation(text: &str) -> Result<Move, GameError> {
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("pass") {
-        Ok(Move::Pass)
-    } else {
-        read_square(text)
-    }
-}
-
-fn read_square(text: &str) -> Result<Move, GameError> {
-    parse_square(text.trim())
-        .map(|sq| Move::Place(sq as u8))
-        .ok_or_else(|| {
-            GameError::illegal_move(format!(
-                "'{text}' is not a square: expected a column a-h and a row 1-8, such as \"d3\", or \"pass\""
-            ))
-        })
 }
 
 /// The state's JSON form before validation.

@@ -1,9 +1,10 @@
 //! Tests of the rules, the fixtures (perft, FFO), the levels and the JSON view.
 
 use super::board::{flips, moves, stable_discs, Bits, Board};
-use super::endgame::Solver;
-use super::norvig::{self, final_value, weighted_squares};
-use super::state::{Move, State};
+use super::bots::endgame::Solver;
+use super::bots::norvig::{self, final_value, weighted_squares};
+use super::notation::Move;
+use super::state::State;
 use super::Reversi;
 use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;

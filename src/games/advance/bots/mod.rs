@@ -2,9 +2,12 @@
 //! `greedy` and `predict`, exactly as the rules describe them, with ties
 //! broken by the request's seeded generator.
 
-use super::board::{Color, State};
-use super::movegen::Move;
+pub mod eval;
+pub mod strong;
+
 use crate::game::{Budget, SearchReport, StopReason};
+use crate::games::advance::board::{Color, State};
+use crate::games::advance::movegen::Move;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 

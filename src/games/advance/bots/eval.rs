@@ -2,12 +2,12 @@
 //! and the noisy moves that quiescence follows, for the generic alpha-beta
 //! search in [`crate::search`].
 
-use super::board::{
+use crate::games::advance::board::{
     kind, owner, step, value, Color, State, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
     KING, KNIGHT, MINER, NOBODY, ORTHO, PLY_LIMIT, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
 };
-use super::movegen::{Kind, Move};
-use super::Advance;
+use crate::games::advance::movegen::{Kind, Move};
+use crate::games::advance::Advance;
 use crate::search::{Evaluate, WIN};
 
 /// Centi-units per point of material.
@@ -166,7 +166,7 @@ fn score_piece(
         return;
     }
     if piece == ZOMBIE {
-        let row = super::board::row_of(sq) as i32;
+        let row = crate::games::advance::board::row_of(sq) as i32;
         let advanced = if side == Color::White {
             7 - row
         } else {

@@ -23,15 +23,15 @@
 //! the commands that produced them, and what was tried and did not help are
 //! in `docs/crush-strong.md`.
 
-use super::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
-use super::columns::Columns;
-use super::moves::{Swap, ALL_SWAPS};
-use super::state::State;
-use super::CrushLevel;
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
     StopReason,
 };
+use crate::games::crush::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
+use crate::games::crush::columns::Columns;
+use crate::games::crush::notation::{Swap, ALL_SWAPS};
+use crate::games::crush::state::State;
+use crate::games::crush::CrushLevel;
 use rand::{Rng, RngCore};
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -2,10 +2,10 @@
 //! search), iterative deepening, a transposition table, history ordering and
 //! forward pruning to the most promising moves below the root.
 
-use super::board::{HalmaState, CELLS};
 use super::eval::{progress, strong_eval};
-use super::movegen::{generate, generate_ignoring_outcome, HalmaMove};
 use crate::game::{Budget, StopReason};
+use crate::games::halma::board::{HalmaState, CELLS};
+use crate::games::halma::movegen::{generate, generate_ignoring_outcome, HalmaMove};
 use crate::search::score::{from_table, to_table};
 use crate::search::tt::{Bound, Table, TableEntry};
 pub use crate::search::WIN;

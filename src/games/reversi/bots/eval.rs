@@ -2,7 +2,7 @@
 //! corners and the squares next to empty corners, stable discs, parity and,
 //! late, the disc count. Units are roughly hundredths of a disc.
 
-use super::board::{moves, neighbours, stable_discs, Board, CORNERS};
+use crate::games::reversi::board::{moves, neighbours, stable_discs, Board, CORNERS};
 
 /// The X-squares (b2, g2, b7, g7), each with its corner.
 const X_SQUARES: [(u64, u64); 4] = [

@@ -17,11 +17,11 @@
 //! in danger), `futility=0` (skipping quiet moves near the horizon that
 //! cannot reach alpha).
 
-use super::board::State;
-use super::levels::legal_moves;
-use super::movegen::Move;
-use super::{outcome, Advance};
+use super::legal_moves;
 use crate::game::{BotChoice, Budget, GameError, LevelSpec, Outcome, SearchReport, StopReason};
+use crate::games::advance::board::State;
+use crate::games::advance::movegen::Move;
+use crate::games::advance::{outcome, Advance};
 use crate::search::{self, SearchOptions, SearchResult, WIN};
 use std::time::{Duration, Instant};
 
@@ -58,7 +58,9 @@ pub fn options() -> SearchOptions {
 }
 
 /// The search options with the level's switches (`lmr`, `null`, `ext`) applied.
-fn options_for(level: &LevelSpec<super::AdvanceLevel>) -> Result<SearchOptions, GameError> {
+fn options_for(
+    level: &LevelSpec<crate::games::advance::AdvanceLevel>,
+) -> Result<SearchOptions, GameError> {
     let defaults = options();
     Ok(SearchOptions {
         late_move_reductions: level.switch_option("lmr", defaults.late_move_reductions)?,
@@ -141,7 +143,7 @@ fn score_after(
     let child = state.after(mv);
     match outcome(&child) {
         Outcome::Ongoing => {}
-        Outcome::Win { winner, .. } if winner == super::player(state.to_move()) => {
+        Outcome::Win { winner, .. } if winner == crate::games::advance::player(state.to_move()) => {
             return (WIN - 1, 1)
         }
         Outcome::Win { .. } => return (-(WIN - 1), 1),
@@ -156,7 +158,7 @@ fn score_after(
 /// Chooses a move at level `strong` (options: `margin`, `min_gain`, `lmr`, `null`, `ext`, `futility`).
 pub fn choose(
     state: &State,
-    level: &LevelSpec<super::AdvanceLevel>,
+    level: &LevelSpec<crate::games::advance::AdvanceLevel>,
     budget: &Budget,
 ) -> Result<BotChoice<Move>, GameError> {
     level.only_options(&["margin", "min_gain", "lmr", "null", "ext", "futility"])?;

@@ -7,8 +7,8 @@
 //! use a static evaluation at the horizon; a decided score found by them is
 //! already exact (a faster win would have been seen inside the horizon).
 
-use super::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
 use crate::game::{Budget, Player, StopReason};
+use crate::games::naughts::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
 use crate::search::memory;
 use crate::search::score::{from_table, is_decisive, to_table};
 use crate::search::tt::{Bound, Table, TableEntry};

@@ -1,11 +1,13 @@
 //! The bot levels: `random`, `greedy` and `perfect`, and the analysis.
 
-use super::solver::{self, describe, Solution};
-use super::state::{Move, State, Turn};
+pub mod solver;
+
+use self::solver::{describe, Solution};
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
     StopReason,
 };
+use crate::games::naughts::state::{Move, State, Turn};
 use rand::seq::IndexedRandom;
 use serde_json::Value;
 

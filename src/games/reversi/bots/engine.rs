@@ -6,10 +6,10 @@
 //! a finished game inside the tree is worth ±([`WIN`] + discs), so that a
 //! forced win outranks any estimate. Exact scores are disc differences.
 
-use super::board::{flips, Bits, Board};
 use super::endgame::Solver;
 use super::eval::evaluate;
 use crate::game::{Budget, StopReason};
+use crate::games::reversi::board::{flips, Bits, Board};
 use crate::search::tt::{Bound, Table, TableEntry};
 use std::time::Instant;
 

@@ -1,8 +1,10 @@
 //! Evaluations: the plain distance sum of the `minimax` level, and the richer
 //! one of `strong` (progress, stragglers, camp filling, blocked pieces).
 
-use super::board::{goal, goal_distance, home, Bits, Cell, HalmaState, CELLS, NEIGHBOURS, NONE};
 use crate::game::Player;
+use crate::games::halma::board::{
+    goal, goal_distance, home, Bits, Cell, HalmaState, CELLS, NEIGHBOURS, NONE,
+};
 
 /// The sum of Manhattan distances of `side`'s pieces to its goal corner.
 pub fn distance_sum(state: &HalmaState, side: Player) -> i32 {

@@ -7,8 +7,8 @@
 //! Among equal values the first move in row-major order wins: the root keeps
 //! a move only when it is strictly better than the best so far.
 
-use super::board::{flips, Bits, Board};
 use crate::game::{Budget, StopReason};
+use crate::games::reversi::board::{flips, Bits, Board};
 
 /// Norvig's square weights, row 1 first.
 pub const WEIGHTS: [i32; 64] = [

@@ -1,12 +1,15 @@
 //! The bot levels (`random`, `minimax`, `strong`) and the clock manager.
 
-use super::board::HalmaState;
-use super::eval::{distance_eval, distance_sum};
-use super::movegen::{generate, HalmaMove};
-use super::search::{search, StrongOptions, WIN};
+pub mod eval;
+pub mod search;
+
+use self::eval::{distance_eval, distance_sum};
+use self::search::{search, StrongOptions, WIN};
 use crate::game::{
     BotChoice, BotParams, Budget, GameError, LevelSpec, Player, SearchReport, StopReason,
 };
+use crate::games::halma::board::HalmaState;
+use crate::games::halma::movegen::{generate, HalmaMove};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};
@@ -136,7 +139,7 @@ fn shuffled_moves(state: &HalmaState, params: &BotParams<HalmaOptions>) -> Vec<H
 /// `random`: any legal move, seeded.
 pub fn random(
     state: &HalmaState,
-    level: &LevelSpec<super::HalmaLevel>,
+    level: &LevelSpec<crate::games::halma::HalmaLevel>,
     params: &BotParams<HalmaOptions>,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
     level.only_options(&[])?;
@@ -202,7 +205,7 @@ impl Minimax<'_> {
 /// distances to the goal corners. Ties go to the first of a seeded shuffle.
 pub fn minimax(
     state: &HalmaState,
-    level: &LevelSpec<super::HalmaLevel>,
+    level: &LevelSpec<crate::games::halma::HalmaLevel>,
     params: &BotParams<HalmaOptions>,
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {
@@ -267,7 +270,7 @@ pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) 
 /// near the horizon).
 pub fn strong(
     state: &HalmaState,
-    level: &LevelSpec<super::HalmaLevel>,
+    level: &LevelSpec<crate::games::halma::HalmaLevel>,
     params: &BotParams<HalmaOptions>,
     budget: &Budget,
 ) -> Result<BotChoice<HalmaMove>, GameError> {

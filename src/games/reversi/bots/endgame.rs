@@ -7,8 +7,8 @@
 //! either, visiting empties in odd regions first (parity), and the very last
 //! empty is scored directly.
 
-use super::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};
 use crate::game::{Budget, StopReason};
+use crate::games::reversi::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};
 use crate::search::tt::{Table, TableEntry};
 
 /// Below this many empties, no table, no sorting: the plain parity search.

@@ -1,0 +1,177 @@
+//! The bot levels: `random`, `norvig` (the course-lab reference in
+//! [`norvig`]) and `strong` (the [`engine`]'s midgame search with its exact
+//! [`endgame`] solver and the [`eval`]uation); this module runs each level
+//! and turns the engine's thoughts into search reports.
+
+pub mod endgame;
+pub mod engine;
+pub mod eval;
+pub mod norvig;
+
+use super::notation::Move;
+use super::state::State;
+use super::ReversiLevel;
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
+};
+use engine::{Plan, RootLine, Thought, WIN};
+use rand::Rng;
+use serde_json::{json, Map};
+
+/// The deepest `norvig` search a request may ask for.
+const NORVIG_MAX_DEPTH: u32 = 10;
+/// The `strong` level's midgame depth when it has neither deadline nor depth cap.
+const STRONG_UNTIMED_DEPTH: u32 = 10;
+/// Without a deadline, `strong` solves exactly from this many empties.
+const STRONG_UNTIMED_SOLVE: u32 = 18;
+/// With a deadline, the solver is tried from this many empties if time looks enough.
+const STRONG_TIMED_SOLVE: u32 = 26;
+
+/// Runs `level` on `state` (not over).
+pub(crate) fn choose(
+    state: &State,
+    level: &LevelSpec<ReversiLevel>,
+    params: &BotParams,
+    budget: &Budget,
+) -> Result<BotChoice<Move>, GameError> {
+    match level.level {
+        ReversiLevel::Random => {
+            level.only_options(&[])?;
+            Ok(random_move(state, params))
+        }
+        ReversiLevel::Norvig => {
+            level.only_options(&["depth"])?;
+            let depth = level.int_option("depth", 1..=u64::from(NORVIG_MAX_DEPTH))?;
+            Ok(norvig_move(state, depth.map(|d| d as u32), budget))
+        }
+        ReversiLevel::Strong => {
+            level.only_options(&[])?;
+            Ok(strong_move(state, budget))
+        }
+    }
+}
+
+/// The `top` best moves of `state` by the `strong` engine, best first.
+pub(crate) fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
+    let thought = engine::think(state.board(), budget, strong_plan(budget, top.max(1)));
+    let report = thought_report(&thought);
+    let moves = thought
+        .lines
+        .iter()
+        .take(top)
+        .map(|line| ScoredMove {
+            mv: to_move(line.square),
+            score: reported_score(line).into(),
+            pv: line.pv.iter().map(|&sq| to_move(sq)).collect(),
+            exact: line.exact.then(|| exact_words(line.score)),
+        })
+        .collect();
+    Analysis { moves, report }
+}
+
+fn to_move(square: Option<u32>) -> Move {
+    square.map_or(Move::Pass, |sq| Move::Place(sq as u8))
+}
+
+/// The `random` level.
+fn random_move(state: &State, params: &BotParams) -> BotChoice<Move> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let mut rng = params.rng();
+    let mv = moves[rng.random_range(0..moves.len())];
+    BotChoice {
+        mv,
+        report: SearchReport::plain(),
+    }
+}
+
+/// The `norvig` level: the level option wins, then the request's `max_depth`, then 6.
+fn norvig_move(state: &State, depth_option: Option<u32>, budget: &Budget) -> BotChoice<Move> {
+    let requested = depth_option
+        .or(budget.max_depth)
+        .unwrap_or(norvig::DEFAULT_DEPTH);
+    let cap = budget.max_depth.unwrap_or(NORVIG_MAX_DEPTH);
+    let depth = requested.min(cap).clamp(1, NORVIG_MAX_DEPTH);
+    let result = norvig::choose(state.board(), depth, budget);
+    let report = SearchReport {
+        depth: Some(result.depth),
+        nodes: Some(result.nodes),
+        score: Some(result.value.into()),
+        stopped_by: Some(result.stopped_by),
+        max_depth: Some(depth),
+        ..SearchReport::default()
+    };
+    BotChoice {
+        mv: to_move(result.square),
+        report,
+    }
+}
+
+/// How `strong` spends a budget.
+fn strong_plan(budget: &Budget, top: usize) -> Plan {
+    let timed = budget.deadline.is_some() || budget.max_nodes.is_some();
+    let max_depth = budget
+        .max_depth
+        .unwrap_or(if timed { 60 } else { STRONG_UNTIMED_DEPTH });
+    let solve_empties = if budget.deadline.is_some() {
+        STRONG_TIMED_SOLVE
+    } else {
+        STRONG_UNTIMED_SOLVE
+    };
+    Plan {
+        max_depth,
+        solve_empties,
+        top,
+    }
+}
+
+/// The `strong` level.
+fn strong_move(state: &State, budget: &Budget) -> BotChoice<Move> {
+    let thought = engine::think(state.board(), budget, strong_plan(budget, 1));
+    let best = &thought.lines[0];
+    BotChoice {
+        mv: to_move(best.square),
+        report: thought_report(&thought),
+    }
+}
+
+/// The search report of an engine run.
+fn thought_report(thought: &Thought) -> SearchReport {
+    let best = thought.lines.first();
+    let mut extra = Map::new();
+    let unit = if best.is_some_and(|b| b.exact) {
+        "discs (exact final difference)"
+    } else {
+        "hundredths of a disc (estimate)"
+    };
+    extra.insert("score_unit".to_string(), json!(unit));
+    SearchReport {
+        depth: Some(thought.depth),
+        nodes: Some(thought.nodes),
+        score: best.map(|b| reported_score(b).into()),
+        stopped_by: Some(thought.stopped_by),
+        proven: Some(thought.proven),
+        extra,
+        ..SearchReport::default()
+    }
+}
+
+/// A line's score for reports: exact discs, or the estimate with forced
+/// game ends inside the horizon turned into hundredths of a disc.
+fn reported_score(line: &RootLine) -> i32 {
+    match line.score {
+        s if line.exact => s,
+        s if s >= WIN => 100 * (s - WIN),
+        s if s <= -WIN => 100 * (s + WIN),
+        s => s,
+    }
+}
+
+/// An exact score in words: `+12`, `-4` or `draw`.
+fn exact_words(score: i32) -> String {
+    match score {
+        0 => "draw".to_string(),
+        s if s > 0 => format!("+{s}"),
+        s => format!("{s}"),
+    }
+}
