@@ -123,7 +123,7 @@ fn bots_return_listed_moves(game: &dyn DynGame, states: &[Value]) {
                 state: state.clone(),
                 level: Some(level.id.to_string()),
                 seed: Some(i as u64),
-                extra: Default::default(),
+                own_fields: Default::default(),
             };
             let reply = game
                 .bot_move(&request, &Budget::with_time_ms(40))

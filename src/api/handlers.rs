@@ -87,7 +87,7 @@ struct BotMoveRequest {
     limits: Limits,
     /// Game-specific fields (such as Halma's `clock`).
     #[serde(flatten)]
-    extra: Map<String, Value>,
+    own_fields: Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -100,7 +100,7 @@ struct AnalyzeRequest {
     #[serde(flatten)]
     limits: Limits,
     #[serde(flatten)]
-    extra: Map<String, Value>,
+    own_fields: Map<String, Value>,
 }
 
 /// What every game endpoint starts from: the game the path names, the query,
@@ -342,7 +342,7 @@ pub async fn bot_move(
                         state: request.state,
                         level: request.level,
                         seed: request.seed,
-                        extra: request.extra,
+                        own_fields: request.own_fields,
                     };
                     game.bot_move(&bot, &budget)
                 })
@@ -380,7 +380,7 @@ pub async fn analyze(
                 state: request.state,
                 level: None,
                 seed: request.seed,
-                extra: request.extra,
+                own_fields: request.own_fields,
             };
             game.analyze(&bot, top as usize, &budget)
         })

@@ -166,9 +166,11 @@ pub struct SearchReport {
     /// Whether the score is the game-theoretic value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proven: Option<bool>,
-    /// Anything else the level wants to say.
+    /// What a level adds to its report, in the game's own words: the unit
+    /// of its score, its clock plan, the rule that forced a pass. Output
+    /// only; nothing reads it back.
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub notes: Map<String, Value>,
 }
 
 impl SearchReport {

@@ -12,7 +12,7 @@ use std::marker::PhantomData;
 use std::time::Instant;
 
 /// A bot request, with the fields every game shares; the rest travels in
-/// `extra` and must be the game's own bot options.
+/// `own_fields` and must be the game's own bot options.
 #[derive(Clone, Debug, Default)]
 pub struct BotRequest {
     /// The state, as JSON.
@@ -21,9 +21,10 @@ pub struct BotRequest {
     pub level: Option<String>,
     /// The seed asked for (`None`: a fresh random one, echoed in the report).
     pub seed: Option<u64>,
-    /// Request fields the API does not know, read as the game's typed bot
-    /// options (such as Halma's `clock`); anything else is refused.
-    pub extra: Map<String, Value>,
+    /// The request's other fields as they arrived, which the game reads as
+    /// its typed [`Bots::BotOptions`](super::Bots::BotOptions) (such as
+    /// Halma's `clock`); anything else is refused.
+    pub own_fields: Map<String, Value>,
 }
 
 /// A game as `GET /v1/games` lists it.
@@ -219,7 +220,7 @@ impl<G: Game> Erased<G> {
     fn params(request: &BotRequest) -> Result<BotParams<G::BotOptions>, GameError> {
         Ok(BotParams {
             seed: request.seed.unwrap_or_else(fresh_seed),
-            options: bot_options(&request.extra)?,
+            options: bot_options(&request.own_fields)?,
         })
     }
 
@@ -453,8 +454,10 @@ impl<G: Game> DynGame for Erased<G> {
 
 /// The request fields the shared API does not know, read as a game's bot
 /// options; a field the game does not take is `malformed_json` pointing at it.
-fn bot_options<O: serde::de::DeserializeOwned>(extra: &Map<String, Value>) -> Result<O, GameError> {
-    let value = Value::Object(extra.clone());
+fn bot_options<O: serde::de::DeserializeOwned>(
+    own_fields: &Map<String, Value>,
+) -> Result<O, GameError> {
+    let value = Value::Object(own_fields.clone());
     serde_path_to_error::deserialize(value).map_err(|error| {
         let pointer = error
             .path()

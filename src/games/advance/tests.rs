@@ -489,7 +489,7 @@ fn seed_example_move(example: &Value, level: &str, seed: u64, budget: &Budget) -
         state: json!({"board": example["board"], "to_move": example["to_move"]}),
         level: Some(level.to_string()),
         seed: Some(seed),
-        extra: serde_json::Map::new(),
+        own_fields: serde_json::Map::new(),
     };
     game.bot_move(&request, budget).expect("bot move").mv
 }
@@ -1170,7 +1170,7 @@ fn analyze_gives_scored_lines_and_proves_a_win_in_one() {
         state: json!({"board": example["board"], "to_move": example["to_move"]}),
         level: None,
         seed: Some(1),
-        extra: serde_json::Map::new(),
+        own_fields: serde_json::Map::new(),
     };
     let reply = game
         .analyze(&request, 3, &Budget::unlimited().depth(2))

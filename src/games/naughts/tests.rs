@@ -633,7 +633,7 @@ fn perfect_takes_an_immediate_win_and_reports_it() {
     assert_eq!(state.apply(&choice.mv).winner(), Some(O));
     assert_eq!(choice.report.proven, Some(true));
     assert_eq!(choice.report.stopped_by, Some(StopReason::Proven));
-    assert_eq!(choice.report.extra["value"], json!("win in 1"));
+    assert_eq!(choice.report.notes["value"], json!("win in 1"));
 }
 
 #[test]
@@ -1036,7 +1036,7 @@ fn the_opening_book_answers_with_legal_proven_moves() {
                 assert!(score.abs() < solver::WIN);
                 let choice = bot(&state, "perfect", 0);
                 assert_eq!(choice.mv, mv);
-                assert_eq!(choice.report.extra["book"], json!(true));
+                assert_eq!(choice.report.notes["book"], json!(true));
             }
         }
     }

@@ -406,7 +406,7 @@ fn erased_view_plays_and_reports() {
             state: played.state.clone(),
             level: Some(level.to_string()),
             seed: Some(11),
-            extra: Map::new(),
+            own_fields: Map::new(),
         };
         let reply = view.bot_move(&request, &Budget::with_time_ms(200)).unwrap();
         assert_eq!(reply.search.level, level);

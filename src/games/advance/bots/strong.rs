@@ -205,7 +205,7 @@ pub fn choose(
         _ => (first.best, first.score),
     };
     chosen.score = Some(score as i64);
-    chosen.extra.insert(
+    chosen.notes.insert(
         "greedy_kept".to_string(),
         serde_json::Value::Bool(mv != first.best),
     );

@@ -689,9 +689,9 @@ impl<'a> Strong<'a> {
             stopped_by: Some(self.stopped_by),
             ..SearchReport::plain()
         };
-        report.extra.insert("rounds".into(), json!(self.rounds));
+        report.notes.insert("rounds".into(), json!(self.rounds));
         report
-            .extra
+            .notes
             .insert("candidates".into(), json!(self.candidates.len()));
         report
     }

@@ -301,8 +301,8 @@ pub fn strong(
         ..SearchReport::plain()
     };
     if let Some(clock) = clock {
-        report.extra.insert("clock".into(), clock.to_json());
-        report.extra.insert(
+        report.notes.insert("clock".into(), clock.to_json());
+        report.notes.insert(
             "planned_ms".into(),
             json!((time_for_move(state, clock).as_secs_f64() * 1000.0).round()),
         );

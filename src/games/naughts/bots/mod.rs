@@ -54,7 +54,7 @@ pub fn choose(
 /// The pass of a side with no legal move, with a report that says why.
 fn forced_pass() -> BotChoice<Turn> {
     let mut report = SearchReport::plain();
-    report.extra.insert(
+    report.notes.insert(
         "rule".to_string(),
         Value::String("pass: no legal move while the opponent has one".to_string()),
     );
@@ -75,7 +75,7 @@ fn pick(moves: &[Move], params: &BotParams, rule: &str) -> BotChoice<Move> {
     let mv = *moves.choose(&mut rng).expect("the game is not over");
     let mut report = SearchReport::plain();
     report
-        .extra
+        .notes
         .insert("rule".to_string(), Value::String(rule.to_string()));
     BotChoice { mv, report }
 }
@@ -137,7 +137,7 @@ fn report_with_score(solution: &Solution, score: i32) -> SearchReport {
     };
     if proven {
         report
-            .extra
+            .notes
             .insert("value".to_string(), Value::String(describe(score)));
     }
     report
@@ -154,9 +154,9 @@ pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
             ..SearchReport::plain()
         };
         report
-            .extra
+            .notes
             .insert("value".to_string(), Value::String(describe(score)));
-        report.extra.insert("book".to_string(), Value::Bool(true));
+        report.notes.insert("book".to_string(), Value::Bool(true));
         return BotChoice { mv, report };
     }
     let solution = solver::solve(state, budget, false, table_log2(state));

@@ -138,20 +138,20 @@ fn strong_move(state: &State, budget: &Budget) -> BotChoice<Move> {
 /// The search report of an engine run.
 fn thought_report(thought: &Thought) -> SearchReport {
     let best = thought.lines.first();
-    let mut extra = Map::new();
+    let mut notes = Map::new();
     let unit = if best.is_some_and(|b| b.exact) {
         "discs (exact final difference)"
     } else {
         "hundredths of a disc (estimate)"
     };
-    extra.insert("score_unit".to_string(), json!(unit));
+    notes.insert("score_unit".to_string(), json!(unit));
     SearchReport {
         depth: Some(thought.depth),
         nodes: Some(thought.nodes),
         score: best.map(|b| reported_score(b).into()),
         stopped_by: Some(thought.stopped_by),
         proven: Some(thought.proven),
-        extra,
+        notes,
         ..SearchReport::default()
     }
 }
