@@ -1,6 +1,12 @@
 //! The `strong` level's search: negamax with alpha-beta (principal-variation
 //! search), iterative deepening, a transposition table, history ordering and
 //! forward pruning to the most promising moves below the root.
+//!
+//! Why not the generic [`crate::search::alphabeta`]: Halma's moves are
+//! ordered and pruned by their progress towards the goal camp before they
+//! are made, and a node searches only the best few of often 200 moves; the
+//! generic engine orders after generating every move and searches them all.
+//! The table and the score scale are the shared ones.
 
 use super::eval::{progress, strong_eval};
 use crate::game::{Budget, StopReason};

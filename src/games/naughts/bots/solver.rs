@@ -6,6 +6,12 @@
 //! that deep reaches no horizon and its values are exact. Shallower iterations
 //! use a static evaluation at the horizon; a decided score found by them is
 //! already exact (a faster win would have been seen inside the horizon).
+//!
+//! Why not the generic [`crate::search::alphabeta`]: the table is keyed by
+//! the position's canonical form under the 8 symmetries (a move is stored in
+//! the canonical frame and mapped back), which divides the 3×3 search by up
+//! to eight, and the solver keeps one table per worker across requests. The
+//! table type, its replacement policy and the score scale are the shared ones.
 
 use crate::game::{Budget, Player, StopReason};
 use crate::games::naughts::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};

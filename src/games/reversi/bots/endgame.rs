@@ -6,6 +6,13 @@
 //! transposition table and a stability cut-off; the last plies run without
 //! either, visiting empties in odd regions first (parity), and the very last
 //! empty is scored directly.
+//!
+//! Why not the generic [`crate::search::alphabeta`]: an exact solve visits
+//! hundreds of millions of positions, and its speed comes from what only a
+//! bitboard endgame solver does (parity regions, stability bounds, the last
+//! empties without a table); its table entries keep a lower and an upper
+//! bound at once. The table type and its replacement policy are the shared
+//! ones.
 
 use crate::game::{Budget, StopReason};
 use crate::games::reversi::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};

@@ -5,6 +5,12 @@
 //! Midgame scores are in the evaluation's units (about hundredths of a disc);
 //! a finished game inside the tree is worth ±([`WIN`] + discs), so that a
 //! forced win outranks any estimate. Exact scores are disc differences.
+//!
+//! Why not the generic [`crate::search::alphabeta`]: the search works on
+//! bitboards with flips computed once per move and reused for ordering, and
+//! hands windows to the exact solver mid-tree (in discs, not in the
+//! evaluation's units); the generic engine clones game states per move. The
+//! table and the score scale are the shared ones.
 
 use super::endgame::Solver;
 use super::eval::evaluate;
