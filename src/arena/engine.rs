@@ -204,7 +204,12 @@ fn timed_move<G: Game>(
     let choice = players[seat.index()].choose(state, turn);
     let spent = started.elapsed();
     record.think_ms[seat.index()].push(spent.as_secs_f64() * 1000.0);
-    let choice = choice.map_err(|forfeit| (forfeit, false))?;
+    // A player that failed after its time ran out (an outside program
+    // killed at its limit) lost on time, for the reason it gives.
+    let choice = choice.map_err(|forfeit| {
+        let late = clocks[seat.index()].charge(spent).is_err();
+        (forfeit, late)
+    })?;
     record.nodes[seat.index()] += choice.nodes.unwrap_or(0);
     clocks[seat.index()]
         .charge(spent)

@@ -9,15 +9,20 @@
 //! - [`engine`]: one game ([`play_game`]) and a match of many games in
 //!   parallel with alternating colours and seeded random openings
 //!   ([`play_match`]).
+//! - [`process`]: the referee's process runner for outside programs (a
+//!   time limit, a process group killed whole, capped output), and
+//!   [`board_file`]: programs that play by board file (`cab201:`).
 //! - [`stats`]: the match's totals, score with its Elo difference and 95%
 //!   interval, think times, and the games log.
 //!
 //! `gamebot arena`, the crush benchmark and the strength tests all play
 //! through here, so every figure in the README comes from the same loop.
 
+pub mod board_file;
 pub mod clock;
 pub mod engine;
 pub mod player;
+pub mod process;
 pub mod stats;
 
 pub use clock::TimeControl;

@@ -8,6 +8,7 @@
 //! run in parallel on the available cores, each game on one thread.
 
 use super::CliError;
+use crate::arena::board_file::{self, BoardFilePlayer, Program};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
 use crate::game::{Game, LevelSpec};
@@ -22,7 +23,9 @@ use std::time::Duration;
 pub struct ArenaArgs {
     /// The game id (a two-player game of the registry).
     pub game: String,
-    /// Player A: a level with options, e.g. `strong` or `norvig:depth=8`.
+    /// Player A: a level with options, e.g. `strong` or `norvig:depth=8`,
+    /// or for a game with a board file (advance) an outside program,
+    /// `cab201:PATH [ARGS…]`, run as `PATH ARGS white|black IN OUT` per move.
     #[arg(long)]
     pub a: String,
     /// Player B, written like A.
@@ -154,20 +157,30 @@ impl GameVisitor for Arena<'_> {
                 info.id
             )));
         }
-        let levels = Seat::BOTH.map(|seat| level_of::<G>(args.player_spec(seat)));
-        let [a, b] = levels;
-        let levels = [a?, b?];
         let options = crate::game::read_new_options::<G>(&Value::Object(new_options(args)?))
             .map_err(|e| CliError::usage(format!("--options: {e}")))?;
         let start = G::new_game(options).map_err(|e| CliError::usage(format!("--options: {e}")))?;
+        let seats = Seat::BOTH.map(|seat| seat_of::<G>(args.player_spec(seat), &start));
+        let [a, b] = seats;
+        let seats = [a?, b?];
+        let names = seats.clone().map(|seat| match seat {
+            SeatPlayer::Level(level) => level.to_string(),
+            SeatPlayer::BoardFile(program) => format!("{}{}", board_file::PREFIX, program.name()),
+        });
+        let grace = Duration::from_millis(args.grace_ms);
         let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
-            Ok(Box::new(LevelPlayer::<G>::new(
-                levels[seat.index()].clone(),
-            )))
+            Ok(match &seats[seat.index()] {
+                SeatPlayer::Level(level) => Box::new(LevelPlayer::<G>::new(level.clone())),
+                SeatPlayer::BoardFile(program) => Box::new(BoardFilePlayer::<G>::new(
+                    program.clone(),
+                    names[seat.index()].clone(),
+                    grace,
+                )),
+            })
         };
         let spec = args.spec();
-        // The only players are bot levels, which are always made; a player
-        // that cannot be made is one the command line named wrongly.
+        // Players (bot levels and programs, checked above) are always made; a
+        // player that cannot be made is one the command line named wrongly.
         let records = play_match(&spec, &start, &make_player).map_err(CliError::Usage)?;
         if let Some(path) = &args.games_log {
             write_games_log(path, &records)?;
@@ -175,7 +188,7 @@ impl GameVisitor for Arena<'_> {
         let setups = Seat::BOTH.map(|seat| {
             let control = spec.time[seat.index()];
             SeatSetup {
-                name: levels[seat.index()].to_string(),
+                name: names[seat.index()].clone(),
                 time: control.label(),
                 per_move_ms: match control {
                     TimeControl::PerMove { time, .. } => Some(time.as_secs_f64() * 1000.0),
@@ -185,6 +198,33 @@ impl GameVisitor for Arena<'_> {
         });
         Ok(summarise(info.id, args.seed, setups, &records))
     }
+}
+
+/// A seat's player as the command line names it.
+#[derive(Clone, Debug)]
+enum SeatPlayer<L> {
+    /// A bot level of the game.
+    Level(LevelSpec<L>),
+    /// An outside program playing by board file.
+    BoardFile(Program),
+}
+
+/// A player written like a level (`strong`, `norvig:depth=8`), or an
+/// outside program (`cab201:PATH [ARGS…]`) for a game with a board file.
+fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>, CliError> {
+    let Some(program) = text.strip_prefix(board_file::PREFIX) else {
+        return level_of::<G>(text).map(SeatPlayer::Level);
+    };
+    let id = G::info().id;
+    if G::board_file(start).is_none() {
+        return Err(CliError::usage(format!(
+            "{id}: {} players need a game with a board file (advance)",
+            board_file::PREFIX
+        )));
+    }
+    Program::parse(program)
+        .map(SeatPlayer::BoardFile)
+        .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")))
 }
 
 /// A player written like a level (`strong`, `norvig:depth=8`).

@@ -324,6 +324,15 @@ pub trait Codec: Bots {
     fn text_bot_move(_before: &Self::State, _mv: &Self::Move, _after: &Self::State) -> String {
         String::new()
     }
+
+    /// The board file outside programs read and write (the Advance
+    /// studio's `white|black IN OUT` contract): the state's text form
+    /// without the side to move, which the program is told by name. `None`,
+    /// the default, for a game without one; the arena then refuses
+    /// board-file players (`cab201:`) for it.
+    fn board_file(_state: &Self::State) -> Option<String> {
+        None
+    }
 }
 
 /// A whole game: its [`Rules`], [`Bots`] and [`Codec`]. Every type that has

@@ -241,4 +241,8 @@ impl Codec for Advance {
     fn text_bot_move(_before: &State, _mv: &Move, after: &State) -> String {
         after.to_text()
     }
+
+    fn board_file(state: &State) -> Option<String> {
+        Some(state.to_text())
+    }
 }

@@ -1,0 +1,166 @@
+//! gamebot as referee: outside programs play Advance in the arena through
+//! the studio's board-file contract (`cab201:PATH [ARGS…]`), gamebot's own
+//! `advance` subcommand plays a clean match that way, and programs that hang,
+//! fail, say nothing or cheat forfeit with the reason and leave no process.
+
+use gamebot::cli::arena::{play_arena, ArenaArgs};
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
+    ArenaArgs {
+        game: "advance".into(),
+        a: "strong".into(),
+        b: b.into(),
+        games,
+        time_ms: 100,
+        a_time_ms: Some(20),
+        b_time_ms: Some(200),
+        clock_s: None,
+        a_clock_s: None,
+        b_clock_s: None,
+        grace_ms: 50,
+        seed: 5,
+        random_plies: 2,
+        max_plies: 400,
+        threads: Some(2),
+        options: None,
+        json: false,
+        games_log: Some(log.to_path_buf()),
+    }
+}
+
+/// A fresh directory whose name carries `tag`.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(tag);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn unique_tag(what: &str) -> String {
+    format!(
+        "gamebot-referee-test-{what}-{}-{:08x}",
+        std::process::id(),
+        rand::random::<u32>()
+    )
+}
+
+fn log_records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// Processes whose command line mentions `tag`.
+fn processes_mentioning(tag: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(tag) {
+                found.push(format!("{pid}: {cmdline}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn gamebot_advance_plays_a_clean_match_through_the_contract() {
+    let dir = scratch(&unique_tag("clean"));
+    let log = dir.join("games.jsonl");
+    let program = format!(
+        "cab201:{} advance --level greedy --time-ms 20",
+        env!("CARGO_BIN_EXE_gamebot")
+    );
+    let summary = play_arena(&ArenaArgs {
+        b_time_ms: Some(3_000),
+        ..args(&program, 2, &log)
+    })
+    .unwrap();
+    assert_eq!(summary.games, 2);
+    assert_eq!(summary.b.name, "cab201:gamebot-advance", "{summary:?}");
+    for record in log_records(&log) {
+        assert!(record["forfeit"].is_null(), "{record}");
+        assert!(record["moves"].as_array().unwrap().len() > 4, "{record}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_programs_forfeit_with_the_reason_and_leave_no_process() {
+    let tag = unique_tag("bad");
+    let dir = scratch(&tag);
+    // $1 is the side, $2 IN, $3 OUT (and $1 is `name` when asked for one).
+    let cases = [
+        (
+            "hang",
+            format!("sh -c 'sleep 1000; :' {tag}-child &\nsleep 1000\n"),
+            "timeout after 250 ms",
+        ),
+        (
+            "garbage",
+            "echo 'hello there' > \"$3\"\n".to_string(),
+            "illegal: not a board",
+        ),
+        ("exit1", "exit 1\n".to_string(), "exit code 1"),
+        ("silent", "exit 0\n".to_string(), "no output"),
+        (
+            "unchanged",
+            "cp \"$2\" \"$3\"\n".to_string(),
+            "illegal: the board is unchanged",
+        ),
+        (
+            "remove",
+            "sed '0,/[A-Za-z]/s/[A-Za-z]/./' \"$2\" > \"$3\"\n".to_string(),
+            "illegal: no legal move leads to this board",
+        ),
+    ];
+    for (what, body, reason) in &cases {
+        let script = dir.join(format!("{what}-{tag}.sh"));
+        std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let log = dir.join(format!("{what}.jsonl"));
+        let summary = play_arena(&args(&format!("cab201:{}", script.display()), 2, &log)).unwrap();
+        assert_eq!(summary.a.wins, 2, "{what}: {summary:?}");
+        for record in log_records(&log) {
+            assert_eq!(record["forfeit"], "B", "{what}: {record}");
+            let given = record["reason"].as_str().unwrap();
+            assert!(
+                given.starts_with(reason),
+                "{what}: {given:?}, expected {reason:?}"
+            );
+            assert_eq!(record["on_time"], *what == "hang", "{what}: {record}");
+        }
+    }
+    // The count sees a tagged process while there is one.
+    let mut probe = std::process::Command::new("/bin/sh")
+        .args(["-c", "sleep 30; :", &format!("{tag}-probe")])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert_eq!(processes_mentioning(&format!("{tag}-probe")).len(), 1);
+    probe.kill().unwrap();
+    probe.wait().unwrap();
+    let left = processes_mentioning(&tag);
+    assert!(left.is_empty(), "processes left behind: {left:#?}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn board_file_players_need_a_game_with_a_board_file() {
+    let log = std::env::temp_dir().join(unique_tag("reversi"));
+    let error = play_arena(&ArenaArgs {
+        game: "reversi".into(),
+        ..args("cab201:/bin/true", 1, &log)
+    })
+    .unwrap_err();
+    assert!(error.to_string().contains("board file"), "{error}");
+}
