@@ -21,6 +21,17 @@ pub const PREFIX: &str = "cab201:";
 /// How long `name` may take.
 const NAME_LIMIT: Duration = Duration::from_secs(2);
 
+/// `path` made absolute when it is relative and names a directory part.
+fn from_here(path: String) -> String {
+    let relative = Path::new(&path);
+    if relative.is_absolute() || !path.contains('/') {
+        return path;
+    }
+    std::env::current_dir()
+        .map(|here| here.join(relative).to_string_lossy().into_owned())
+        .unwrap_or(path)
+}
+
 /// An outside program: its path and the arguments that come before the
 /// contract's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,14 +43,17 @@ pub struct Program {
 }
 
 impl Program {
-    /// Reads `PATH [ARGS…]` (split at whitespace, no quoting).
+    /// Reads `PATH [ARGS…]` (split at whitespace, no quoting). A relative
+    /// path with a `/` is taken from the directory the arena runs in, as a
+    /// shell would, since the program itself runs in a fresh directory; a
+    /// bare name is looked up on `PATH`.
     pub fn parse(text: &str) -> Result<Program, String> {
         let mut words = text.split_whitespace().map(str::to_string);
         let path = words
             .next()
             .ok_or_else(|| "expected a program after the prefix".to_string())?;
         Ok(Program {
-            path,
+            path: from_here(path),
             args: words.collect(),
         })
     }
@@ -197,6 +211,15 @@ mod tests {
         assert_eq!(program.path, "/bin/bot");
         assert_eq!(program.args, ["advance", "--level", "greedy"]);
         assert!(Program::parse("  ").is_err());
+        // The program runs in a fresh folder, so a relative path is taken
+        // from where the arena runs; a bare name is left for PATH.
+        let here = std::env::current_dir().unwrap();
+        let relative = Program::parse("target/debug/gamebot advance").unwrap();
+        assert_eq!(
+            relative.path,
+            here.join("target/debug/gamebot").to_string_lossy()
+        );
+        assert_eq!(Program::parse("gamebot").unwrap().path, "gamebot");
         assert_eq!(normalise("ab\r\ncd"), "ab\ncd\n");
         assert!(same_shape("ab\ncd\n", "xy\nzw\n"));
         assert!(!same_shape("ab\ncde\n", "xy\nzw\n"));
