@@ -79,10 +79,10 @@ impl Program {
 }
 
 /// A fresh directory under the system's temporary directory, removed on drop.
-struct FreshDir(PathBuf);
+pub(super) struct FreshDir(PathBuf);
 
 impl FreshDir {
-    fn new() -> std::io::Result<FreshDir> {
+    pub(super) fn new() -> std::io::Result<FreshDir> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let path = std::env::temp_dir().join(format!(
             "gamebot-referee-{}-{}-{:08x}",
@@ -94,7 +94,7 @@ impl FreshDir {
         Ok(FreshDir(path))
     }
 
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.0
     }
 }

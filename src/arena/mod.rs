@@ -11,7 +11,8 @@
 //!   ([`play_match`]).
 //! - [`process`]: the referee's process runner for outside programs (a
 //!   time limit, a process group killed whole, capped output), and
-//!   [`board_file`]: programs that play by board file (`cab201:`).
+//!   [`board_file`]: programs that play by board file (`cab201:`), and
+//!   [`gtp`]: engines that speak GTP (`gtp:`).
 //! - [`stats`]: the match's totals, score with its Elo difference and 95%
 //!   interval, think times, and the games log.
 //!
@@ -21,6 +22,7 @@
 pub mod board_file;
 pub mod clock;
 pub mod engine;
+pub mod gtp;
 pub mod player;
 pub mod process;
 pub mod stats;

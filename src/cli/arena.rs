@@ -9,6 +9,7 @@
 
 use super::CliError;
 use crate::arena::board_file::{self, BoardFilePlayer, Program};
+use crate::arena::gtp::{self, GtpPlayer};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
 use crate::game::{Game, LevelSpec};
@@ -25,7 +26,9 @@ pub struct ArenaArgs {
     pub game: String,
     /// Player A: a level with options, e.g. `strong` or `norvig:depth=8`,
     /// or for a game with a board file (advance) an outside program,
-    /// `cab201:PATH [ARGS…]`, run as `PATH ARGS white|black IN OUT` per move.
+    /// `cab201:PATH [ARGS…]`, run as `PATH ARGS white|black IN OUT` per move,
+    /// or for a game GTP engines play (reversi) an engine kept running for
+    /// the game, `gtp:COMMAND [ARGS…]`.
     #[arg(long)]
     pub a: String,
     /// Player B, written like A.
@@ -166,6 +169,7 @@ impl GameVisitor for Arena<'_> {
         let names = seats.clone().map(|seat| match seat {
             SeatPlayer::Level(level) => level.to_string(),
             SeatPlayer::BoardFile(program) => format!("{}{}", board_file::PREFIX, program.name()),
+            SeatPlayer::Gtp(program) => format!("{}{}", gtp::PREFIX, gtp::engine_name(&program)),
         });
         let grace = Duration::from_millis(args.grace_ms);
         let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
@@ -176,6 +180,11 @@ impl GameVisitor for Arena<'_> {
                     names[seat.index()].clone(),
                     grace,
                 )),
+                SeatPlayer::Gtp(program) => Box::new(GtpPlayer::<G>::new(
+                    program,
+                    names[seat.index()].clone(),
+                    grace,
+                )?),
             })
         };
         let spec = args.spec();
@@ -207,15 +216,29 @@ enum SeatPlayer<L> {
     Level(LevelSpec<L>),
     /// An outside program playing by board file.
     BoardFile(Program),
+    /// An outside engine speaking GTP.
+    Gtp(Program),
 }
 
 /// A player written like a level (`strong`, `norvig:depth=8`), or an
-/// outside program (`cab201:PATH [ARGS…]`) for a game with a board file.
+/// outside program (`cab201:PATH [ARGS…]`) for a game with a board file,
+/// or a GTP engine (`gtp:COMMAND [ARGS…]`) for a game GTP engines play.
 fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>, CliError> {
+    let id = G::info().id;
+    if let Some(program) = text.strip_prefix(gtp::PREFIX) {
+        if !G::speaks_gtp() {
+            return Err(CliError::usage(format!(
+                "{id}: {} players need a game GTP engines play (reversi)",
+                gtp::PREFIX
+            )));
+        }
+        return Program::parse(program)
+            .map(SeatPlayer::Gtp)
+            .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")));
+    }
     let Some(program) = text.strip_prefix(board_file::PREFIX) else {
         return level_of::<G>(text).map(SeatPlayer::Level);
     };
-    let id = G::info().id;
     if G::board_file(start).is_none() {
         return Err(CliError::usage(format!(
             "{id}: {} players need a game with a board file (advance)",

@@ -333,6 +333,14 @@ pub trait Codec: Bots {
     fn board_file(_state: &Self::State) -> Option<String> {
         None
     }
+
+    /// Whether GTP engines play the game (`gtp:` players in the arena):
+    /// its side names are GTP's colours (`black`, `white`), its move
+    /// notation is a GTP vertex (`d3`, rows as GTP numbers them) or `pass`,
+    /// and its board is 8×8. `false`, the default, refuses `gtp:` players.
+    fn speaks_gtp() -> bool {
+        false
+    }
 }
 
 /// A whole game: its [`Rules`], [`Bots`] and [`Codec`]. Every type that has

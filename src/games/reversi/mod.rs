@@ -140,6 +140,12 @@ impl Codec for Reversi {
         state.parse_move(value)
     }
 
+    /// Othello engines speak GTP; `d3` is the same square for them (row 1
+    /// at the top, as GRhino shows it).
+    fn speaks_gtp() -> bool {
+        true
+    }
+
     fn describe_move(state: &State, mv: &Move) -> Option<Value> {
         let Move::Place(sq) = *mv else {
             return None;
