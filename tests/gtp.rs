@@ -3,10 +3,12 @@
 //! not installed), and fake engines that hang or answer garbage forfeit with
 //! the reason and leave no process behind.
 
+mod common;
+
+use common::outside::{log_records, processes_mentioning, scratch, unique_tag};
 use gamebot::cli::arena::{play_arena, ArenaArgs};
-use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 const GRHINO: &str = "/usr/games/gtp-rhino";
@@ -34,53 +36,13 @@ fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     }
 }
 
-fn unique_tag(what: &str) -> String {
-    format!(
-        "gamebot-gtp-test-{what}-{}-{:08x}",
-        std::process::id(),
-        rand::random::<u32>()
-    )
-}
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(tag);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn log_records(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
-/// Processes whose command line mentions `tag`.
-fn processes_mentioning(tag: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if cmdline.contains(tag) {
-                found.push(format!("{pid}: {cmdline}"));
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn grhino_plays_a_clean_match() {
     if !Path::new(GRHINO).exists() {
         println!("skipped: {GRHINO} is not installed (Debian package grhino)");
         return;
     }
-    let dir = scratch(&unique_tag("grhino"));
+    let dir = scratch(&unique_tag("gtp", "grhino"));
     let log = dir.join("games.jsonl");
     let summary = play_arena(&ArenaArgs {
         b_time_ms: None,
@@ -103,7 +65,7 @@ fn grhino_plays_a_clean_match() {
 
 #[test]
 fn bad_engines_forfeit_with_the_reason_and_leave_no_process() {
-    let tag = unique_tag("bad");
+    let tag = unique_tag("gtp", "bad");
     let dir = scratch(&tag);
     let cases = [
         (
@@ -160,7 +122,7 @@ fn bad_engines_forfeit_with_the_reason_and_leave_no_process() {
 
 #[test]
 fn gtp_players_need_a_game_gtp_engines_play() {
-    let log = std::env::temp_dir().join(unique_tag("advance"));
+    let log = std::env::temp_dir().join(unique_tag("gtp", "advance"));
     let error = play_arena(&ArenaArgs {
         game: "advance".into(),
         ..args("gtp:/bin/cat", 1, &log)

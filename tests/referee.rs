@@ -3,10 +3,12 @@
 //! `advance` subcommand plays a clean match that way, and programs that hang,
 //! fail, say nothing or cheat forfeit with the reason and leave no process.
 
+mod common;
+
+use common::outside::{log_records, processes_mentioning, scratch, unique_tag};
 use gamebot::cli::arena::{play_arena, ArenaArgs};
-use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     ArenaArgs {
@@ -31,50 +33,9 @@ fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     }
 }
 
-/// A fresh directory whose name carries `tag`.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(tag);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn unique_tag(what: &str) -> String {
-    format!(
-        "gamebot-referee-test-{what}-{}-{:08x}",
-        std::process::id(),
-        rand::random::<u32>()
-    )
-}
-
-fn log_records(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
-/// Processes whose command line mentions `tag`.
-fn processes_mentioning(tag: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if cmdline.contains(tag) {
-                found.push(format!("{pid}: {cmdline}"));
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn gamebot_advance_plays_a_clean_match_through_the_contract() {
-    let dir = scratch(&unique_tag("clean"));
+    let dir = scratch(&unique_tag("referee", "clean"));
     let log = dir.join("games.jsonl");
     let program = format!(
         "cab201:{} advance --level greedy --time-ms 20",
@@ -96,7 +57,7 @@ fn gamebot_advance_plays_a_clean_match_through_the_contract() {
 
 #[test]
 fn bad_programs_forfeit_with_the_reason_and_leave_no_process() {
-    let tag = unique_tag("bad");
+    let tag = unique_tag("referee", "bad");
     let dir = scratch(&tag);
     // $1 is the side, $2 IN, $3 OUT (and $1 is `name` when asked for one).
     let cases = [
@@ -156,7 +117,7 @@ fn bad_programs_forfeit_with_the_reason_and_leave_no_process() {
 
 #[test]
 fn board_file_players_need_a_game_with_a_board_file() {
-    let log = std::env::temp_dir().join(unique_tag("reversi"));
+    let log = std::env::temp_dir().join(unique_tag("referee", "reversi"));
     let error = play_arena(&ArenaArgs {
         game: "reversi".into(),
         ..args("cab201:/bin/true", 1, &log)

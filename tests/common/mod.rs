@@ -10,6 +10,9 @@ use serde_json::Value;
 use std::sync::OnceLock;
 use tower::ServiceExt;
 
+/// Helpers for tests of outside programs.
+pub mod outside;
+
 /// The reference data under `tests/data/`.
 #[path = "../data/mod.rs"]
 pub mod data;
