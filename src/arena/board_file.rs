@@ -8,102 +8,13 @@
 //! broken). `PATH ARGS name` names the program once for the results table.
 
 use super::player::{Choice, Forfeit, Player, Turn};
-use super::process;
+use super::process::{self, FreshDir, Program};
 use crate::game::{Codec, Game};
 use std::marker::PhantomData;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The prefix of a board-file player on the arena's command line.
 pub const PREFIX: &str = "cab201:";
-
-/// How long `name` may take.
-const NAME_LIMIT: Duration = Duration::from_secs(2);
-
-/// `path` made absolute when it is relative and names a directory part.
-fn from_here(path: String) -> String {
-    let relative = Path::new(&path);
-    if relative.is_absolute() || !path.contains('/') {
-        return path;
-    }
-    std::env::current_dir()
-        .map(|here| here.join(relative).to_string_lossy().into_owned())
-        .unwrap_or(path)
-}
-
-/// An outside program: its path and the arguments that come before the
-/// contract's own.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Program {
-    /// The program to run.
-    pub path: String,
-    /// Its leading arguments.
-    pub args: Vec<String>,
-}
-
-impl Program {
-    /// Reads `PATH [ARGS…]` (split at whitespace, no quoting). A relative
-    /// path with a `/` is taken from the directory the arena runs in, as a
-    /// shell would, since the program itself runs in a fresh directory; a
-    /// bare name is looked up on `PATH`.
-    pub fn parse(text: &str) -> Result<Program, String> {
-        let mut words = text.split_whitespace().map(str::to_string);
-        let path = words
-            .next()
-            .ok_or_else(|| "expected a program after the prefix".to_string())?;
-        Ok(Program {
-            path: from_here(path),
-            args: words.collect(),
-        })
-    }
-
-    /// The program's name as it gives it (`PATH ARGS name`, the first line
-    /// of its output, at most 32 printable characters), or its path when
-    /// it gives none.
-    pub fn name(&self) -> String {
-        let dir = std::env::temp_dir();
-        let mut args = self.args.clone();
-        args.push("name".to_string());
-        let given = process::run(&self.path, &args, &dir, NAME_LIMIT)
-            .ok()
-            .filter(|run| run.ending.failure().is_none())
-            .and_then(|run| {
-                let text = String::from_utf8_lossy(&run.stdout).into_owned();
-                let line = text.lines().next()?.trim().to_string();
-                let printable = line.chars().all(|c| (' '..='~').contains(&c));
-                (!line.is_empty() && line.len() <= 32 && printable).then_some(line)
-            });
-        given.unwrap_or_else(|| self.path.clone())
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed on drop.
-pub(super) struct FreshDir(PathBuf);
-
-impl FreshDir {
-    pub(super) fn new() -> std::io::Result<FreshDir> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "gamebot-referee-{}-{}-{:08x}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed),
-            rand::random::<u32>()
-        ));
-        std::fs::create_dir(&path)?;
-        Ok(FreshDir(path))
-    }
-
-    pub(super) fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for FreshDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
 
 /// A program playing by board file, for a game with a board-file form.
 pub struct BoardFilePlayer<G: Game> {
@@ -206,31 +117,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_programs_and_normalises_boards() {
-        let program = Program::parse("  /bin/bot  advance --level greedy ").unwrap();
-        assert_eq!(program.path, "/bin/bot");
-        assert_eq!(program.args, ["advance", "--level", "greedy"]);
-        assert!(Program::parse("  ").is_err());
-        // The program runs in a fresh folder, so a relative path is taken
-        // from where the arena runs; a bare name is left for PATH.
-        let here = std::env::current_dir().unwrap();
-        let relative = Program::parse("target/debug/gamebot advance").unwrap();
-        assert_eq!(
-            relative.path,
-            here.join("target/debug/gamebot").to_string_lossy()
-        );
-        assert_eq!(Program::parse("gamebot").unwrap().path, "gamebot");
+    fn normalises_boards_and_compares_their_shapes() {
         assert_eq!(normalise("ab\r\ncd"), "ab\ncd\n");
         assert!(same_shape("ab\ncd\n", "xy\nzw\n"));
         assert!(!same_shape("ab\ncde\n", "xy\nzw\n"));
         assert!(!same_shape("ab\n", "xy\nzw\n"));
-    }
-
-    #[test]
-    fn a_program_without_name_is_named_by_its_path() {
-        let program = Program::parse("/bin/false").unwrap();
-        assert_eq!(program.name(), "/bin/false");
-        let program = Program::parse("/bin/echo my-bot").unwrap();
-        assert_eq!(program.name(), "my-bot name");
     }
 }

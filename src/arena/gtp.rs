@@ -13,15 +13,11 @@
 //! ms`, `illegal: …`, or the engine quitting. `name` and `version` name the
 //! engine once for the results table.
 
-use super::board_file::{FreshDir, Program};
 use super::player::{Choice, Forfeit, Player, Turn};
+use super::process::{LineChild, LineFailure, Program};
 use crate::game::Game;
 use serde_json::Value;
-use std::io::{Read, Write};
 use std::marker::PhantomData;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The prefix of a GTP player on the arena's command line.
@@ -30,9 +26,6 @@ pub const PREFIX: &str = "gtp:";
 /// How long starting up (`name`, `version`, `boardsize`, `clear_board`,
 /// and each `play`) may take.
 const SETUP_LIMIT: Duration = Duration::from_secs(10);
-
-/// The longest line kept from the engine (the rest of it is dropped).
-const LINE_CAP: usize = 1024;
 
 /// The most lines one answer may have.
 const ANSWER_LINES: usize = 64;
@@ -63,88 +56,48 @@ impl Failure {
     }
 }
 
-/// A running GTP engine in its own process group and fresh directory.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-    alive: bool,
-    _dir: FreshDir,
+/// A running GTP engine: a [`LineChild`] asked GTP commands.
+struct Engine(LineChild);
+
+impl From<LineFailure> for Failure {
+    fn from(failure: LineFailure) -> Failure {
+        match failure {
+            LineFailure::Timeout(limit) => Failure::Timeout(limit),
+            LineFailure::Quit => Failure::Quit,
+            LineFailure::Write(e) => Failure::Write(e),
+        }
+    }
 }
 
 impl Engine {
     fn spawn(program: &Program) -> std::io::Result<Engine> {
-        let dir = FreshDir::new()?;
-        let mut child = Command::new(&program.path)
-            .args(&program.args)
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        // Bounded, so a chatty engine blocks on its own output instead of
-        // filling the referee's memory.
-        let (send, lines) = mpsc::sync_channel(256);
-        std::thread::spawn(move || read_lines(stdout, send));
-        Ok(Engine {
-            child,
-            stdin,
-            lines,
-            alive: true,
-            _dir: dir,
-        })
+        LineChild::spawn(program).map(Engine)
     }
 
     /// Sends `command` and reads its answer within `limit`: `Ok(Ok(text))`
-    /// for `= text`, `Ok(Err(text))` for `? text`.
+    /// for `= text`, `Ok(Err(text))` for `? text`. A failure kills the engine.
     fn ask(&mut self, command: &str, limit: Duration) -> Result<Result<String, String>, Failure> {
-        if !self.alive {
-            return Err(Failure::Quit);
-        }
-        let result = self.exchange(command, limit);
-        if result.is_err() {
-            self.kill();
-        }
-        result
-    }
-
-    fn exchange(
-        &mut self,
-        command: &str,
-        limit: Duration,
-    ) -> Result<Result<String, String>, Failure> {
         let deadline = Instant::now() + limit;
-        // Anything left over from an earlier answer is not this one's.
-        while self.lines.try_recv().is_ok() {}
-        self.stdin
-            .write_all(format!("{command}\n").as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .map_err(Failure::Write)?;
+        self.0.send(command)?;
         let mut answer: Vec<String> = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(line) => line,
-                Err(mpsc::RecvTimeoutError::Timeout) => return Err(Failure::Timeout(limit)),
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(Failure::Quit),
-            };
+            let line = self.0.next_line(deadline, limit)?;
             let line = line.trim_end().to_string();
             if answer.is_empty() {
                 if line.trim().is_empty() {
                     continue;
                 }
                 if !line.starts_with('=') && !line.starts_with('?') {
-                    return Err(Failure::Garbage(line.chars().take(40).collect()));
+                    let text = line.chars().take(40).collect();
+                    return Err(self.0.fail(Failure::Garbage(text)));
                 }
             } else if line.trim().is_empty() {
                 break;
             }
             answer.push(line);
             if answer.len() > ANSWER_LINES {
-                return Err(Failure::Garbage("an answer of too many lines".to_string()));
+                let text = "an answer of too many lines".to_string();
+                return Err(self.0.fail(Failure::Garbage(text)));
             }
         }
         let text = answer.join("\n");
@@ -153,51 +106,6 @@ impl Engine {
         let rest = text[1..].trim_start_matches(|c: char| c.is_ascii_digit());
         let rest = rest.trim().to_string();
         Ok(if ok { Ok(rest) } else { Err(rest) })
-    }
-
-    /// Kills the engine with its whole group and reaps it.
-    fn kill(&mut self) {
-        if !self.alive {
-            return;
-        }
-        self.alive = false;
-        let pid = self.child.id() as libc::pid_t;
-        // The leader is not yet reaped, so its pid (the group's id) cannot
-        // have been reused: killing the group reaches only its members.
-        // SAFETY: kill has no memory effects; a negative pid names a group.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-        self.child.wait().ok();
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// Reads the engine's output into lines (each capped at [`LINE_CAP`]
-/// bytes) until it closes or the receiver is gone.
-fn read_lines(mut pipe: impl Read, send: mpsc::SyncSender<String>) {
-    let mut line = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(n) = pipe.read(&mut chunk) {
-        if n == 0 {
-            break;
-        }
-        for &byte in &chunk[..n] {
-            if byte == b'\n' {
-                let text = String::from_utf8_lossy(&line).into_owned();
-                line.clear();
-                if send.send(text).is_err() {
-                    return;
-                }
-            } else if line.len() < LINE_CAP {
-                line.push(byte);
-            }
-        }
     }
 }
 
@@ -378,5 +286,58 @@ mod tests {
             gone.ask("name", limit),
             Err(Failure::Quit | Failure::Write(_))
         ));
+    }
+
+    #[test]
+    fn a_rejected_pass_is_ignored_and_the_engine_plays_on() {
+        use crate::game::{Codec, Rules};
+        use crate::games::reversi::Reversi;
+        let log = std::env::temp_dir().join(format!(
+            "gamebot-gtp-pass-{}-{:08x}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        // Refuses `play … pass` as some engines do, and logs every command.
+        let script = format!(
+            "while read c; do echo \"$c\" >> '{}'; case \"$c\" in\n\
+             'play white pass') printf '? illegal move\\n\\n' ;;\n\
+             genmove*) printf '= C1\\n\\n' ;;\n\
+             *) printf '= \\n\\n' ;;\n\
+             esac; done",
+            log.display()
+        );
+        let program = Program {
+            path: "/bin/sh".to_string(),
+            args: vec!["-c".to_string(), script],
+        };
+        let mut rows = vec!["........".to_string(); 8];
+        rows[0] = "BW......".to_string();
+        let state = |to_move: &str| {
+            Reversi::state_from_json(&serde_json::json!({"board": rows, "to_move": to_move}))
+                .unwrap()
+        };
+        // White has no move: it passes, and black then takes c1.
+        let white = state("white");
+        let mut legal = Vec::new();
+        Reversi::legal_moves(&white, &mut legal);
+        assert_eq!(Reversi::notation(&white, &legal[0]), "pass");
+        let mut player =
+            GtpPlayer::<Reversi>::new(&program, "fake".into(), Duration::from_secs(5)).unwrap();
+        player.observe(&white, &legal[0]);
+        let turn = Turn {
+            ply: 1,
+            seed: 0,
+            budget: Duration::from_secs(1),
+            game_time_left: None,
+        };
+        let black = Reversi::apply(&white, &legal[0]);
+        let choice = player.choose(&black, &turn).unwrap();
+        assert_eq!(Reversi::notation(&black, &choice.mv), "c1");
+        let commands = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(
+            commands,
+            "boardsize 8\nclear_board\nplay white pass\ngenmove black\n"
+        );
+        std::fs::remove_file(log).ok();
     }
 }

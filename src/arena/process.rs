@@ -1,13 +1,21 @@
-//! The referee's process runner: runs an outside program once, in a
-//! directory of the referee's choosing, under a time limit, in a process
-//! group of its own, so that neither the program nor anything it started
-//! outlives the run, and with its output capped so that a chatty program
-//! cannot exhaust the referee's memory.
+//! The referee's process handling for outside programs, so that neither a
+//! program nor anything it started outlives its turn or its game, and a
+//! chatty program cannot exhaust the referee's memory:
+//!
+//! - [`run`]: runs a program once (a board-file or working-folder move), in
+//!   a directory of the referee's choosing, under a time limit, in a process
+//!   group of its own that is killed whole, with its output capped;
+//! - [`LineChild`]: a program kept running for a game and talked to in
+//!   lines (a GTP engine, a crush `ai_player`), also in its own group and
+//!   fresh directory, killed with its group when it fails or is dropped;
+//! - [`Program`]: how the arena's command line names a program, and
+//!   [`FreshDir`]: the fresh directory each one runs in.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -158,6 +166,236 @@ fn collect(receive: mpsc::Receiver<Vec<u8>>) -> Vec<u8> {
         .unwrap_or_default()
 }
 
+/// How long `PATH ARGS name` may take.
+const NAME_LIMIT: Duration = Duration::from_secs(2);
+
+/// `path` made absolute when it is relative and names a directory part.
+fn from_here(path: String) -> String {
+    let relative = Path::new(&path);
+    if relative.is_absolute() || !path.contains('/') {
+        return path;
+    }
+    std::env::current_dir()
+        .map(|here| here.join(relative).to_string_lossy().into_owned())
+        .unwrap_or(path)
+}
+
+/// An outside program: its path and the arguments that come before the
+/// contract's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The program to run.
+    pub path: String,
+    /// Its leading arguments.
+    pub args: Vec<String>,
+}
+
+impl Program {
+    /// Reads `PATH [ARGS…]` (split at whitespace, no quoting). A relative
+    /// path with a `/` is taken from the directory the arena runs in, as a
+    /// shell would, since the program itself runs in a fresh directory; a
+    /// bare name is looked up on `PATH`.
+    pub fn parse(text: &str) -> Result<Program, String> {
+        let mut words = text.split_whitespace().map(str::to_string);
+        let path = words
+            .next()
+            .ok_or_else(|| "expected a program after the prefix".to_string())?;
+        Ok(Program {
+            path: from_here(path),
+            args: words.collect(),
+        })
+    }
+
+    /// The program's name as it gives it (`PATH ARGS name`, the first line
+    /// of its output, at most 32 printable characters), or its path when
+    /// it gives none.
+    pub fn name(&self) -> String {
+        let dir = std::env::temp_dir();
+        let mut args = self.args.clone();
+        args.push("name".to_string());
+        let given = run(&self.path, &args, &dir, NAME_LIMIT)
+            .ok()
+            .filter(|run| run.ending.failure().is_none())
+            .and_then(|run| {
+                let text = String::from_utf8_lossy(&run.stdout).into_owned();
+                let line = text.lines().next()?.trim().to_string();
+                let printable = line.chars().all(|c| (' '..='~').contains(&c));
+                (!line.is_empty() && line.len() <= 32 && printable).then_some(line)
+            });
+        given.unwrap_or_else(|| self.path.clone())
+    }
+}
+
+impl std::fmt::Display for Program {
+    /// The path and the arguments, as the command line gave them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.path)?;
+        self.args.iter().try_for_each(|arg| write!(f, " {arg}"))
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed on drop.
+pub struct FreshDir(PathBuf);
+
+impl FreshDir {
+    /// Makes one.
+    pub fn new() -> std::io::Result<FreshDir> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "gamebot-referee-{}-{}-{:08x}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir(&path)?;
+        Ok(FreshDir(path))
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for FreshDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+/// The longest line kept from a [`LineChild`] (the rest of it is dropped).
+const LINE_CAP: usize = 1024;
+
+/// Why talking to a [`LineChild`] failed.
+#[derive(Debug)]
+pub enum LineFailure {
+    /// No line within the limit.
+    Timeout(Duration),
+    /// The program closed its output (exited or crashed).
+    Quit,
+    /// A line could not be written to it.
+    Write(std::io::Error),
+}
+
+/// A program kept running and talked to in lines on its stdin and stdout,
+/// in a fresh directory and a process group of its own (stderr dropped).
+/// Any failure kills it with its group, and so does dropping it.
+pub struct LineChild {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    alive: bool,
+    _dir: FreshDir,
+}
+
+impl LineChild {
+    /// Starts `program` with its arguments. `Err` when it cannot be started.
+    pub fn spawn(program: &Program) -> std::io::Result<LineChild> {
+        let dir = FreshDir::new()?;
+        let mut child = Command::new(&program.path)
+            .args(&program.args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        // Bounded, so a chatty program blocks on its own output instead of
+        // filling the referee's memory.
+        let (send, lines) = mpsc::sync_channel(256);
+        std::thread::spawn(move || read_lines(stdout, send));
+        Ok(LineChild {
+            child,
+            stdin,
+            lines,
+            alive: true,
+            _dir: dir,
+        })
+    }
+
+    /// Sends one line (a newline is added), dropping whatever the program
+    /// printed before it, which answers no question of this one.
+    pub fn send(&mut self, line: &str) -> Result<(), LineFailure> {
+        if !self.alive {
+            return Err(LineFailure::Quit);
+        }
+        while self.lines.try_recv().is_ok() {}
+        let written = self
+            .stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| self.stdin.flush());
+        written.map_err(|e| self.fail(LineFailure::Write(e)))
+    }
+
+    /// The next line the program prints (without its line end, at most
+    /// [`LINE_CAP`] bytes) before `deadline`; `limit` is what the failure
+    /// names.
+    pub fn next_line(&mut self, deadline: Instant, limit: Duration) -> Result<String, LineFailure> {
+        if !self.alive {
+            return Err(LineFailure::Quit);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line.trim_end_matches('\r').to_string()),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(self.fail(LineFailure::Timeout(limit))),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(self.fail(LineFailure::Quit)),
+        }
+    }
+
+    /// Kills the program for a failure of its own, returning the failure.
+    pub fn fail<F>(&mut self, failure: F) -> F {
+        self.kill();
+        failure
+    }
+
+    /// Kills the program with its whole group and reaps it.
+    pub fn kill(&mut self) {
+        if !self.alive {
+            return;
+        }
+        self.alive = false;
+        let pid = self.child.id() as libc::pid_t;
+        // The leader is not yet reaped, so its pid (the group's id) cannot
+        // have been reused: killing the group reaches only its members.
+        // SAFETY: kill has no memory effects; a negative pid names a group.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+        self.child.wait().ok();
+    }
+}
+
+impl Drop for LineChild {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Reads a program's output into lines (each capped at [`LINE_CAP`]
+/// bytes) until it closes or the receiver is gone.
+fn read_lines(mut pipe: impl Read, send: mpsc::SyncSender<String>) {
+    let mut line = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(n) = pipe.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        for &byte in &chunk[..n] {
+            if byte == b'\n' {
+                let text = String::from_utf8_lossy(&line).into_owned();
+                line.clear();
+                if send.send(text).is_err() {
+                    return;
+                }
+            } else if line.len() < LINE_CAP {
+                line.push(byte);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +444,52 @@ mod tests {
     fn a_missing_program_is_an_error() {
         let dir = std::env::temp_dir();
         assert!(run("/no/such/program", &[], &dir, Duration::from_secs(1)).is_err());
+    }
+
+    #[test]
+    fn reads_programs() {
+        let program = Program::parse("  /bin/bot  advance --level greedy ").unwrap();
+        assert_eq!(program.path, "/bin/bot");
+        assert_eq!(program.args, ["advance", "--level", "greedy"]);
+        assert!(Program::parse("  ").is_err());
+        // The program runs in a fresh folder, so a relative path is taken
+        // from where the arena runs; a bare name is left for PATH.
+        let here = std::env::current_dir().unwrap();
+        let relative = Program::parse("target/debug/gamebot advance").unwrap();
+        assert_eq!(
+            relative.path,
+            here.join("target/debug/gamebot").to_string_lossy()
+        );
+        assert_eq!(Program::parse("gamebot").unwrap().path, "gamebot");
+    }
+
+    #[test]
+    fn a_program_without_name_is_named_by_its_path() {
+        let program = Program::parse("/bin/false").unwrap();
+        assert_eq!(program.name(), "/bin/false");
+        let program = Program::parse("/bin/echo my-bot").unwrap();
+        assert_eq!(program.name(), "my-bot name");
+    }
+
+    #[test]
+    fn a_line_child_answers_in_lines_and_fails_on_silence_or_exit() {
+        let program = Program::parse("/bin/sh -c").unwrap();
+        let script = |text: &str| Program {
+            args: vec!["-c".to_string(), text.to_string()],
+            ..program.clone()
+        };
+        let limit = Duration::from_secs(5);
+        let mut echo = LineChild::spawn(&script("while read l; do echo \"<$l>\"; done")).unwrap();
+        echo.send("hi").unwrap();
+        let line = echo.next_line(Instant::now() + limit, limit).unwrap();
+        assert_eq!(line, "<hi>");
+        let mut quiet = LineChild::spawn(&script("sleep 5")).unwrap();
+        let short = Duration::from_millis(50);
+        let failure = quiet.next_line(Instant::now() + short, short);
+        assert!(matches!(failure, Err(LineFailure::Timeout(_))));
+        assert!(matches!(quiet.send("x"), Err(LineFailure::Quit)));
+        let mut gone = LineChild::spawn(&script("exit 0")).unwrap();
+        let failure = gone.next_line(Instant::now() + limit, limit);
+        assert!(matches!(failure, Err(LineFailure::Quit)));
     }
 }
