@@ -9,7 +9,7 @@ fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
         a: a.into(),
         b: b.into(),
         games,
-        time_ms: 2_000,
+        time_ms: Some(2_000),
         a_time_ms: None,
         b_time_ms: None,
         clock_s: None,

@@ -19,7 +19,7 @@ fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
         a: "strong".into(),
         b: b.into(),
         games,
-        time_ms: 50,
+        time_ms: Some(50),
         a_time_ms: None,
         b_time_ms: Some(200),
         clock_s: None,

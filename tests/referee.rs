@@ -16,7 +16,7 @@ fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
         a: "strong".into(),
         b: b.into(),
         games,
-        time_ms: 100,
+        time_ms: Some(100),
         a_time_ms: Some(20),
         b_time_ms: Some(200),
         clock_s: None,

@@ -93,6 +93,10 @@ pub struct GameRecord {
     pub think_ms: [Vec<f64>; 2],
     /// Each seat's positions searched, where its player counts them.
     pub nodes: [u64; 2],
+    /// The final position's margin from seat A's view (Reversi's disc
+    /// difference), for a game that has one and a game that ended on the
+    /// board ([`Codec::margin`](crate::game::Codec::margin)).
+    pub margin_a: Option<i64>,
 }
 
 /// A seed for game `index`, ply `ply`: the same match seed gives the same games.
@@ -139,6 +143,7 @@ pub fn play_game<G: Game>(
         moves: Vec::new(),
         think_ms: [Vec::new(), Vec::new()],
         nodes: [0, 0],
+        margin_a: None,
     };
     let mut legal = Vec::new();
     for ply in 0..spec.max_plies {
@@ -222,6 +227,7 @@ fn timed_move<G: Game>(
 
 /// Fills in the result of a game that ended on the board or at the cap.
 fn finish<G: Game>(state: &G::State, index: usize, record: &mut GameRecord) {
+    record.margin_a = G::margin(state).map(|first| if record.a_first { first } else { -first });
     match G::outcome(state) {
         Outcome::Win { winner, reason } => {
             record.result = GameResult::Win(seat_of::<G>(winner, index));

@@ -10,19 +10,23 @@
 //!   parallel with alternating colours and seeded random openings
 //!   ([`play_match`]).
 //! - [`process`]: the referee's process runner for outside programs (a
-//!   time limit, a process group killed whole, capped output), and
-//!   [`board_file`]: programs that play by board file (`cab201:`), and
-//!   [`gtp`]: engines that speak GTP (`gtp:`).
+//!   time limit, a process group killed whole, capped output), and the
+//!   outside players, one module per contract: [`board_file`]: programs
+//!   that play by board file (`cab201:`), [`agent`]: programs that play in
+//!   a working folder (`halma-agent:`), [`gtp`]: engines that speak GTP
+//!   (`gtp:`), and [`line_program`]: programs that play by lines (`exec:`).
 //! - [`stats`]: the match's totals, score with its Elo difference and 95%
 //!   interval, think times, and the games log.
 //!
 //! `gamebot arena`, the crush benchmark and the strength tests all play
 //! through here, so every figure in the README comes from the same loop.
 
+pub mod agent;
 pub mod board_file;
 pub mod clock;
 pub mod engine;
 pub mod gtp;
+pub mod line_program;
 pub mod player;
 pub mod process;
 pub mod stats;

@@ -67,6 +67,9 @@ pub struct MatchSummary {
     pub a_score: f64,
     /// The Elo difference the score implies, where it is finite.
     pub elo: Option<EloEstimate>,
+    /// A's mean final margin (Reversi's discs, A's minus B's) over the
+    /// games that ended on the board, for a game that has one.
+    pub a_margin: Option<f64>,
 }
 
 /// What a summary needs to know about each seat besides its games.
@@ -109,7 +112,18 @@ pub fn summarise(
         capped: records.iter().filter(|r| r.capped).count(),
         a_score: round(a_score, 4),
         elo: elo_estimate(&points),
+        a_margin: mean_margin(records),
     }
+}
+
+/// Seat A's mean margin over the games that have one.
+fn mean_margin(records: &[GameRecord]) -> Option<f64> {
+    let margins: Vec<f64> = records
+        .iter()
+        .filter_map(|r| r.margin_a)
+        .map(|m| m as f64)
+        .collect();
+    (!margins.is_empty()).then(|| round(mean(&margins), 2))
 }
 
 /// A seat's points in one game: 1 for a win, ½ for a draw.

@@ -8,11 +8,13 @@
 //! run in parallel on the available cores, each game on one thread.
 
 use super::CliError;
-use crate::arena::board_file::{self, BoardFilePlayer, Program};
+use crate::arena::agent::{self, AgentPlayer};
+use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
+use crate::arena::process::Program;
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
-use crate::game::{Game, LevelSpec};
+use crate::game::{Game, LevelSpec, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use serde_json::{Map, Value};
@@ -25,10 +27,11 @@ pub struct ArenaArgs {
     /// The game id (a two-player game of the registry).
     pub game: String,
     /// Player A: a level with options, e.g. `strong` or `norvig:depth=8`,
-    /// or for a game with a board file (advance) an outside program,
-    /// `cab201:PATH [ARGS…]`, run as `PATH ARGS white|black IN OUT` per move,
-    /// or for a game GTP engines play (reversi) an engine kept running for
-    /// the game, `gtp:COMMAND [ARGS…]`.
+    /// or an outside program through its game's contract (docs/ARENA.md):
+    /// advance `cab201:PATH [ARGS…]`, run as `PATH ARGS white|black IN OUT`
+    /// per move; halma `halma-agent:PATH [ARGS…]`, run per move in a
+    /// folder with `input.txt`, answering in `output.txt`; reversi
+    /// `gtp:COMMAND [ARGS…]`, a GTP engine kept running for the game.
     #[arg(long)]
     pub a: String,
     /// Player B, written like A.
@@ -37,9 +40,12 @@ pub struct ArenaArgs {
     /// Games to play.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Think time per move of both sides, in milliseconds.
-    #[arg(long, default_value_t = 100)]
-    pub time_ms: u64,
+    /// Think time per move of both sides, in milliseconds [default: the
+    /// game's own: 250 ms a move for advance (the studio's harness), a
+    /// 300 s game clock for halma (the course's referee), 100 ms a move
+    /// for the others].
+    #[arg(long)]
+    pub time_ms: Option<u64>,
     /// A's think time per move, overriding --time-ms (with a game clock: the
     /// most one move is offered).
     #[arg(long)]
@@ -86,23 +92,40 @@ pub struct ArenaArgs {
 }
 
 impl ArenaArgs {
-    /// Seat A's or B's time control.
-    fn time_control(&self, seat: Seat) -> TimeControl {
+    /// Seat A's or B's time control: its own, or both sides', or the
+    /// game's own (`default`) when the command line gives none.
+    fn time_control(&self, seat: Seat, default: MatchTime) -> TimeControl {
         let (own_ms, own_clock) = match seat {
             Seat::A => (self.a_time_ms, self.a_clock_s),
             Seat::B => (self.b_time_ms, self.b_clock_s),
         };
-        match own_clock.or(self.clock_s) {
-            Some(seconds) => TimeControl::GameClock {
-                total: Duration::from_secs_f64(seconds.max(0.001)),
+        let clock = own_clock.or(self.clock_s).map(Duration::from_secs_f64);
+        let per_move = own_ms.or(self.time_ms);
+        let clock = match (clock, per_move, default) {
+            (None, None, MatchTime::GameClock(total)) => Some(total),
+            (clock, _, _) => clock,
+        };
+        match clock {
+            Some(total) => TimeControl::GameClock {
+                total: total.max(Duration::from_millis(1)),
                 move_cap: own_ms.map(Duration::from_millis),
             },
-            None => TimeControl::per_move_ms(own_ms.unwrap_or(self.time_ms), self.grace_ms),
+            None => {
+                let time = match (per_move, default) {
+                    (Some(ms), _) => Duration::from_millis(ms),
+                    (None, MatchTime::PerMove(time)) => time,
+                    (None, MatchTime::GameClock(_)) => Duration::from_millis(100),
+                };
+                TimeControl::PerMove {
+                    time,
+                    grace: Duration::from_millis(self.grace_ms),
+                }
+            }
         }
     }
 
-    /// The match engine's settings.
-    fn spec(&self) -> MatchSpec {
+    /// The match engine's settings, with `default` the game's own time.
+    fn spec(&self, default: MatchTime) -> MatchSpec {
         MatchSpec {
             games: self.games,
             seed: self.seed,
@@ -111,7 +134,7 @@ impl ArenaArgs {
             threads: self
                 .threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            time: Seat::BOTH.map(|seat| self.time_control(seat)),
+            time: Seat::BOTH.map(|seat| self.time_control(seat, default)),
         }
     }
 
@@ -169,6 +192,7 @@ impl GameVisitor for Arena<'_> {
         let names = seats.clone().map(|seat| match seat {
             SeatPlayer::Level(level) => level.to_string(),
             SeatPlayer::BoardFile(program) => format!("{}{}", board_file::PREFIX, program.name()),
+            SeatPlayer::Agent(program) => format!("{}{program}", agent::PREFIX),
             SeatPlayer::Gtp(program) => format!("{}{}", gtp::PREFIX, gtp::engine_name(&program)),
         });
         let grace = Duration::from_millis(args.grace_ms);
@@ -180,6 +204,11 @@ impl GameVisitor for Arena<'_> {
                     names[seat.index()].clone(),
                     grace,
                 )),
+                SeatPlayer::Agent(program) => Box::new(AgentPlayer::<G>::new(
+                    program.clone(),
+                    names[seat.index()].clone(),
+                    grace,
+                )),
                 SeatPlayer::Gtp(program) => Box::new(GtpPlayer::<G>::new(
                     program,
                     names[seat.index()].clone(),
@@ -187,7 +216,7 @@ impl GameVisitor for Arena<'_> {
                 )?),
             })
         };
-        let spec = args.spec();
+        let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
         // player that cannot be made is one the command line named wrongly.
         let records = play_match(&spec, &start, &make_player).map_err(CliError::Usage)?;
@@ -216,15 +245,30 @@ enum SeatPlayer<L> {
     Level(LevelSpec<L>),
     /// An outside program playing by board file.
     BoardFile(Program),
+    /// An outside program playing in a working folder.
+    Agent(Program),
     /// An outside engine speaking GTP.
     Gtp(Program),
 }
 
 /// A player written like a level (`strong`, `norvig:depth=8`), or an
 /// outside program (`cab201:PATH [ARGS…]`) for a game with a board file,
-/// or a GTP engine (`gtp:COMMAND [ARGS…]`) for a game GTP engines play.
+/// a working-folder program (`halma-agent:PATH [ARGS…]`) for a game with an
+/// agent input, or a GTP engine (`gtp:COMMAND [ARGS…]`) for a game GTP
+/// engines play.
 fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>, CliError> {
     let id = G::info().id;
+    if let Some(program) = text.strip_prefix(agent::PREFIX) {
+        if G::agent_input(start, Duration::from_secs(1), None).is_none() {
+            return Err(CliError::usage(format!(
+                "{id}: {} players need a game with an agent input.txt (halma)",
+                agent::PREFIX
+            )));
+        }
+        return Program::parse(program)
+            .map(SeatPlayer::Agent)
+            .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")));
+    }
     if let Some(program) = text.strip_prefix(gtp::PREFIX) {
         if !G::speaks_gtp() {
             return Err(CliError::usage(format!(
@@ -332,8 +376,11 @@ fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
             )
         },
     );
+    let margin = summary
+        .a_margin
+        .map_or(String::new(), |m| format!("; A's mean margin {m:+.1}"));
     println!(
-        "A scored {:.1}%; {elo}; games stopped at the ply cap (draws): {}",
+        "A scored {:.1}%; {elo}; games stopped at the ply cap (draws): {}{margin}",
         summary.a_score * 100.0,
         summary.capped
     );

@@ -12,13 +12,15 @@
 //! or write 1 (the table of [`crate::cli`]).
 
 use super::CliError;
-use crate::arena::run_parallel;
-use crate::game::{BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
-use crate::games::crush::notation::Swap;
-use crate::games::crush::{board_text, Crush, CrushLevel, State};
+use crate::arena::line_program::{self, LinePlayer};
+use crate::arena::process::Program;
+use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
+use crate::game::{place, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
+use crate::games::crush::notation::{swap_from_word, Swap};
+use crate::games::crush::{board_text, Crush, CrushLevel, State, SWAPS_PER_GAME};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Command-line arguments of the `crush` subcommand.
 #[derive(clap::Args, Debug, Clone)]
@@ -48,6 +50,12 @@ pub struct CrushArgs {
     /// Seed of the bot's own random choices (it never sees the game's generator).
     #[arg(long, default_value_t = 0)]
     pub bot_seed: u64,
+    /// Play as the course's `ai_player(K, board)` over lines, the contract
+    /// of the benchmark's `exec:` players: read `K BOARD` lines (k, then
+    /// the 100 digits row by row) on standard input and print one swap per
+    /// line, chosen by `--bot` (default strong) with `--time-ms` a swap.
+    #[arg(long, conflicts_with_all = ["k", "seed", "preset", "benchmark"])]
+    pub ai_player: bool,
     /// Benchmark mode: play whole games with each level and print the mean totals.
     #[arg(long)]
     pub benchmark: bool,
@@ -58,7 +66,10 @@ pub struct CrushArgs {
     #[arg(long, default_value_t = 0)]
     pub first_seed: u32,
     /// Benchmark: the levels to compare, comma-separated (level options too:
-    /// `greedy,strong,strong:depth=5`).
+    /// `greedy,strong,strong:depth=5`), or outside programs,
+    /// `exec:PATH [ARGS…]`, which play the course's `ai_player(K, board)`
+    /// as a process: one `K BOARD` line in, one swap (`0102` or `102`) out,
+    /// within `--time-ms` (plus 100 ms, and 2 s for starting up).
     #[arg(long, value_delimiter = ',', default_value = "greedy,strong")]
     pub levels: Vec<String>,
     /// Benchmark: the values of k, comma-separated.
@@ -73,6 +84,9 @@ pub struct CrushArgs {
 pub fn run(args: CrushArgs) -> ExitCode {
     let result = if args.benchmark {
         benchmark(&args, &mut io::stdout().lock())
+    } else if args.ai_player {
+        let stdin = io::stdin();
+        ai_player(&args, stdin.lock(), &mut io::stdout().lock())
     } else {
         let stdin = io::stdin();
         interactive(&args, stdin.lock(), &mut io::stdout().lock())
@@ -238,39 +252,6 @@ fn is_c_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
 }
 
-/// The swap one input word names, as the course's `scanf("%d")` read it: an
-/// integer of at most four digits, optionally with a `+` (scanf accepts one),
-/// whose leading zeros may be missing: `102` and `0102` are both the swap of
-/// cells 01 and 02, `2122` the swap of cells 21 and 22. The swap itself must
-/// still be valid (two distinct neighbouring cells).
-///
-/// Anything else is not a swap and gets the warning as one word, whatever it
-/// holds: letters, a fifth digit (even a leading zero: `00102`), a minus
-/// sign, a decimal point. This is where the program departs from what scanf
-/// does character by character: scanf would read `12ab` as the number 12 and
-/// then fail on `ab`, and read `-102` as a number whose check then fails. The
-/// rules say that anything that is not an integer of at most four digits
-/// warns and changes nothing, and playing the first half of a garbled word
-/// would change the board on a typo, so the whole word is refused with one
-/// warning and the prompt comes again.
-pub fn swap_from_word(word: &str) -> Result<Swap, GameError> {
-    let digits = word.strip_prefix('+').unwrap_or(word);
-    let is_number = (1..=4).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
-    let number: usize = match digits.parse() {
-        Ok(number) if is_number => number,
-        _ => return Err(not_a_swap(word)),
-    };
-    Swap::new(number / 100, number % 100)
-}
-
-/// The warning for a word that is not an integer of at most four digits.
-fn not_a_swap(word: &str) -> GameError {
-    GameError::illegal_move(format!(
-        "'{word}' is not a swap: type two cells RC as a number of at most four digits, \
-         e.g. 2122 (leading zeros may be left out: 102 is 0102)"
-    ))
-}
-
 /// Plays `swap`, prints what it eliminated, the score and the board.
 fn show_swap<W: Write>(state: &State, swap: Swap, out: &mut W) -> Result<State, CliError> {
     let (after, steps) = Crush::play_swap(state, swap);
@@ -311,14 +292,18 @@ pub fn bot_swap(
     limits: Limits,
     bot_seed: u64,
 ) -> Result<Swap, CliError> {
-    let params = BotParams::seeded(
-        bot_seed
-            .wrapping_mul(1_000)
-            .wrapping_add(u64::from(state.swaps_left)),
-    );
+    let params = BotParams::seeded(swap_seed(bot_seed, state));
     let mut budget = Budget::with_time_ms(limits.time_ms);
     budget.max_nodes = limits.max_nodes;
     Ok(Crush::choose_move(state, level, &params, &budget)?.mv)
+}
+
+/// The seed of a bot's random choices for the swap `state` waits for: from
+/// `bot_seed` and the swap number only.
+fn swap_seed(bot_seed: u64, state: &State) -> u64 {
+    bot_seed
+        .wrapping_mul(1_000)
+        .wrapping_add(u64::from(state.swaps_left))
 }
 
 /// What the bot may spend on each swap.
@@ -340,19 +325,99 @@ impl Limits {
     }
 }
 
-/// A whole game of `k` digits from game seed `seed` played by `level`; its total.
+/// Who plays a benchmark's games: a bot level, or an outside program.
+#[derive(Clone, Debug)]
+pub enum Contestant {
+    /// A bot level with its options.
+    Level(LevelSpec<CrushLevel>),
+    /// An outside program playing `ai_player(K, board)` by lines (`exec:`).
+    Program(Program),
+}
+
+/// How long an outside program's swap may come after its time.
+const PROGRAM_GRACE: Duration = Duration::from_millis(100);
+
+/// What an outside program may spend starting up, on its first swap.
+const PROGRAM_STARTUP: Duration = Duration::from_secs(2);
+
+impl Contestant {
+    /// A level (`strong:depth=4`) or `exec:PATH [ARGS…]`.
+    pub fn parse(text: &str) -> Result<Contestant, CliError> {
+        match text.strip_prefix(line_program::PREFIX) {
+            Some(program) => Program::parse(program)
+                .map(Contestant::Program)
+                .map_err(|e| CliError::usage(format!("{text}: {e}"))),
+            None => bot_level(text).map(Contestant::Level),
+        }
+    }
+
+    /// The name in the benchmark's table.
+    pub fn name(&self) -> String {
+        match self {
+            Contestant::Level(level) => level.to_string(),
+            Contestant::Program(program) => format!("{}{program}", line_program::PREFIX),
+        }
+    }
+
+    /// A fresh player for one game; an outside program is started here.
+    fn player(&self, limits: Limits) -> Result<Box<dyn Player<Crush>>, CliError> {
+        Ok(match self {
+            Contestant::Level(level) => {
+                let mut caps = Budget::unlimited();
+                caps.max_nodes = limits.max_nodes;
+                Box::new(LevelPlayer::<Crush>::new(level.clone()).with_caps(caps))
+            }
+            Contestant::Program(program) => Box::new(
+                LinePlayer::<Crush>::new(program, self.name(), PROGRAM_GRACE)
+                    .map_err(CliError::Usage)?
+                    .with_startup(PROGRAM_STARTUP),
+            ),
+        })
+    }
+}
+
+/// One benchmark game's end: the total, and why the player forfeited if it did
+/// (the game then stops with the points scored so far).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The points scored.
+    pub total: i64,
+    /// The forfeit's reason (`timeout after 150 ms`, `illegal: …`).
+    pub forfeit: Option<String>,
+}
+
+/// A whole game of `k` digits from game seed `seed` played by `contestant`,
+/// each swap under `limits`. A level's random choices are seeded from the
+/// game seed and the swap number, as with `--bot`.
 pub fn play_game(
     k: u8,
     seed: u32,
-    level: &LevelSpec<CrushLevel>,
+    contestant: &Contestant,
     limits: Limits,
-) -> Result<i64, CliError> {
+) -> Result<Played, CliError> {
+    let mut player = contestant.player(limits)?;
     let mut state = Crush::new_seeded(k, seed);
     while state.swaps_left > 0 {
-        let swap = bot_swap(&state, level, limits, u64::from(seed))?;
-        state = Crush::apply(&state, &swap);
+        let turn = Turn {
+            ply: usize::from(SWAPS_PER_GAME - state.swaps_left),
+            seed: swap_seed(u64::from(seed), &state),
+            budget: Duration::from_millis(limits.time_ms),
+            game_time_left: None,
+        };
+        match player.choose(&state, &turn) {
+            Ok(choice) => state = Crush::apply(&state, &choice.mv),
+            Err(forfeit) => {
+                return Ok(Played {
+                    total: state.score,
+                    forfeit: Some(forfeit.0),
+                })
+            }
+        }
     }
-    Ok(state.score)
+    Ok(Played {
+        total: state.score,
+        forfeit: None,
+    })
 }
 
 /// Plays `--seeds` games for every level and k on all cores and prints the
@@ -360,18 +425,20 @@ pub fn play_game(
 /// margin of that gain (from the per-seed differences: every level plays the
 /// same game seeds).
 pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
-    let levels: Vec<LevelSpec<CrushLevel>> = join_level_options(&args.levels)
+    let contestants: Vec<Contestant> = join_level_options(&args.levels)
         .iter()
-        .map(|l| bot_level(l))
+        .map(|l| Contestant::parse(l))
         .collect::<Result<_, _>>()?;
-    for level in &levels {
-        let probe = Budget::unlimited().nodes(1);
-        Crush::choose_move(
-            &Crush::new_seeded(4, 0),
-            level,
-            &BotParams::seeded(0),
-            &probe,
-        )?;
+    for contestant in &contestants {
+        if let Contestant::Level(level) = contestant {
+            let probe = Budget::unlimited().nodes(1);
+            Crush::choose_move(
+                &Crush::new_seeded(4, 0),
+                level,
+                &BotParams::seeded(0),
+                &probe,
+            )?;
+        }
     }
     if let Some(k) = args.ks.iter().find(|k| !(4..=7).contains(*k)) {
         return Err(CliError::Usage(format!("k must be 4..=7, got {k}")));
@@ -379,7 +446,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     let seeds = args.first_seed..args.first_seed.saturating_add(args.seeds);
     let mut jobs: Vec<(usize, usize, u32)> = Vec::new();
     for ki in 0..args.ks.len() {
-        for li in 0..levels.len() {
+        for li in 0..contestants.len() {
             jobs.extend(seeds.clone().map(|seed| (ki, li, seed)));
         }
     }
@@ -393,13 +460,23 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     // itself can only fail on a bug.
     let results = run_parallel(jobs.len(), threads, |index| {
         let (ki, li, seed) = jobs[index];
-        Ok(play_game(args.ks[ki], seed, &levels[li], Limits::of(args)))
+        Ok(play_game(
+            args.ks[ki],
+            seed,
+            &contestants[li],
+            Limits::of(args),
+        ))
     })
     .map_err(|message| CliError::Game(GameError::Internal(message)))?;
     // The results come in job order: by k, then level, then game seed.
-    let mut totals: Vec<Vec<Vec<i64>>> = vec![vec![Vec::new(); levels.len()]; args.ks.len()];
-    for (&(ki, li, _), total) in jobs.iter().zip(results) {
-        totals[ki][li].push(total?);
+    let mut totals: Vec<Vec<Vec<i64>>> = vec![vec![Vec::new(); contestants.len()]; args.ks.len()];
+    let mut forfeits: Vec<Vec<String>> = vec![Vec::new(); contestants.len()];
+    for (&(ki, li, seed), played) in jobs.iter().zip(results) {
+        let played = played?;
+        totals[ki][li].push(played.total);
+        if let Some(reason) = played.forfeit {
+            forfeits[li].push(format!("k {} seed {seed}: {reason}", args.ks[ki]));
+        }
     }
     writeln!(
         out,
@@ -420,13 +497,13 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     )?;
     for (ki, k) in args.ks.iter().enumerate() {
         let base = &totals[ki][0];
-        for (li, level) in levels.iter().enumerate() {
+        for (li, contestant) in contestants.iter().enumerate() {
             let scores = &totals[ki][li];
             let gain = Gain::over(base, scores);
             writeln!(
                 out,
                 "{:<24} {:>3} {:>10.1} {:>8} {:>8} {:>+8.1}% {:>7}",
-                level.to_string(),
+                contestant.name(),
                 k,
                 mean(scores),
                 scores.iter().min().copied().unwrap_or(0),
@@ -435,6 +512,45 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
                 gain.margin.map_or("-".to_string(), |m| format!("{m:.1}%")),
             )?;
         }
+    }
+    for (contestant, reasons) in contestants.iter().zip(&forfeits) {
+        if let Some(first) = reasons.first() {
+            writeln!(
+                out,
+                "{} forfeited {} (the game stops with its points so far); first: {first}",
+                contestant.name(),
+                place::plural(reasons.len(), "game"),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Plays the course's `ai_player(K, board)` over lines (`--ai-player`): a
+/// swap for every `K BOARD` line of `input`, one line each on `out`. The
+/// swap number, which a level's seed and plan use, is counted from the
+/// lines, starting at the game's first swap. A malformed line is an input
+/// error naming the line (exit 1).
+pub fn ai_player<R: BufRead, W: Write>(
+    args: &CrushArgs,
+    input: R,
+    out: &mut W,
+) -> Result<(), CliError> {
+    let level = bot_level(args.bot.as_deref().unwrap_or("strong"))?;
+    let mut swaps_left = SWAPS_PER_GAME;
+    for (index, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let state = Crush::from_program_line(&line, swaps_left).map_err(|e| CliError::Input {
+            path: "standard input".into(),
+            detail: format!("line {}: {e}", index + 1),
+        })?;
+        let swap = bot_swap(&state, &level, Limits::of(args), args.bot_seed)?;
+        writeln!(out, "{}", swap.notation())?;
+        out.flush()?;
+        swaps_left = swaps_left.saturating_sub(1).max(1);
     }
     Ok(())
 }
@@ -724,14 +840,15 @@ mod tests {
         let expected = play_game(
             6,
             3,
-            &LevelSpec::parse("greedy").unwrap(),
+            &Contestant::parse("greedy").unwrap(),
             Limits {
                 time_ms: 50,
                 max_nodes: None,
             },
         )
         .unwrap();
-        assert_eq!(total, expected.to_string());
+        assert_eq!(expected.forfeit, None);
+        assert_eq!(total, expected.total.to_string());
     }
 
     #[test]
@@ -769,8 +886,10 @@ mod tests {
     fn the_benchmark_plays_the_seeds_from_first_seed_on() {
         let text = bench(&["--first-seed", "5", "--levels", "greedy"]);
         assert!(text.starts_with("1 games per level and k (seeds 5..6)"));
-        let greedy = bot_level("greedy").unwrap();
-        let total = play_game(7, 5, &greedy, Limits::of(&args(&[]))).unwrap();
+        let greedy = Contestant::parse("greedy").unwrap();
+        let total = play_game(7, 5, &greedy, Limits::of(&args(&[])))
+            .unwrap()
+            .total;
         let row = text.lines().find(|l| l.starts_with("greedy")).unwrap();
         assert!(row.contains(&format!(" {total}.0 ")), "{row} vs {total}");
     }

@@ -32,6 +32,7 @@ pub use perft::perft;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::time::Duration;
 
 /// A side. Two-player games use both; one-player games only `First`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -341,6 +342,57 @@ pub trait Codec: Bots {
     fn speaks_gtp() -> bool {
         false
     }
+
+    /// The `input.txt` an outside agent reads in a fresh working folder
+    /// (the Halma course's referee contract, `halma-agent:` players in the
+    /// arena): the state and the mover's time, which is its game clock's
+    /// remainder when the match has one (`game_time_left`) and otherwise
+    /// the time for this move. The agent answers in `output.txt` with the
+    /// move's notation, read by [`Codec::parse_move`]. `None`, the default,
+    /// for a game without such a contract.
+    fn agent_input(
+        _state: &Self::State,
+        _move_time: Duration,
+        _game_time_left: Option<Duration>,
+    ) -> Option<String> {
+        None
+    }
+
+    /// The line a line-protocol program reads for a move (the crush
+    /// course's `ai_player(K, board)` as a process: `K BOARD`); it answers
+    /// one line, read by [`Codec::read_program_line`]. `None`, the default,
+    /// for a game without such a contract.
+    fn program_line(_state: &Self::State) -> Option<String> {
+        None
+    }
+
+    /// Reads a line-protocol program's answer (see [`Codec::program_line`]),
+    /// by default as the move's notation.
+    fn read_program_line(state: &Self::State, line: &str) -> Result<Self::Move, GameError> {
+        Self::parse_move(state, &Value::String(line.trim().to_string()))
+    }
+
+    /// The time a match gives each side when the arena is told none: the
+    /// game's own, from its original harness. By default 100 ms a move.
+    fn match_time() -> MatchTime {
+        MatchTime::PerMove(Duration::from_millis(100))
+    }
+
+    /// The final position's margin from the first side's view, for the
+    /// arena's tables (Reversi's disc difference); `None`, the default,
+    /// for a game that has no such measure.
+    fn margin(_state: &Self::State) -> Option<i64> {
+        None
+    }
+}
+
+/// The time a match gives each side by default ([`Codec::match_time`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchTime {
+    /// A time for every move (the Advance studio's 250 ms).
+    PerMove(Duration),
+    /// One clock for the whole game (the Halma course's 300 s).
+    GameClock(Duration),
 }
 
 /// A whole game: its [`Rules`], [`Bots`] and [`Codec`]. Every type that has

@@ -29,11 +29,12 @@ pub use board::{Color, State};
 pub use movegen::{Kind, Move};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
+    NoOptions, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
+use std::time::Duration;
 
 /// The Advance game, for the registry.
 pub struct Advance;
@@ -244,5 +245,10 @@ impl Codec for Advance {
 
     fn board_file(state: &State) -> Option<String> {
         Some(state.to_text())
+    }
+
+    /// The studio's harness: one move "well under 0.25 s".
+    fn match_time() -> MatchTime {
+        MatchTime::PerMove(Duration::from_millis(250))
     }
 }

@@ -45,7 +45,7 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules,
 };
-use board::{Board, GameRefill, SIDE};
+use board::{Board, GameRefill, CELLS, SIDE};
 use notation::{Swap, ALL_SWAPS};
 use rng::TinyMt32;
 use serde_json::{json, Value};
@@ -83,6 +83,43 @@ impl Crush {
             swaps_left: SWAPS_PER_GAME,
             score: 0,
         }
+    }
+
+    /// The position a line-protocol program is given ([`Codec::program_line`]:
+    /// `K BOARD`, the 100 digits row by row), with `swaps_left` swaps to
+    /// play, as the program sees it: it never sees the generator (a
+    /// placeholder one stands in) or the score.
+    pub fn from_program_line(line: &str, swaps_left: u8) -> Result<State, GameError> {
+        let bad = |detail: String| GameError::invalid_state(detail);
+        let mut words = line.split_whitespace();
+        let (Some(k), Some(digits), None) = (words.next(), words.next(), words.next()) else {
+            return Err(bad(format!(
+                "expected `K BOARD` (k, a space, then the 100 digits row by row), got {:?}",
+                line.chars().take(40).collect::<String>()
+            )));
+        };
+        let k = match k.parse::<u8>() {
+            Ok(k) if (4..=7).contains(&k) => k,
+            _ => return Err(bad(format!("k is '{k}': expected 4 to 7"))),
+        };
+        if digits.len() != CELLS || !digits.is_ascii() {
+            return Err(bad(format!(
+                "the board has {} characters: expected {CELLS} digits",
+                digits.chars().count()
+            )));
+        }
+        let rows: Vec<String> = (0..SIDE)
+            .map(|row| digits[row * SIDE..(row + 1) * SIDE].to_string())
+            .collect();
+        let board = state::parse_board(&rows, k)?;
+        state::check_settled(&board)?;
+        Ok(State {
+            k,
+            board,
+            rng: TinyMt32::for_game(0),
+            swaps_left: swaps_left.clamp(1, SWAPS_PER_GAME),
+            score: 0,
+        })
     }
 
     /// The course's game: its hand-typed board, k = 4, TinyMT32 seed 0.
@@ -325,6 +362,22 @@ impl Codec for Crush {
 
     fn describe_move(state: &State, mv: &Swap) -> Option<Value> {
         Some(Self::describe_swap(state, *mv))
+    }
+
+    /// The course's `ai_player(K, board)` as a process: `K` and the 100
+    /// digits row by row, e.g. `4 1234…`.
+    fn program_line(state: &State) -> Option<String> {
+        let digits: String = (0..SIDE).map(|row| state.board.row_text(row)).collect();
+        Some(format!("{} {digits}", state.k))
+    }
+
+    /// A swap as the course's programs print it: `0102`, or `102` without
+    /// its leading zero.
+    fn read_program_line(state: &State, line: &str) -> Result<Swap, GameError> {
+        if state.swaps_left == 0 {
+            return Err(GameError::GameOver);
+        }
+        notation::swap_from_word(line.trim())
     }
 }
 

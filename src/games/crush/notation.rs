@@ -176,6 +176,39 @@ fn cell_field(value: Option<&Value>, name: &str) -> Result<usize, GameError> {
     }
 }
 
+/// The swap one input word names, as the course's `scanf("%d")` read it: an
+/// integer of at most four digits, optionally with a `+` (scanf accepts one),
+/// whose leading zeros may be missing: `102` and `0102` are both the swap of
+/// cells 01 and 02, `2122` the swap of cells 21 and 22. The swap itself must
+/// still be valid (two distinct neighbouring cells).
+///
+/// Anything else is not a swap and gets the warning as one word, whatever it
+/// holds: letters, a fifth digit (even a leading zero: `00102`), a minus
+/// sign, a decimal point. This is where the program departs from what scanf
+/// does character by character: scanf would read `12ab` as the number 12 and
+/// then fail on `ab`, and read `-102` as a number whose check then fails. The
+/// rules say that anything that is not an integer of at most four digits
+/// warns and changes nothing, and playing the first half of a garbled word
+/// would change the board on a typo, so the whole word is refused with one
+/// warning and the prompt comes again.
+pub fn swap_from_word(word: &str) -> Result<Swap, GameError> {
+    let digits = word.strip_prefix('+').unwrap_or(word);
+    let is_number = (1..=4).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+    let number: usize = match digits.parse() {
+        Ok(number) if is_number => number,
+        _ => return Err(not_a_swap(word)),
+    };
+    Swap::new(number / 100, number % 100)
+}
+
+/// The warning for a word that is not an integer of at most four digits.
+fn not_a_swap(word: &str) -> GameError {
+    GameError::illegal_move(format!(
+        "'{word}' is not a swap: type two cells RC as a number of at most four digits, \
+         e.g. 2122 (leading zeros may be left out: 102 is 0102)"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -242,7 +242,7 @@ pub fn parse_board(rows: &[String], k: u8) -> Result<Board, GameError> {
     Ok(board)
 }
 
-fn check_settled(board: &Board) -> Result<(), GameError> {
+pub(crate) fn check_settled(board: &Board) -> Result<(), GameError> {
     let mut runs = Runs::default();
     board.find_runs(&mut runs);
     match runs.as_slice().first() {

@@ -29,7 +29,7 @@ pub use bots::{Clock, ClockMode, HalmaOptions};
 pub use movegen::HalmaMove;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
     OptionInfo, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{describe_decisive, Evaluate, SearchOptions};
@@ -248,6 +248,31 @@ impl Codec for Halma {
                 clock: Some(input.clock),
             },
         })
+    }
+
+    /// The course referee's `input.txt`: GAME with the clock's remainder
+    /// in a match with game clocks, SINGLE with the move's time otherwise.
+    fn agent_input(
+        state: &HalmaState,
+        move_time: Duration,
+        game_time_left: Option<Duration>,
+    ) -> Option<String> {
+        let clock = match game_time_left {
+            Some(left) => Clock {
+                mode: ClockMode::Game,
+                time_left_s: left.as_secs_f64(),
+            },
+            None => Clock {
+                mode: ClockMode::Single,
+                time_left_s: move_time.as_secs_f64(),
+            },
+        };
+        Some(text::input_text(state, &clock))
+    }
+
+    /// The course's whole-game clock: 300 s a side.
+    fn match_time() -> MatchTime {
+        MatchTime::GameClock(Duration::from_secs(300))
     }
 
     /// One move per line; a jump chain's lines are joined by `; `.

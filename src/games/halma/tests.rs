@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A board from text rows (missing rows are empty), without the 19-piece check.
 fn board(rows: &[&str], to_move: Player, rule: CampRule) -> HalmaState {
@@ -683,6 +683,37 @@ fn legacy_input_errors_name_the_line() {
         }
     );
     assert_eq!(parsed.state.to_move(), Player::Second);
+}
+
+#[test]
+fn the_referee_writes_input_txt_that_the_harness_reads_back() {
+    let state = Halma::apply(&HalmaState::start(Player::First, CampRule::Basic), &{
+        let mut moves = Vec::new();
+        Halma::legal_moves(
+            &HalmaState::start(Player::First, CampRule::Basic),
+            &mut moves,
+        );
+        moves[0]
+    });
+    let in_game = Halma::agent_input(
+        &state,
+        Duration::from_secs(1),
+        Some(Duration::from_millis(12_345)),
+    )
+    .unwrap();
+    assert!(in_game.starts_with("GAME\nWHITE\n12.345\n"), "{in_game}");
+    let parsed = super::text::parse_input(&in_game, CampRule::Basic).unwrap();
+    assert_eq!(parsed.state, state);
+    assert_eq!(parsed.clock.mode, ClockMode::Game);
+    let single = Halma::agent_input(&state, Duration::from_millis(250), None).unwrap();
+    let parsed = super::text::parse_input(&single, CampRule::Basic).unwrap();
+    assert_eq!(
+        parsed.clock,
+        Clock {
+            mode: ClockMode::Single,
+            time_left_s: 0.25
+        }
+    );
 }
 
 // ---------------------------------------------------------------- JSON state and the erased view

@@ -71,6 +71,26 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
     })
 }
 
+/// Writes `input.txt` for the side to move with `clock`, as the course's
+/// referee did: the mode, the side, the seconds left (in full, never rounded
+/// down to 0) and the 16 board lines. [`parse_input`] reads it back.
+pub fn input_text(state: &HalmaState, clock: &Clock) -> String {
+    let mode = match clock.mode {
+        ClockMode::Single => "SINGLE",
+        ClockMode::Game => "GAME",
+    };
+    let side = match state.to_move() {
+        Player::First => "BLACK",
+        Player::Second => "WHITE",
+    };
+    let mut text = format!("{mode}\n{side}\n{}\n", clock.time_left_s);
+    for row in state.rows() {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text
+}
+
 /// `output.txt` for a move: one line per step or jump, each ending in a newline.
 pub fn output_text(state: &HalmaState, mv: &HalmaMove) -> String {
     notation(state, mv) + "\n"

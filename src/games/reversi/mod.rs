@@ -146,6 +146,11 @@ impl Codec for Reversi {
         true
     }
 
+    /// Black's discs minus white's.
+    fn margin(state: &State) -> Option<i64> {
+        Some(i64::from(state.black.count_ones()) - i64::from(state.white.count_ones()))
+    }
+
     fn describe_move(state: &State, mv: &Move) -> Option<Value> {
         let Move::Place(sq) = *mv else {
             return None;
