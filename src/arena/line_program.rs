@@ -51,12 +51,15 @@ impl<G: Game> LinePlayer<G> {
     }
 }
 
-/// A failure to talk to the program, as a forfeit.
-fn forfeit(failure: LineFailure) -> Forfeit {
+/// A failure to talk to `child`, as a forfeit.
+fn forfeit(child: &LineChild, failure: LineFailure) -> Forfeit {
+    let ended = child
+        .ended()
+        .map_or(String::new(), |how| format!(" ({how})"));
     Forfeit(match failure {
         LineFailure::Timeout(limit) => format!("timeout after {} ms", limit.as_millis()),
-        LineFailure::Quit => "the program quit".to_string(),
-        LineFailure::Write(e) => format!("the program quit (cannot write to it: {e})"),
+        LineFailure::Quit => format!("the program quit{ended}"),
+        LineFailure::Write(e) => format!("the program quit{ended}: cannot write to it: {e}"),
     })
 }
 
@@ -70,9 +73,12 @@ impl<G: Game> Player<G> for LinePlayer<G> {
             .ok_or_else(|| Forfeit(format!("{} has no program line", G::info().id)))?;
         let limit = turn.budget + self.grace + std::mem::take(&mut self.startup);
         let deadline = Instant::now() + limit;
-        self.child.send(&line).map_err(forfeit)?;
+        let child = &mut self.child;
+        child.send(&line).map_err(|e| forfeit(child, e))?;
         let answer = loop {
-            let answer = self.child.next_line(deadline, limit).map_err(forfeit)?;
+            let answer = child
+                .next_line(deadline, limit)
+                .map_err(|e| forfeit(child, e))?;
             if !answer.trim().is_empty() {
                 break answer;
             }

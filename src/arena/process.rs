@@ -180,6 +180,16 @@ fn from_here(path: String) -> String {
         .unwrap_or(path)
 }
 
+/// An argument made absolute when it is a relative path with a directory
+/// part that exists from here (`docs/examples/bot.py`), since the program
+/// runs in a fresh directory where it would name nothing.
+fn arg_from_here(arg: String) -> String {
+    if arg.starts_with('-') || !Path::new(&arg).exists() {
+        return arg;
+    }
+    from_here(arg)
+}
+
 /// An outside program: its path and the arguments that come before the
 /// contract's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,7 +204,9 @@ impl Program {
     /// Reads `PATH [ARGS…]` (split at whitespace, no quoting). A relative
     /// path with a `/` is taken from the directory the arena runs in, as a
     /// shell would, since the program itself runs in a fresh directory; a
-    /// bare name is looked up on `PATH`.
+    /// bare name is looked up on `PATH`. So is an argument that is a
+    /// relative path with a `/` to a file that exists from here (a script
+    /// given to an interpreter: `python3 bots/mine.py`).
     pub fn parse(text: &str) -> Result<Program, String> {
         let mut words = text.split_whitespace().map(str::to_string);
         let path = words
@@ -202,7 +214,7 @@ impl Program {
             .ok_or_else(|| "expected a program after the prefix".to_string())?;
         Ok(Program {
             path: from_here(path),
-            args: words.collect(),
+            args: words.map(arg_from_here).collect(),
         })
     }
 
@@ -285,6 +297,8 @@ pub struct LineChild {
     stdin: ChildStdin,
     lines: mpsc::Receiver<String>,
     alive: bool,
+    /// How the program ended by itself (`exit code 1`), once known.
+    ended: Option<String>,
     _dir: FreshDir,
 }
 
@@ -311,8 +325,15 @@ impl LineChild {
             stdin,
             lines,
             alive: true,
+            ended: None,
             _dir: dir,
         })
+    }
+
+    /// How the program ended by itself (`exit code 1`, `killed by signal
+    /// 11`), when it did before the referee killed it.
+    pub fn ended(&self) -> Option<&str> {
+        self.ended.as_deref()
     }
 
     /// Sends one line (a newline is added), dropping whatever the program
@@ -330,7 +351,7 @@ impl LineChild {
     }
 
     /// The next line the program prints (without its line end, at most
-    /// [`LINE_CAP`] bytes) before `deadline`; `limit` is what the failure
+    /// 1 KiB) before `deadline`; `limit` is what the failure
     /// names.
     pub fn next_line(&mut self, deadline: Instant, limit: Duration) -> Result<String, LineFailure> {
         if !self.alive {
@@ -340,7 +361,16 @@ impl LineChild {
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line.trim_end_matches('\r').to_string()),
             Err(mpsc::RecvTimeoutError::Timeout) => Err(self.fail(LineFailure::Timeout(limit))),
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(self.fail(LineFailure::Quit)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                // Its output closed: it is exiting, so wait a moment for
+                // its status, which says why.
+                let until = Instant::now() + Duration::from_millis(100);
+                while self.ended.is_none() && Instant::now() < until {
+                    self.note_exit();
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(self.fail(LineFailure::Quit))
+            }
         }
     }
 
@@ -350,12 +380,25 @@ impl LineChild {
         failure
     }
 
+    /// Notes how the program ended, if it has exited by itself.
+    fn note_exit(&mut self) {
+        use std::os::unix::process::ExitStatusExt;
+        if let Ok(Some(status)) = self.child.try_wait() {
+            self.ended = Some(match (status.code(), status.signal()) {
+                (Some(code), _) => format!("exit code {code}"),
+                (None, Some(signal)) => format!("killed by signal {signal}"),
+                (None, None) => "exited".to_string(),
+            });
+        }
+    }
+
     /// Kills the program with its whole group and reaps it.
     pub fn kill(&mut self) {
         if !self.alive {
             return;
         }
         self.alive = false;
+        self.note_exit();
         let pid = self.child.id() as libc::pid_t;
         // The leader is not yet reaped, so its pid (the group's id) cannot
         // have been reused: killing the group reaches only its members.
@@ -461,6 +504,18 @@ mod tests {
             here.join("target/debug/gamebot").to_string_lossy()
         );
         assert_eq!(Program::parse("gamebot").unwrap().path, "gamebot");
+        // So is a script given to an interpreter, when it exists from here.
+        let script = Program::parse("python3 tests/data/mod.rs no/such/file -x").unwrap();
+        assert_eq!(
+            script.args,
+            [
+                here.join("tests/data/mod.rs")
+                    .to_string_lossy()
+                    .into_owned(),
+                "no/such/file".to_string(),
+                "-x".to_string()
+            ]
+        );
     }
 
     #[test]
