@@ -96,6 +96,7 @@ fn midgame(c: &mut Criterion) {
         max_depth: 9,
         solve_empties: 0,
         top: 1,
+        table_log2: None,
     };
     let mut group = c.benchmark_group("reversi_search");
     group.sample_size(10);

@@ -64,6 +64,10 @@ pub struct Plan {
     pub solve_empties: u32,
     /// How many root moves need exact scores (1 to play, k to analyse).
     pub top: usize,
+    /// The midgame table's size as log2 of its entries (the solver's is
+    /// twice as big); `None` sizes it from the budget. Small fixed sizes
+    /// suit many short untimed searches, such as self-play.
+    pub table_log2: Option<u32>,
 }
 
 /// A midgame table entry: the whole position as its key (no hash
@@ -125,7 +129,7 @@ fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
 /// Thinks about `board` (the game not over) under `budget` following `plan`.
 pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
     let started = Instant::now();
-    let table_log2 = table_size_log2(budget);
+    let table_log2 = plan.table_log2.unwrap_or_else(|| table_size_log2(budget));
     let mut mid = Midgame {
         budget,
         table: Table::new(table_log2),

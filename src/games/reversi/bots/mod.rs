@@ -7,6 +7,8 @@ pub mod endgame;
 pub mod engine;
 pub mod eval;
 pub mod norvig;
+pub mod patterns;
+pub mod train;
 
 use super::notation::Move;
 use super::state::State;
@@ -122,6 +124,7 @@ fn strong_plan(budget: &Budget, top: usize) -> Plan {
         max_depth,
         solve_empties,
         top,
+        table_log2: None,
     }
 }
 
