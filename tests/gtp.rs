@@ -16,7 +16,7 @@ const GRHINO: &str = "/usr/games/gtp-rhino";
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     ArenaArgs {
         game: "reversi".into(),
-        a: "strong".into(),
+        a: "norvig:depth=2".into(),
         b: b.into(),
         games,
         time_ms: Some(50),
@@ -125,6 +125,7 @@ fn gtp_players_need_a_game_gtp_engines_play() {
     let log = std::env::temp_dir().join(unique_tag("gtp", "advance"));
     let error = play_arena(&ArenaArgs {
         game: "advance".into(),
+        a: "strong".into(),
         ..args("gtp:/bin/cat", 1, &log)
     })
     .unwrap_err();

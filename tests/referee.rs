@@ -13,7 +13,7 @@ use std::path::Path;
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     ArenaArgs {
         game: "advance".into(),
-        a: "strong".into(),
+        a: "greedy".into(),
         b: b.into(),
         games,
         time_ms: Some(100),

@@ -16,7 +16,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The most of a program's stdout (and, separately, stderr) that is kept;
@@ -67,15 +67,15 @@ pub struct Run {
 /// program cannot be started.
 pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::io::Result<Run> {
     let started = Instant::now();
-    let mut child = Command::new(program)
+    let mut child = own_group(Command::new(program))
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .spawn()?;
     let pid = child.id() as libc::pid_t;
+    track(pid);
     let stdout = capture(child.stdout.take());
     let stderr = capture(child.stderr.take());
     let deadline = started + limit;
@@ -100,6 +100,7 @@ pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::
     unsafe {
         libc::kill(-pid, libc::SIGKILL);
     }
+    untrack(pid);
     let status = child.wait()?;
     let ending = if timed_out {
         Ending::TimedOut(limit)
@@ -117,6 +118,64 @@ pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::
         stderr: collect(stderr),
         elapsed,
     })
+}
+
+/// `command` set to lead a process group of its own (so that killing the
+/// group reaches everything it starts) and to be killed if the thread that
+/// started it dies with the referee (even by SIGKILL, which no handler sees).
+fn own_group(mut command: Command) -> Command {
+    command.process_group(0);
+    // SAFETY: prctl is async-signal-safe and touches no memory of ours.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    command
+}
+
+/// The process groups of the programs running now (their leaders' pids),
+/// so that a signal that stops the referee ends them too.
+static LIVE: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+fn track(pid: libc::pid_t) {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+}
+
+/// Called after the group is killed and before the leader is reaped, so
+/// the pid cannot have been reused meanwhile.
+fn untrack(pid: libc::pid_t) {
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|&live| live != pid);
+}
+
+/// Kills the group of every program still running.
+pub fn kill_all() {
+    for &pid in LIVE.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        // SAFETY: kill has no memory effects; the leaders are not reaped
+        // while tracked, so each pid still names its group.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Makes the referee's programs stop with it: on SIGINT (Ctrl-C, which
+/// never reaches them in their own groups), SIGTERM or SIGHUP, every
+/// running program's group is killed and the process exits with 128 plus
+/// the signal, as a shell reports it. For the commands that run programs.
+pub fn end_programs_on_signals() -> std::io::Result<()> {
+    use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            kill_all();
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
 }
 
 /// Whether the child `pid` has exited, without reaping it.
@@ -306,14 +365,14 @@ impl LineChild {
     /// Starts `program` with its arguments. `Err` when it cannot be started.
     pub fn spawn(program: &Program) -> std::io::Result<LineChild> {
         let dir = FreshDir::new()?;
-        let mut child = Command::new(&program.path)
+        let mut child = own_group(Command::new(&program.path))
             .args(&program.args)
             .current_dir(dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .process_group(0)
             .spawn()?;
+        track(child.id() as libc::pid_t);
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         // Bounded, so a chatty program blocks on its own output instead of
@@ -406,6 +465,7 @@ impl LineChild {
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
+        untrack(pid);
         self.child.wait().ok();
     }
 }

@@ -11,7 +11,7 @@ use super::CliError;
 use crate::arena::agent::{self, AgentPlayer};
 use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
-use crate::arena::process::Program;
+use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
 use crate::game::{Game, LevelSpec, MatchTime};
@@ -148,12 +148,15 @@ impl ArenaArgs {
 
 /// Runs the arena and prints its table (and JSON line).
 pub fn run(args: ArenaArgs) -> ExitCode {
-    let result = play_arena(&args).map(|summary| {
-        print_table(&summary, &args);
-        if args.json {
-            println!("{}", serde_json::to_string(&summary).unwrap_or_default());
-        }
-    });
+    let result = end_programs_on_signals()
+        .map_err(CliError::from)
+        .and_then(|()| play_arena(&args))
+        .map(|summary| {
+            print_table(&summary, &args);
+            if args.json {
+                println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+            }
+        });
     super::report("arena", result)
 }
 

@@ -13,7 +13,7 @@
 
 use super::CliError;
 use crate::arena::line_program::{self, LinePlayer};
-use crate::arena::process::Program;
+use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
 use crate::game::{place, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
 use crate::games::crush::notation::{swap_from_word, Swap};
@@ -83,7 +83,10 @@ pub struct CrushArgs {
 /// Runs the subcommand: the interactive game, the bot game or the benchmark.
 pub fn run(args: CrushArgs) -> ExitCode {
     let result = if args.benchmark {
-        benchmark(&args, &mut io::stdout().lock())
+        // The benchmark may run outside programs (exec:): they stop with it.
+        end_programs_on_signals()
+            .map_err(CliError::from)
+            .and_then(|()| benchmark(&args, &mut io::stdout().lock()))
     } else if args.ai_player {
         let stdin = io::stdin();
         ai_player(&args, stdin.lock(), &mut io::stdout().lock())
