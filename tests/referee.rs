@@ -120,6 +120,7 @@ fn board_file_players_need_a_game_with_a_board_file() {
     let log = std::env::temp_dir().join(unique_tag("referee", "reversi"));
     let error = play_arena(&ArenaArgs {
         game: "reversi".into(),
+        a: "strong".into(),
         ..args("cab201:/bin/true", 1, &log)
     })
     .unwrap_err();
