@@ -97,6 +97,7 @@ fn midgame(c: &mut Criterion) {
         solve_empties: 0,
         top: 1,
         table_log2: None,
+        evaluation: Default::default(),
     };
     let mut group = c.benchmark_group("reversi_search");
     group.sample_size(10);

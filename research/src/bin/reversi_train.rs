@@ -30,7 +30,7 @@ use clap::Parser;
 use gamebot::arena::run_parallel;
 use gamebot::game::Budget;
 use gamebot::games::reversi::board::{Bits, Board};
-use gamebot::games::reversi::bots::engine::{think, Plan};
+use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
 use gamebot::games::reversi::bots::train::{fit, FitOptions, Sample};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,6 +45,11 @@ struct Args {
     /// Seed of the openings, the random moves and the fit's order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The evaluation self-play searches with: `patterns` (the shipped
+    /// weights, to improve on them) or `classic` (the hand-written one, to
+    /// start from nothing).
+    #[arg(long, default_value = "patterns", value_parser = ["patterns", "classic"])]
+    eval: String,
     /// The engine's midgame depth in self-play.
     #[arg(long, default_value_t = 4)]
     depth: u32,
@@ -77,6 +82,15 @@ struct Args {
     load: Option<PathBuf>,
 }
 
+impl Args {
+    fn evaluation(&self) -> Evaluation {
+        match self.eval.as_str() {
+            "classic" => Evaluation::Classic,
+            _ => Evaluation::Patterns,
+        }
+    }
+}
+
 /// A seed for game `index` from the run's seed.
 fn game_seed(seed: u64, index: usize) -> u64 {
     let mut x = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -94,6 +108,7 @@ fn self_play(args: &Args, index: usize) -> Vec<Sample> {
         solve_empties: args.solve,
         top: 1,
         table_log2: Some(14),
+        evaluation: args.evaluation(),
     };
     let budget = Budget::unlimited();
     let mut board = Board::start();

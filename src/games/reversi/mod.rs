@@ -50,7 +50,7 @@ crate::declare_levels! {
     pub enum ReversiLevel {
         Random = "random": "a uniformly random legal move (seeded)",
         Norvig = "norvig": "fixed-depth alpha-beta over Norvig's square weights (depth 6; norvig:depth=N or max_depth, 1-10)",
-        Strong = "strong": "iterative-deepening PVS with mobility, stability and parity, and an exact endgame solver",
+        Strong = "strong": "iterative-deepening PVS with a trained pattern evaluation, and an exact endgame solver",
     }
 }
 

@@ -16,7 +16,7 @@ use super::ReversiLevel;
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
 };
-use engine::{Plan, RootLine, Thought, WIN};
+use engine::{Evaluation, Plan, RootLine, Thought, WIN};
 use rand::Rng;
 use serde_json::{json, Map};
 
@@ -47,15 +47,21 @@ pub(crate) fn choose(
             Ok(norvig_move(state, depth.map(|d| d as u32), budget))
         }
         ReversiLevel::Strong => {
-            level.only_options(&[])?;
-            Ok(strong_move(state, budget))
+            level.only_options(&["patterns"])?;
+            let evaluation = if level.switch_option("patterns", true)? {
+                Evaluation::Patterns
+            } else {
+                Evaluation::Classic
+            };
+            Ok(strong_move(state, budget, evaluation))
         }
     }
 }
 
 /// The `top` best moves of `state` by the `strong` engine, best first.
 pub(crate) fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
-    let thought = engine::think(state.board(), budget, strong_plan(budget, top.max(1)));
+    let plan = strong_plan(budget, top.max(1), Evaluation::default());
+    let thought = engine::think(state.board(), budget, plan);
     let report = thought_report(&thought);
     let moves = thought
         .lines
@@ -110,7 +116,7 @@ fn norvig_move(state: &State, depth_option: Option<u32>, budget: &Budget) -> Bot
 }
 
 /// How `strong` spends a budget.
-fn strong_plan(budget: &Budget, top: usize) -> Plan {
+fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
     let timed = budget.deadline.is_some() || budget.max_nodes.is_some();
     let max_depth = budget
         .max_depth
@@ -125,12 +131,13 @@ fn strong_plan(budget: &Budget, top: usize) -> Plan {
         solve_empties,
         top,
         table_log2: None,
+        evaluation,
     }
 }
 
 /// The `strong` level.
-fn strong_move(state: &State, budget: &Budget) -> BotChoice<Move> {
-    let thought = engine::think(state.board(), budget, strong_plan(budget, 1));
+fn strong_move(state: &State, budget: &Budget, evaluation: Evaluation) -> BotChoice<Move> {
+    let thought = engine::think(state.board(), budget, strong_plan(budget, 1, evaluation));
     let best = &thought.lines[0];
     BotChoice {
         mv: to_move(best.square),
