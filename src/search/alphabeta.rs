@@ -107,6 +107,11 @@ struct Searcher<'a, G: Evaluate> {
     killers: Vec<[Option<G::Move>; 2]>,
     nodes: u64,
     stopped: Option<StopReason>,
+    /// Whether the first iteration is running: the deadline does not stop it
+    /// (only a cancelled request does), so every reply has been looked at and
+    /// an immediate win is never missed, however small the budget or loaded
+    /// the machine.
+    first_iteration: bool,
     /// Set when a score in the current iteration leaned on the horizon (a static
     /// evaluation or a depth-limited table entry), so it is not proven.
     horizon: bool,
@@ -169,6 +174,7 @@ fn iterate<G: Evaluate>(
         killers: vec![[None, None]; MAX_PLY + 1],
         nodes: 0,
         stopped: None,
+        first_iteration: true,
         horizon: false,
         move_lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
     };
@@ -187,6 +193,7 @@ fn iterate<G: Evaluate>(
     let mut stopped_by = StopReason::Depth;
     for depth in 1..=max_depth {
         searcher.horizon = false;
+        searcher.first_iteration = depth == 1;
         searcher.age_history();
         let scored = searcher.root(state, &moves, &order, depth, exact_top);
         let aborted = searcher.stopped.is_some();
@@ -224,6 +231,13 @@ fn iterate<G: Evaluate>(
         }
         if budget.nodes_exhausted(searcher.nodes) {
             stopped_by = StopReason::Nodes;
+            break;
+        }
+        // Between iterations the clock is read every time (inside one, only
+        // every CHECK_EVERY nodes), so a finished first iteration past the
+        // deadline is where the search ends.
+        if let Some(reason) = budget.interrupted() {
+            stopped_by = reason;
             break;
         }
     }
@@ -349,8 +363,13 @@ impl<G: Evaluate> Searcher<'_, G> {
         if self.budget.nodes_exhausted(self.nodes) {
             self.stopped = Some(StopReason::Nodes);
         } else if self.nodes % CHECK_EVERY == 1 {
-            // From the first node on, so that a search started late stops at once.
-            self.stopped = self.budget.interrupted();
+            // From the first node on, so that a search started late stops at
+            // once (after the first iteration, which only cancelling stops).
+            let first = self.first_iteration;
+            self.stopped = self
+                .budget
+                .interrupted()
+                .filter(|&reason| !first || reason == StopReason::Cancelled);
         }
         self.stopped.is_some()
     }

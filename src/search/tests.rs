@@ -275,7 +275,7 @@ fn a_node_cap_stops_the_search_deterministically() {
 }
 
 #[test]
-fn a_search_started_after_its_deadline_stops_at_once() {
+fn a_search_started_after_its_deadline_finishes_depth_one_and_stops() {
     let root = Node {
         path: 5,
         mover: Player::First,
@@ -284,8 +284,11 @@ fn a_search_started_after_its_deadline_stops_at_once() {
     budget.deadline = Some(std::time::Instant::now());
     let result = search::<Tree>(&root, &budget, &SearchOptions::default());
     assert_eq!(result.stopped_by, StopReason::Time);
+    // Every reply is looked at once (an immediate win is never missed), and
+    // the second iteration stops at its first check.
+    assert_eq!(result.depth, 1);
     assert!(
-        result.nodes < 16,
+        result.nodes < 64,
         "{} nodes after the deadline",
         result.nodes
     );
