@@ -227,6 +227,54 @@ fn perft_matches_the_fixture_to_depth_9() {
 }
 
 #[test]
+fn portable_and_x86_perft_both_match_the_fixture() {
+    let fixture = fixture("perft.json");
+    for depth in 0..=8u32 {
+        let expected = fixture["counts"]
+            .get(depth.to_string())
+            .map_or(1, |v| v.as_u64().unwrap());
+        assert_eq!(
+            super::perft::perft_portable(Board::start(), depth),
+            expected,
+            "portable, depth {depth}"
+        );
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            super::perft::perft_x86(Board::start(), depth),
+            expected,
+            "x86, depth {depth}"
+        );
+    }
+}
+
+/// perft from the start at `depth` against the fixture (release builds only:
+/// the depths below take from seconds to minutes there and far longer in debug).
+fn check_perft_fixture_depth(depth: u32) {
+    let expected = fixture("perft.json")["counts"][depth.to_string()]
+        .as_u64()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let nodes = super::perft::perft(Board::start(), depth);
+    eprintln!(
+        "perft({depth}) = {nodes} in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(nodes, expected, "depth {depth}");
+}
+
+#[test]
+#[ignore = "release only, about 30 s: cargo test --release --lib games::reversi::tests::perft_13 -- --ignored --nocapture"]
+fn perft_13_matches_the_fixture() {
+    check_perft_fixture_depth(13);
+}
+
+#[test]
+#[ignore = "release only, about 5 minutes: cargo test --release --lib games::reversi::tests::perft_14 -- --ignored --nocapture"]
+fn perft_14_matches_the_fixture() {
+    check_perft_fixture_depth(14);
+}
+
+#[test]
 fn generic_perft_agrees_at_small_depths() {
     let fixture = fixture("perft.json");
     for depth in 1..=5u32 {
@@ -247,10 +295,10 @@ fn fast_and_generic_perft_agree_through_passes_and_game_ends() {
             if let Some(board) = random_position(&mut rng, empties) {
                 let state = State::from_board(board, Player::First);
                 for depth in 0..=empties + 1 {
-                    assert_eq!(
-                        super::perft::perft(board, depth),
-                        perft::<Reversi>(&state, depth)
-                    );
+                    let expected = perft::<Reversi>(&state, depth);
+                    assert_eq!(super::perft::perft_portable(board, depth), expected);
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(super::perft::perft_x86(board, depth), expected);
                 }
             }
         }
@@ -744,6 +792,46 @@ fn strong_answers_under_tiny_budgets_and_node_caps_deterministically() {
 }
 
 // ---------------------------------------------------------------- property tests
+
+/// Reference move generation: the empty squares where `slow_flips` flips something.
+fn slow_moves(me: u64, opp: u64) -> u64 {
+    (0..64)
+        .filter(|&sq| slow_flips(me, opp, sq) != 0)
+        .fold(0, |all, sq| all | 1 << sq)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Arbitrary boards, not only reachable ones: `fill` picks the occupied
+    /// squares (sparse, dense or anything between) and `side` who owns them.
+    #[test]
+    fn flips_and_moves_agree_with_a_square_by_square_walk_on_random_boards(
+        a in any::<u64>(),
+        b in any::<u64>(),
+        side in any::<u64>(),
+        density in 0u8..4,
+    ) {
+        let filled = match density {
+            0 => a & b,
+            1 => a,
+            2 => a | b,
+            _ => !(a & b & side.rotate_left(17)),
+        };
+        let (me, opp) = (filled & side, filled & !side);
+        for sq in 0..64 {
+            prop_assert_eq!(flips(me, opp, sq), slow_flips(me, opp, sq), "square {}", sq);
+        }
+        let expected = slow_moves(me, opp);
+        prop_assert_eq!(moves(me, opp), expected);
+        #[cfg(target_arch = "x86_64")]
+        if super::board::x86::supported() {
+            // SAFETY: the CPU has AVX2.
+            let fast = unsafe { super::board::x86::moves_avx2(me, opp) };
+            prop_assert_eq!(fast, expected);
+        }
+    }
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
