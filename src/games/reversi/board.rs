@@ -215,9 +215,81 @@ pub fn flips(me: u64, opp: u64, sq: u32) -> u64 {
     flipped & empty
 }
 
+/// `LINE_FLIPS[p][line]`: how many discs a move at position `p` of a full
+/// line flips on that line, bit `i` of `line` set where position `i` is the
+/// mover's and clear where it is the opponent's (bit `p` ignored). A run of
+/// clear bits that reaches the end of the byte flips nothing, which is also
+/// what a short diagonal's missing squares (read as clear) need.
+static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
+
+const fn build_line_flips() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut p = 0;
+    while p < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Towards lower positions, then towards higher ones.
+            let mut i = p as i32 - 1;
+            while i >= 0 && line & (1 << i) == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                count += p as i32 - 1 - i;
+            }
+            let mut i = p + 1;
+            while i < 8 && line & (1 << i) == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                count += (i - p - 1) as i32;
+            }
+            table[p][line] = count as u8;
+            line += 1;
+        }
+        p += 1;
+    }
+    table
+}
+
+/// `DIAGONAL_LINES[sq]`: the diagonal and the anti-diagonal through `sq`.
+static DIAGONAL_LINES: [(u64, u64); 64] = build_diagonal_lines();
+
+const fn build_diagonal_lines() -> [(u64, u64); 64] {
+    let mut lines = [(0u64, 0u64); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        let rays = &RAYS.0[sq];
+        lines[sq] = (bit | rays[2] | rays[6], bit | rays[3] | rays[7]);
+        sq += 1;
+    }
+    lines
+}
+
+/// How many discs `me` flips by playing on `sq` when `sq` is the only empty
+/// square and every other square not in `me` is the opponent's: the exact
+/// solver's last move. Four table look-ups, one per line through `sq`, each
+/// line gathered into a byte by a multiplication (no carries: the bits land
+/// on distinct positions).
+#[inline(always)]
+pub fn last_flip_count(me: u64, sq: u32) -> u32 {
+    let (col, row) = ((sq & 7) as usize, (sq >> 3) as usize);
+    let (diagonal, anti) = DIAGONAL_LINES[sq as usize];
+    // Row: already a byte; column: bit r of the byte is row r; diagonals: bit c is column c.
+    let row_bits = (me >> (8 * row)) as u8 as usize;
+    let col_bits = (((me >> col) & COL_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let diagonal_bits = ((me & diagonal).wrapping_mul(COL_A) >> 56) as usize;
+    let anti_bits = ((me & anti).wrapping_mul(COL_A) >> 56) as usize;
+    u32::from(LINE_FLIPS[col][row_bits])
+        + u32::from(LINE_FLIPS[row][col_bits])
+        + u32::from(LINE_FLIPS[col][diagonal_bits])
+        + u32::from(LINE_FLIPS[col][anti_bits])
+}
+
 /// The squares next to any square of `bits` (in all 8 directions).
 #[inline]
-pub fn neighbours(bits: u64) -> u64 {
+pub const fn neighbours(bits: u64) -> u64 {
     let horizontal = ((bits << 1) & !COL_A) | ((bits >> 1) & !COL_H);
     let row = bits | horizontal;
     horizontal | (row << 8) | (row >> 8)

@@ -822,6 +822,18 @@ proptest! {
         for sq in 0..64 {
             prop_assert_eq!(flips(me, opp, sq), slow_flips(me, opp, sq), "square {}", sq);
         }
+        // A full board but for one square, for the last-move count.
+        let last = (a ^ b).trailing_zeros() % 64;
+        let full_me = side & !(1 << last);
+        let full_opp = !full_me & !(1 << last);
+        prop_assert_eq!(
+            super::board::last_flip_count(full_me, last),
+            slow_flips(full_me, full_opp, last).count_ones()
+        );
+        prop_assert_eq!(
+            super::board::last_flip_count(full_opp, last),
+            slow_flips(full_opp, full_me, last).count_ones()
+        );
         let expected = slow_moves(me, opp);
         prop_assert_eq!(moves(me, opp), expected);
         #[cfg(target_arch = "x86_64")]
