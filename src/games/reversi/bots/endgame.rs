@@ -30,8 +30,11 @@ const EVAL_ORDER_DIVISOR: i32 = 16;
 /// From this many empties, the evaluation used for ordering is that of a
 /// shallow midgame search (one more ply of it every `SEARCH_ORDER_STEP`
 /// empties): near the root a wrong first move costs the most.
-const SEARCH_ORDER_EMPTIES: u32 = 18;
+const SEARCH_ORDER_EMPTIES: u32 = 16;
 const SEARCH_ORDER_STEP: u32 = 4;
+/// From this many empties, each child is looked up in the table before the
+/// search (enhanced transposition cut-off).
+const ETC_EMPTIES: u32 = 14;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
 
@@ -349,8 +352,19 @@ impl<'a> Solver<'a> {
 
         let mut list = [(0i32, 0u32, 0u64); 32];
         let mut count = 0;
+        let etc = empties >= ETC_EMPTIES;
         for sq in Bits(moves) {
             let flipped = flips(board.me, board.opp, sq);
+            if etc {
+                // Enhanced transposition cut-off: a child already known to
+                // be bad enough for the opponent refutes this position now.
+                if let Some(entry) = self.probe(board.play_flips(sq, flipped)) {
+                    let score = -i32::from(entry.upper);
+                    if score >= beta {
+                        return score;
+                    }
+                }
+            }
             let key = if Some(sq) == table_move {
                 i32::MIN
             } else if empties >= SEARCH_ORDER_EMPTIES {
@@ -443,12 +457,11 @@ impl<'a> Solver<'a> {
         }
         let mut best = -65;
         let odd = odd_quadrants(empty);
+        // A move needs an opponent disc next to it.
+        let candidates = empty & neighbours(board.opp);
         for region in [odd, !odd] {
             for class in SQUARE_CLASSES {
-                for sq in Bits(empty & region & class) {
-                    if NEIGHBOURS[sq as usize] & board.opp == 0 {
-                        continue;
-                    }
+                for sq in Bits(candidates & region & class) {
                     let flipped = flips(board.me, board.opp, sq);
                     if flipped == 0 {
                         continue;
