@@ -198,7 +198,7 @@ fn flips_down(me: u64, opp: u64, ray: u64) -> u64 {
 /// The discs a move by `me` on `sq` flips (0 when the move is illegal or the square is taken).
 ///
 /// Branch-free: each of the eight directions is one carry or one bit scan
-/// over a precomputed ray (see [`flips_up`] and [`flips_down`]).
+/// over a precomputed ray (see `flips_up` and `flips_down`).
 #[inline(always)]
 pub fn flips(me: u64, opp: u64, sq: u32) -> u64 {
     let rays = &RAYS.0[sq as usize];
