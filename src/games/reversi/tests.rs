@@ -768,7 +768,7 @@ fn obf_position(line: &str) -> (Board, i32, Vec<String>) {
 /// in release within about a minute each on the project's 2-core machine
 /// (the times are in docs/BENCHMARKS-HISTORY.md); `FFO_40_59=all` adds the
 /// rest, which take from minutes to far longer.
-const FFO_40_59_ASSERTED: &[usize] = &[40, 41, 42, 43, 44, 45, 46, 47, 59];
+const FFO_40_59_ASSERTED: &[usize] = &[40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 59];
 
 #[test]
 #[ignore = "release only, minutes: cargo test --release --lib games::reversi::tests::ffo_40_59 -- --ignored --nocapture"]
