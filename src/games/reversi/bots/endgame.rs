@@ -2,10 +2,12 @@
 //! (empty squares going to the winner, the usual Othello count).
 //!
 //! Fail-soft alpha-beta with principal-variation null windows; near the
-//! root, moves are tried "fastest first" (fewest replies) with a
-//! transposition table and a stability cut-off; the last plies run without
-//! either, visiting empties in odd regions first (parity), and the very last
-//! empty is scored directly.
+//! root, moves are tried "fastest first" (fewest replies, helped by the
+//! midgame evaluation and, with many empties, by a shallow midgame search)
+//! with a transposition table, enhanced transposition cut-offs and a
+//! stability cut-off; the last plies run without any of these, visiting
+//! empties in odd regions first (parity), and the very last empty is scored
+//! by table look-ups.
 //!
 //! Why not the generic [`crate::search::alphabeta`]: an exact solve visits
 //! hundreds of millions of positions, and its speed comes from what only a
