@@ -3,7 +3,8 @@
 //! `strong` midgame search.
 //!
 //! `cargo bench --bench reversi -- perft_11` for the headline figure;
-//! `perft_12` is a separate, longer function (about ten times the work).
+//! `perft_11_portable` times the fallback without the run-time detected
+//! AVX2 path; `perft_12` is a separate, longer function (about ten times the work).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gamebot::game::Budget;
@@ -11,7 +12,7 @@ use gamebot::game::Codec;
 use gamebot::games::reversi::board::Board;
 use gamebot::games::reversi::bots::endgame::Solver;
 use gamebot::games::reversi::bots::engine::{think, Plan};
-use gamebot::games::reversi::perft::perft;
+use gamebot::games::reversi::perft::{perft, perft_portable};
 use gamebot::games::reversi::{Reversi, State};
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,6 +45,22 @@ fn bench_perft_depth(c: &mut Criterion, depth: u32, expected: u64) {
 
 fn perft_11(c: &mut Criterion) {
     bench_perft_depth(c, 11, 212_258_800);
+}
+
+/// perft(11) without the run-time detected AVX2 path: the portable fallback's speed.
+fn perft_11_portable(c: &mut Criterion) {
+    let expected = 212_258_800;
+    let mut group = c.benchmark_group("reversi_perft");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(expected));
+    group.bench_function("perft_11_portable", |b| {
+        b.iter(|| {
+            let nodes = perft_portable(black_box(Board::start()), 11);
+            assert_eq!(nodes, expected);
+            nodes
+        })
+    });
+    group.finish();
 }
 
 fn perft_12(c: &mut Criterion) {
@@ -110,7 +127,7 @@ fn midgame(c: &mut Criterion) {
 criterion_group! {
     name = headline;
     config = Criterion::default().warm_up_time(Duration::from_secs(1));
-    targets = perft_11, endgame, midgame
+    targets = perft_11, perft_11_portable, endgame, midgame
 }
 criterion_group! {
     name = long;

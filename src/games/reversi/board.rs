@@ -29,20 +29,26 @@ pub struct Board {
     pub opp: u64,
 }
 
-/// The eight directions as (column step, row step).
+/// The eight directions as (column step, row step): the four that run
+/// towards higher bit indices first, then their opposites in the same order.
 const DIRECTIONS: [(i32, i32); 8] = [
     (1, 0),
-    (-1, 0),
     (0, 1),
-    (0, -1),
     (1, 1),
-    (-1, -1),
     (-1, 1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
     (1, -1),
 ];
 
-/// `RAYS[sq][d]`: the squares from `sq` (excluded) to the board's edge in direction `d`.
-static RAYS: [[u64; 8]; 64] = build_rays();
+/// The ray table, aligned so that one square's eight rays share a cache line.
+#[repr(align(64))]
+struct Rays([[u64; 8]; 64]);
+
+/// `RAYS.0[sq][d]`: the squares from `sq` (excluded) to the board's edge in
+/// direction `d` of [`DIRECTIONS`]: `d < 4` ascending, `d ≥ 4` descending.
+static RAYS: Rays = Rays(build_rays());
 
 const fn build_rays() -> [[u64; 8]; 64] {
     let mut rays = [[0u64; 8]; 64];
@@ -67,12 +73,6 @@ const fn build_rays() -> [[u64; 8]; 64] {
     rays
 }
 
-/// Whether direction `d` runs towards higher bit indices.
-const fn ascending(d: usize) -> bool {
-    let (dc, dr) = DIRECTIONS[d];
-    dr > 0 || (dr == 0 && dc > 0)
-}
-
 /// Moves in one direction pair (`dir` and `-dir`), Kogge-Stone style.
 #[inline(always)]
 fn moves_along(me: u64, mask: u64, dir: u32) -> u64 {
@@ -81,8 +81,9 @@ fn moves_along(me: u64, mask: u64, dir: u32) -> u64 {
     let mut right = mask & (me >> dir);
     left |= mask & (left << dir);
     right |= mask & (right >> dir);
+    // `mask & (mask >> dir)` is the left mask shifted back: one shift saved.
     let mask_left = mask & (mask << dir);
-    let mask_right = mask & (mask >> dir);
+    let mask_right = mask_left >> dir;
     left |= mask_left & (left << dir2);
     right |= mask_right & (right >> dir2);
     left |= mask_left & (left << dir2);
@@ -90,8 +91,9 @@ fn moves_along(me: u64, mask: u64, dir: u32) -> u64 {
     (left << dir) | (right >> dir)
 }
 
-/// The squares where `me` may play against `opp`.
-#[inline]
+/// The squares where `me` may play against `opp` (portable; see also
+/// [`x86::moves_avx2`], the same sets four directions at a time).
+#[inline(always)]
 pub fn moves(me: u64, opp: u64) -> u64 {
     let inner = opp & INNER_COLS;
     (moves_along(me, inner, 1)
@@ -101,31 +103,193 @@ pub fn moves(me: u64, opp: u64) -> u64 {
         & !(me | opp)
 }
 
-/// The discs a move by `me` on `sq` flips (0 when the move is illegal or the square is taken).
-#[inline]
-pub fn flips(me: u64, opp: u64, sq: u32) -> u64 {
-    let rays = &RAYS[sq as usize];
-    let mut flipped = 0u64;
-    for (d, &ray) in rays.iter().enumerate() {
-        let open = ray & !opp;
-        if ascending(d) {
-            let first = open & open.wrapping_neg();
-            if first & me != 0 {
-                flipped |= first.wrapping_sub(1) & ray;
-            }
-        } else if open != 0 {
-            let first = 1u64 << (63 - open.leading_zeros());
-            if first & me != 0 {
-                flipped |= ray & !((first << 1).wrapping_sub(1));
-            }
-        }
+/// Move generation for x86-64 CPUs with AVX2, chosen at run time by the
+/// callers that are hot enough to carry two copies (perft): the build stays
+/// portable and [`moves`] is the fallback.
+#[cfg(target_arch = "x86_64")]
+pub mod x86 {
+    use super::INNER_COLS;
+    use std::arch::x86_64::*;
+
+    /// Whether this CPU has what the functions here need (AVX2, and the bit
+    /// instructions that the callers compiled alongside use).
+    pub fn supported() -> bool {
+        is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("bmi1")
     }
-    flipped
+
+    /// [`super::moves`] with the four direction pairs in the four lanes of
+    /// one AVX2 register (shifts by 1, 8, 9 and 7).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 (see [`supported`]).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn moves_avx2(me: u64, opp: u64) -> u64 {
+        let shift = _mm256_set_epi64x(7, 9, 8, 1);
+        let shift2 = _mm256_add_epi64(shift, shift);
+        let inner = INNER_COLS as i64;
+        let masks = _mm256_set_epi64x(inner, inner, -1, inner);
+        let me4 = _mm256_set1_epi64x(me as i64);
+        let mask = _mm256_and_si256(_mm256_set1_epi64x(opp as i64), masks);
+        let mut left = _mm256_and_si256(mask, _mm256_sllv_epi64(me4, shift));
+        let mut right = _mm256_and_si256(mask, _mm256_srlv_epi64(me4, shift));
+        left = _mm256_or_si256(left, _mm256_and_si256(mask, _mm256_sllv_epi64(left, shift)));
+        right = _mm256_or_si256(
+            right,
+            _mm256_and_si256(mask, _mm256_srlv_epi64(right, shift)),
+        );
+        let mask_left = _mm256_and_si256(mask, _mm256_sllv_epi64(mask, shift));
+        let mask_right = _mm256_srlv_epi64(mask_left, shift);
+        left = _mm256_or_si256(
+            left,
+            _mm256_and_si256(mask_left, _mm256_sllv_epi64(left, shift2)),
+        );
+        right = _mm256_or_si256(
+            right,
+            _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)),
+        );
+        left = _mm256_or_si256(
+            left,
+            _mm256_and_si256(mask_left, _mm256_sllv_epi64(left, shift2)),
+        );
+        right = _mm256_or_si256(
+            right,
+            _mm256_and_si256(mask_right, _mm256_srlv_epi64(right, shift2)),
+        );
+        let all = _mm256_or_si256(
+            _mm256_sllv_epi64(left, shift),
+            _mm256_srlv_epi64(right, shift),
+        );
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(all),
+            _mm256_extracti128_si256::<1>(all),
+        );
+        let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        (_mm_cvtsi128_si64(one) as u64) & !(me | opp)
+    }
+}
+
+/// The discs flipped along one ascending `ray` (towards higher bits).
+///
+/// Adding one to `opp | !ray` carries through every square below the ray
+/// and through the run of opponent discs on it, and stops on the first ray
+/// square that is not the opponent's: the outflanking square, if it is ours.
+/// No branch, no bit scan.
+#[inline(always)]
+fn flips_up(me: u64, opp: u64, ray: u64) -> u64 {
+    let outflank = (opp | !ray).wrapping_add(1) & ray & me;
+    outflank.wrapping_sub(u64::from(outflank != 0)) & ray
+}
+
+/// The discs flipped along one descending `ray` (towards lower bits): the
+/// highest ray square that is not the opponent's outflanks if it is ours,
+/// and everything on the ray above it flips. The `| 1` keeps the bit scan
+/// defined; bit 0 only counts when it is on the ray and ours.
+#[inline(always)]
+fn flips_down(me: u64, opp: u64, ray: u64) -> u64 {
+    let open = (!opp & ray) | 1;
+    let outflank = (1u64 << (63 - open.leading_zeros())) & ray & me;
+    (outflank.wrapping_neg() << 1) & ray
+}
+
+/// The discs a move by `me` on `sq` flips (0 when the move is illegal or the square is taken).
+///
+/// Branch-free: each of the eight directions is one carry or one bit scan
+/// over a precomputed ray (see `flips_up` and `flips_down`).
+#[inline(always)]
+pub fn flips(me: u64, opp: u64, sq: u32) -> u64 {
+    let rays = &RAYS.0[sq as usize];
+    let flipped = flips_up(me, opp, rays[0])
+        | flips_up(me, opp, rays[1])
+        | flips_up(me, opp, rays[2])
+        | flips_up(me, opp, rays[3])
+        | flips_down(me, opp, rays[4])
+        | flips_down(me, opp, rays[5])
+        | flips_down(me, opp, rays[6])
+        | flips_down(me, opp, rays[7]);
+    // Nothing flips on a taken square.
+    let empty = (((me | opp) >> sq) & 1).wrapping_sub(1);
+    flipped & empty
+}
+
+/// `LINE_FLIPS[p][line]`: how many discs a move at position `p` of a full
+/// line flips on that line, bit `i` of `line` set where position `i` is the
+/// mover's and clear where it is the opponent's (bit `p` ignored). A run of
+/// clear bits that reaches the end of the byte flips nothing, which is also
+/// what a short diagonal's missing squares (read as clear) need.
+static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
+
+const fn build_line_flips() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut p = 0;
+    while p < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Towards lower positions, then towards higher ones.
+            let mut i = p as i32 - 1;
+            while i >= 0 && line & (1 << i) == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                count += p as i32 - 1 - i;
+            }
+            let mut i = p + 1;
+            while i < 8 && line & (1 << i) == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                count += (i - p - 1) as i32;
+            }
+            table[p][line] = count as u8;
+            line += 1;
+        }
+        p += 1;
+    }
+    table
+}
+
+/// `DIAGONAL_LINES[sq]`: the diagonal and the anti-diagonal through `sq`.
+static DIAGONAL_LINES: [(u64, u64); 64] = build_diagonal_lines();
+
+const fn build_diagonal_lines() -> [(u64, u64); 64] {
+    let mut lines = [(0u64, 0u64); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        let rays = &RAYS.0[sq];
+        lines[sq] = (bit | rays[2] | rays[6], bit | rays[3] | rays[7]);
+        sq += 1;
+    }
+    lines
+}
+
+/// How many discs `me` flips by playing on `sq` when `sq` is the only empty
+/// square and every other square not in `me` is the opponent's: the exact
+/// solver's last move. Four table look-ups, one per line through `sq`, each
+/// line gathered into a byte by a multiplication (no carries: the bits land
+/// on distinct positions).
+#[inline(always)]
+pub fn last_flip_count(me: u64, sq: u32) -> u32 {
+    let (col, row) = ((sq & 7) as usize, (sq >> 3) as usize);
+    let (diagonal, anti) = DIAGONAL_LINES[sq as usize];
+    // Row: already a byte; column: bit r of the byte is row r; diagonals: bit c is column c.
+    let row_bits = (me >> (8 * row)) as u8 as usize;
+    let col_bits = (((me >> col) & COL_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let diagonal_bits = ((me & diagonal).wrapping_mul(COL_A) >> 56) as usize;
+    let anti_bits = ((me & anti).wrapping_mul(COL_A) >> 56) as usize;
+    u32::from(LINE_FLIPS[col][row_bits])
+        + u32::from(LINE_FLIPS[row][col_bits])
+        + u32::from(LINE_FLIPS[col][diagonal_bits])
+        + u32::from(LINE_FLIPS[col][anti_bits])
 }
 
 /// The squares next to any square of `bits` (in all 8 directions).
 #[inline]
-pub fn neighbours(bits: u64) -> u64 {
+pub const fn neighbours(bits: u64) -> u64 {
     let horizontal = ((bits << 1) & !COL_A) | ((bits >> 1) & !COL_H);
     let row = bits | horizontal;
     horizontal | (row << 8) | (row >> 8)

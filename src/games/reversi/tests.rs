@@ -227,6 +227,54 @@ fn perft_matches_the_fixture_to_depth_9() {
 }
 
 #[test]
+fn portable_and_x86_perft_both_match_the_fixture() {
+    let fixture = fixture("perft.json");
+    for depth in 0..=8u32 {
+        let expected = fixture["counts"]
+            .get(depth.to_string())
+            .map_or(1, |v| v.as_u64().unwrap());
+        assert_eq!(
+            super::perft::perft_portable(Board::start(), depth),
+            expected,
+            "portable, depth {depth}"
+        );
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            super::perft::perft_x86(Board::start(), depth),
+            expected,
+            "x86, depth {depth}"
+        );
+    }
+}
+
+/// perft from the start at `depth` against the fixture (release builds only:
+/// the depths below take from seconds to minutes there and far longer in debug).
+fn check_perft_fixture_depth(depth: u32) {
+    let expected = fixture("perft.json")["counts"][depth.to_string()]
+        .as_u64()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let nodes = super::perft::perft(Board::start(), depth);
+    eprintln!(
+        "perft({depth}) = {nodes} in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(nodes, expected, "depth {depth}");
+}
+
+#[test]
+#[ignore = "release only, about 30 s: cargo test --release --lib games::reversi::tests::perft_13 -- --ignored --nocapture"]
+fn perft_13_matches_the_fixture() {
+    check_perft_fixture_depth(13);
+}
+
+#[test]
+#[ignore = "release only, about 5 minutes: cargo test --release --lib games::reversi::tests::perft_14 -- --ignored --nocapture"]
+fn perft_14_matches_the_fixture() {
+    check_perft_fixture_depth(14);
+}
+
+#[test]
 fn generic_perft_agrees_at_small_depths() {
     let fixture = fixture("perft.json");
     for depth in 1..=5u32 {
@@ -247,10 +295,10 @@ fn fast_and_generic_perft_agree_through_passes_and_game_ends() {
             if let Some(board) = random_position(&mut rng, empties) {
                 let state = State::from_board(board, Player::First);
                 for depth in 0..=empties + 1 {
-                    assert_eq!(
-                        super::perft::perft(board, depth),
-                        perft::<Reversi>(&state, depth)
-                    );
+                    let expected = perft::<Reversi>(&state, depth);
+                    assert_eq!(super::perft::perft_portable(board, depth), expected);
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(super::perft::perft_x86(board, depth), expected);
                 }
             }
         }
@@ -685,6 +733,79 @@ fn ffo_all_positions_are_solved() {
     eprintln!("FFO total: {:.2} s", started.elapsed().as_secs_f64());
 }
 
+/// A position of an Edax `.obf` file (64 squares `X` black, `O` white, `-`
+/// empty, row 1 first; the side to move; then `move:score;` pairs, best
+/// first): the board from the mover's side, the best score and the moves
+/// that reach it.
+fn obf_position(line: &str) -> (Board, i32, Vec<String>) {
+    let (mut black, mut white) = (0u64, 0u64);
+    for (sq, cell) in line.bytes().take(64).enumerate() {
+        match cell {
+            b'X' => black |= 1 << sq,
+            b'O' => white |= 1 << sq,
+            _ => {}
+        }
+    }
+    let board = match line.as_bytes()[65] {
+        b'X' => Board::new(black, white),
+        _ => Board::new(white, black),
+    };
+    let scores: Vec<(String, i32)> = line[67..]
+        .split(';')
+        .filter_map(|pair| pair.trim().split_once(':'))
+        .map(|(mv, score)| (mv.to_ascii_lowercase(), score.parse().unwrap()))
+        .collect();
+    let best = scores[0].1;
+    let best_moves = scores
+        .iter()
+        .filter(|(_, score)| *score == best)
+        .map(|(mv, _)| mv.clone())
+        .collect();
+    (board, best, best_moves)
+}
+
+/// FFO #40-59 that the tests solve by default: the ones the solver finishes
+/// in release within about a minute each on the project's 2-core machine
+/// (the times are in docs/BENCHMARKS-HISTORY.md); `FFO_40_59=all` adds the
+/// rest, which take from minutes to far longer.
+const FFO_40_59_ASSERTED: &[usize] = &[40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 59];
+
+#[test]
+#[ignore = "release only, minutes: cargo test --release --lib games::reversi::tests::ffo_40_59 -- --ignored --nocapture"]
+fn ffo_40_59_positions_are_solved() {
+    let everything = std::env::var("FFO_40_59").is_ok_and(|v| v == "all");
+    let text = crate::test_data::text("reversi/fforum-40-59.obf");
+    let lines: Vec<&str> = text.lines().filter(|l| l.len() > 66).collect();
+    assert_eq!(lines.len(), 20);
+    let budget = Budget::unlimited();
+    let started = std::time::Instant::now();
+    for (number, line) in (40..).zip(lines) {
+        if !everything && !FFO_40_59_ASSERTED.contains(&number) {
+            continue;
+        }
+        let (board, best_score, best_moves) = obf_position(line);
+        let position_started = std::time::Instant::now();
+        let mut solver = Solver::new(&budget, 22);
+        let roots = solver.solve_root(board, 1, &[]).unwrap();
+        eprintln!(
+            "FFO #{number}: {} empties, score {} in {:.2} s, {} nodes",
+            board.empties(),
+            roots[0].score,
+            position_started.elapsed().as_secs_f64(),
+            solver.nodes
+        );
+        assert_eq!(roots[0].score, best_score, "FFO #{number}");
+        let name = roots[0]
+            .square
+            .map_or("pass".to_string(), super::board::square_name);
+        assert!(
+            best_moves.contains(&name),
+            "FFO #{number}: {name} not in {best_moves:?}"
+        );
+    }
+    eprintln!("FFO #40-59 total: {:.2} s", started.elapsed().as_secs_f64());
+}
+
 // ---------------------------------------------------------------- strong
 
 #[test]
@@ -744,6 +865,58 @@ fn strong_answers_under_tiny_budgets_and_node_caps_deterministically() {
 }
 
 // ---------------------------------------------------------------- property tests
+
+/// Reference move generation: the empty squares where `slow_flips` flips something.
+fn slow_moves(me: u64, opp: u64) -> u64 {
+    (0..64)
+        .filter(|&sq| slow_flips(me, opp, sq) != 0)
+        .fold(0, |all, sq| all | 1 << sq)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Arbitrary boards, not only reachable ones: `fill` picks the occupied
+    /// squares (sparse, dense or anything between) and `side` who owns them.
+    #[test]
+    fn flips_and_moves_agree_with_a_square_by_square_walk_on_random_boards(
+        a in any::<u64>(),
+        b in any::<u64>(),
+        side in any::<u64>(),
+        density in 0u8..4,
+    ) {
+        let filled = match density {
+            0 => a & b,
+            1 => a,
+            2 => a | b,
+            _ => !(a & b & side.rotate_left(17)),
+        };
+        let (me, opp) = (filled & side, filled & !side);
+        for sq in 0..64 {
+            prop_assert_eq!(flips(me, opp, sq), slow_flips(me, opp, sq), "square {}", sq);
+        }
+        // A full board but for one square, for the last-move count.
+        let last = (a ^ b).trailing_zeros() % 64;
+        let full_me = side & !(1 << last);
+        let full_opp = !full_me & !(1 << last);
+        prop_assert_eq!(
+            super::board::last_flip_count(full_me, last),
+            slow_flips(full_me, full_opp, last).count_ones()
+        );
+        prop_assert_eq!(
+            super::board::last_flip_count(full_opp, last),
+            slow_flips(full_opp, full_me, last).count_ones()
+        );
+        let expected = slow_moves(me, opp);
+        prop_assert_eq!(moves(me, opp), expected);
+        #[cfg(target_arch = "x86_64")]
+        if super::board::x86::supported() {
+            // SAFETY: the CPU has AVX2.
+            let fast = unsafe { super::board::x86::moves_avx2(me, opp) };
+            prop_assert_eq!(fast, expected);
+        }
+    }
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]

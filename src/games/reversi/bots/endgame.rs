@@ -2,10 +2,12 @@
 //! (empty squares going to the winner, the usual Othello count).
 //!
 //! Fail-soft alpha-beta with principal-variation null windows; near the
-//! root, moves are tried "fastest first" (fewest replies) with a
-//! transposition table and a stability cut-off; the last plies run without
-//! either, visiting empties in odd regions first (parity), and the very last
-//! empty is scored directly.
+//! root, moves are tried "fastest first" (fewest replies, helped by the
+//! midgame evaluation and, with many empties, by a shallow midgame search)
+//! with a transposition table, enhanced transposition cut-offs and a
+//! stability cut-off; the last plies run without any of these, visiting
+//! empties in odd regions first (parity), and the very last empty is scored
+//! by table look-ups.
 //!
 //! Why not the generic [`crate::search::alphabeta`]: an exact solve visits
 //! hundreds of millions of positions, and its speed comes from what only a
@@ -15,7 +17,9 @@
 //! ones.
 
 use crate::game::{Budget, StopReason};
-use crate::games::reversi::board::{flips, neighbours, stable_discs, Bits, Board, CORNERS};
+use crate::games::reversi::board::{
+    flips, last_flip_count, neighbours, stable_discs, Bits, Board, CORNERS,
+};
 use crate::search::tt::{Table, TableEntry};
 
 /// Below this many empties, no table, no sorting: the plain parity search.
@@ -25,6 +29,14 @@ const TABLE_EMPTIES: u32 = 8;
 /// From this many empties, moves are also ordered by the midgame evaluation.
 const EVAL_ORDER_EMPTIES: u32 = 14;
 const EVAL_ORDER_DIVISOR: i32 = 16;
+/// From this many empties, the evaluation used for ordering is that of a
+/// shallow midgame search (one more ply of it every `SEARCH_ORDER_STEP`
+/// empties): near the root a wrong first move costs the most.
+const SEARCH_ORDER_EMPTIES: u32 = 16;
+const SEARCH_ORDER_STEP: u32 = 4;
+/// From this many empties, each child is looked up in the table before the
+/// search (enhanced transposition cut-off).
+const ETC_EMPTIES: u32 = 14;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
 
@@ -34,13 +46,45 @@ const SQUARE_CLASSES: [u64; 3] = [CORNERS, !(CORNERS | X_SQUARES), X_SQUARES];
 /// b2, g2, b7, g7.
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 
-/// The four quadrants, for parity.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
+/// `QUADRANT_MASKS[i]`: the union of the quadrants whose bit is set in `i`
+/// (bit 0 top-left a1–d4, bit 1 top-right, bit 2 bottom-left, bit 3 bottom-right).
+static QUADRANT_MASKS: [u64; 16] = build_quadrant_masks();
+
+const fn build_quadrant_masks() -> [u64; 16] {
+    const QUADRANTS: [u64; 4] = [
+        0x0000_0000_0F0F_0F0F,
+        0x0000_0000_F0F0_F0F0,
+        0x0F0F_0F0F_0000_0000,
+        0xF0F0_F0F0_0000_0000,
+    ];
+    let mut masks = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if i & (1 << q) != 0 {
+                masks[i] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        i += 1;
+    }
+    masks
+}
+
+/// `NEIGHBOURS[sq]`: the squares next to `sq`. A move needs an opponent disc
+/// there, which rules out most empties without computing their flips.
+static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = neighbours(1 << sq);
+        sq += 1;
+    }
+    table
+}
 
 /// A stored bound on the exact score of a position, keyed by the whole
 /// position. This is not the midgame's score-and-bound entry: an exact
@@ -310,10 +354,26 @@ impl<'a> Solver<'a> {
 
         let mut list = [(0i32, 0u32, 0u64); 32];
         let mut count = 0;
+        let etc = empties >= ETC_EMPTIES;
         for sq in Bits(moves) {
             let flipped = flips(board.me, board.opp, sq);
+            if etc {
+                // Enhanced transposition cut-off: a child already known to
+                // be bad enough for the opponent refutes this position now.
+                if let Some(entry) = self.probe(board.play_flips(sq, flipped)) {
+                    let score = -i32::from(entry.upper);
+                    if score >= beta {
+                        return score;
+                    }
+                }
+            }
             let key = if Some(sq) == table_move {
                 i32::MIN
+            } else if empties >= SEARCH_ORDER_EMPTIES {
+                let depth = 1 + (empties - SEARCH_ORDER_EMPTIES) / SEARCH_ORDER_STEP;
+                self.order_key_flips(board, sq, flipped)
+                    + order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX)
+                        / EVAL_ORDER_DIVISOR
             } else if empties >= EVAL_ORDER_EMPTIES {
                 self.order_key_flips(board, sq, flipped)
                     + super::eval::evaluate(board.play_flips(sq, flipped)) / EVAL_ORDER_DIVISOR
@@ -399,9 +459,11 @@ impl<'a> Solver<'a> {
         }
         let mut best = -65;
         let odd = odd_quadrants(empty);
+        // A move needs an opponent disc next to it.
+        let candidates = empty & neighbours(board.opp);
         for region in [odd, !odd] {
             for class in SQUARE_CLASSES {
-                for sq in Bits(empty & region & class) {
+                for sq in Bits(candidates & region & class) {
                     let flipped = flips(board.me, board.opp, sq);
                     if flipped == 0 {
                         continue;
@@ -446,7 +508,11 @@ impl<'a> Solver<'a> {
     #[inline]
     fn two_for_mover(&mut self, board: Board, beta: i32, x: u32, y: u32) -> Option<i32> {
         let mut best = None;
-        let flipped = flips(board.me, board.opp, x);
+        let flipped = if NEIGHBOURS[x as usize] & board.opp != 0 {
+            flips(board.me, board.opp, x)
+        } else {
+            0
+        };
         if flipped != 0 {
             self.nodes += 1;
             let score = -last_square(board.play_flips(x, flipped), y);
@@ -455,7 +521,11 @@ impl<'a> Solver<'a> {
             }
             best = Some(score);
         }
-        let flipped = flips(board.me, board.opp, y);
+        let flipped = if NEIGHBOURS[y as usize] & board.opp != 0 {
+            flips(board.me, board.opp, y)
+        } else {
+            0
+        };
         if flipped != 0 {
             self.nodes += 1;
             let score = -last_square(board.play_flips(y, flipped), x);
@@ -485,28 +555,58 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// The quadrants holding an odd number of empties.
-#[inline]
-fn odd_quadrants(empty: u64) -> u64 {
-    let mut odd = 0;
-    for quadrant in QUADRANTS {
-        if (empty & quadrant).count_ones() & 1 == 1 {
-            odd |= quadrant;
+/// A small fail-soft alpha-beta over the midgame evaluation, for move
+/// ordering only: the score of `board` for its mover, `depth` plies deep.
+fn order_search(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return super::eval::evaluate(board);
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        if board.opp_moves() == 0 {
+            return 100 * board.final_score();
+        }
+        return -order_search(board.pass(), depth - 1, -beta, -alpha);
+    }
+    let mut best = -i32::MAX;
+    for sq in Bits(moves) {
+        let score = -order_search(board.play(sq), depth - 1, -beta, -alpha);
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
         }
     }
-    odd
+    best
+}
+
+/// The quadrants holding an odd number of empties: the parity of each
+/// quadrant folded into one bit by xor-shifts (no bit counts).
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut x = empty;
+    x ^= x >> 16; // rows 3-4 onto rows 1-2 (and 7-8 onto 5-6)
+    x ^= x >> 8; // then onto row 1 (row 5)
+    x ^= x >> 2; // columns c-d onto a-b (g-h onto e-f)
+    x ^= x >> 1; // then onto column a (column e)
+    let index = (x & 1) | ((x >> 3) & 2) | ((x >> 30) & 4) | ((x >> 33) & 8);
+    QUADRANT_MASKS[index as usize]
 }
 
 /// The exact score with one empty square `sq` left.
 #[inline]
 fn last_square(board: Board, sq: u32) -> i32 {
     let mine = board.me.count_ones() as i32;
-    let flipped = flips(board.me, board.opp, sq).count_ones() as i32;
+    let flipped = last_flip_count(board.me, sq) as i32;
     if flipped > 0 {
         return 2 * (mine + flipped + 1) - 64;
     }
     let theirs = 63 - mine;
-    let flipped = flips(board.opp, board.me, sq).count_ones() as i32;
+    let flipped = last_flip_count(board.opp, sq) as i32;
     if flipped > 0 {
         return 64 - 2 * (theirs + flipped + 1);
     }
@@ -515,5 +615,29 @@ fn last_square(board: Board, sq: u32) -> i32 {
         diff + 1
     } else {
         diff - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folded_parity_matches_counting_each_quadrant() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let empty = x & x.rotate_left(23);
+            let mut expected = 0;
+            for i in 0..4 {
+                let q = QUADRANT_MASKS[1 << i];
+                if (empty & q).count_ones() % 2 == 1 {
+                    expected |= q;
+                }
+            }
+            assert_eq!(odd_quadrants(empty), expected, "{empty:#x}");
+        }
     }
 }
