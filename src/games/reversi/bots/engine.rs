@@ -75,9 +75,13 @@ pub struct Plan {
 /// Which static evaluation the midgame search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The trained pattern evaluation ([`patterns`]), the default.
+    /// The trained pattern evaluation with the shipped weights
+    /// ([`patterns`]), the default.
     #[default]
     Patterns,
+    /// The pattern evaluation with other weights (a training run's, to
+    /// compare them with the shipped ones).
+    Weights(&'static patterns::Weights),
     /// The hand-written evaluation of earlier builds ([`eval`]), kept as a
     /// baseline for the arena (`strong:patterns=0`).
     Classic,
@@ -88,6 +92,7 @@ impl Evaluation {
     pub fn score(self, board: Board) -> i32 {
         match self {
             Evaluation::Patterns => patterns::evaluate(board),
+            Evaluation::Weights(weights) => weights.score(&patterns::Features::of(board)),
             Evaluation::Classic => eval::evaluate(board),
         }
     }
