@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # HTTP throughput and latency of `legal-moves` on Reversi's start position,
-# beside a trivial /healthz baseline measured in the same run, with wrk.
+# beside a trivial /healthz baseline measured in the same run, with wrk; then
+# Reversi's `strong` bot-move with time_ms=100 on a loaded server (4
+# connections per worker, so requests queue): every answer should come
+# within time_ms + 50 ms at p99, since a search's deadline counts from the
+# request's arrival.
 #
 #   bench/http.sh [seconds per run, default 10] [connections, default 64]
 #
@@ -47,4 +51,13 @@ base = float(open("/tmp/gamebot-bench-healthz").read())
 moves = float(open("/tmp/gamebot-bench-legal-moves").read())
 print(f"legal-moves / healthz = {moves / base:.0%} (target: at least 50%)")
 PY
-rm -f "$script"
+bot=$(mktemp --suffix .lua)
+cat > "$bot" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"state": {"board": ["........","........","...B....","...BB...","...BW...","........","........","........"], "to_move": "white"}, "level": "strong", "time_ms": 100}'
+LUA
+workers=$(nproc)
+connections=$((4 * workers)) run bot-move-100ms -s "$bot" "http://127.0.0.1:$port/v1/games/reversi/bot-move"
+echo "bot-move: time_ms 100, $((4 * workers)) connections on $workers workers (target: p99 within 150 ms, no non-2xx)"
+rm -f "$script" "$bot"
