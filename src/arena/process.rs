@@ -67,15 +67,15 @@ pub struct Run {
 /// program cannot be started.
 pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::io::Result<Run> {
     let started = Instant::now();
-    let mut child = own_group(Command::new(program))
+    let mut command = Command::new(program);
+    command
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
+        .stderr(Stdio::piped());
+    let mut child = PROGRAMS.spawn(command)?;
     let pid = child.id() as libc::pid_t;
-    track(pid);
     let stdout = capture(child.stdout.take());
     let stderr = capture(child.stderr.take());
     let deadline = started + limit;
@@ -100,7 +100,7 @@ pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::
     unsafe {
         libc::kill(-pid, libc::SIGKILL);
     }
-    untrack(pid);
+    PROGRAMS.untrack(pid);
     let status = child.wait()?;
     let ending = if timed_out {
         Ending::TimedOut(limit)
@@ -123,7 +123,7 @@ pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::
 /// `command` set to lead a process group of its own (so that killing the
 /// group reaches everything it starts) and to be killed if the thread that
 /// started it dies with the referee (even by SIGKILL, which no handler sees).
-fn own_group(mut command: Command) -> Command {
+fn own_group(command: &mut Command) -> &mut Command {
     command.process_group(0);
     // SAFETY: prctl is async-signal-safe and touches no memory of ours.
     unsafe {
@@ -135,31 +135,76 @@ fn own_group(mut command: Command) -> Command {
     command
 }
 
-/// The process groups of the programs running now (their leaders' pids),
-/// so that a signal that stops the referee ends them too.
-static LIVE: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
-
-fn track(pid: libc::pid_t) {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+/// The programs running now, so that a signal that stops the referee ends
+/// them too.
+struct Live {
+    /// Set once the referee is stopping: no program starts after it.
+    stopping: bool,
+    /// The running programs' group leaders (each group's id).
+    leaders: Vec<libc::pid_t>,
 }
 
-/// Called after the group is killed and before the leader is reaped, so
-/// the pid cannot have been reused meanwhile.
-fn untrack(pid: libc::pid_t) {
-    LIVE.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .retain(|&live| live != pid);
-}
+/// The registry of running programs, one lock around [`Live`].
+struct Registry(Mutex<Live>);
 
-/// Kills the group of every program still running.
-pub fn kill_all() {
-    for &pid in LIVE.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-        // SAFETY: kill has no memory effects; the leaders are not reaped
-        // while tracked, so each pid still names its group.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
+impl Registry {
+    const fn new() -> Registry {
+        Registry(Mutex::new(Live {
+            stopping: false,
+            leaders: Vec::new(),
+        }))
+    }
+
+    fn live(&self) -> std::sync::MutexGuard<'_, Live> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts `command` leading a group of its own and tracks it, both
+    /// under the lock [`Registry::kill_all`] takes: a program is either
+    /// started and tracked before the referee stops, and killed by it, or
+    /// never started. (Tracking after the start left a moment in which a
+    /// stopping referee missed a program that went on to start children.)
+    fn spawn(&self, mut command: Command) -> std::io::Result<Child> {
+        let mut live = self.live();
+        if live.stopping {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "the referee is stopping",
+            ));
+        }
+        let child = own_group(&mut command).spawn()?;
+        live.leaders.push(child.id() as libc::pid_t);
+        Ok(child)
+    }
+
+    /// Called after the group is killed and before the leader is reaped,
+    /// so the pid cannot have been reused meanwhile.
+    fn untrack(&self, pid: libc::pid_t) {
+        self.live().leaders.retain(|&leader| leader != pid);
+    }
+
+    /// Kills the group of every program still running, and keeps any
+    /// other from starting.
+    fn kill_all(&self) {
+        let mut live = self.live();
+        live.stopping = true;
+        for &pid in &live.leaders {
+            // SAFETY: kill has no memory effects; the leaders are not
+            // reaped while tracked, so each pid still names its group.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
         }
     }
+}
+
+/// The referee's running programs.
+static PROGRAMS: Registry = Registry::new();
+
+/// Kills the group of every program still running, and keeps any other
+/// from starting: for a referee about to exit.
+pub fn kill_all() {
+    PROGRAMS.kill_all();
 }
 
 /// Makes the referee's programs stop with it: on SIGINT (Ctrl-C, which
@@ -178,8 +223,10 @@ pub fn end_programs_on_signals() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether the child `pid` has exited, without reaping it.
-fn has_exited(pid: libc::pid_t) -> bool {
+/// What `waitid` says of the child `pid` without reaping it (so its pid,
+/// its group's id, stays reserved): `Err` when there is no such child,
+/// `Ok(None)` while it runs, else how it ended.
+fn peek(pid: libc::pid_t) -> Result<Option<Ending>, ()> {
     // SAFETY: siginfo_t is plain data, and waitid writes only into it.
     unsafe {
         let mut info: libc::siginfo_t = std::mem::zeroed();
@@ -189,9 +236,23 @@ fn has_exited(pid: libc::pid_t) -> bool {
             &mut info,
             libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
         );
-        // An error (no such child) means there is nothing left to wait for.
-        rc != 0 || info.si_pid() != 0
+        if rc != 0 {
+            return Err(());
+        }
+        if info.si_pid() == 0 {
+            return Ok(None);
+        }
+        Ok(Some(match info.si_code {
+            libc::CLD_EXITED => Ending::Exited(info.si_status()),
+            _ => Ending::Signalled(info.si_status()),
+        }))
     }
+}
+
+/// Whether the child `pid` has exited, without reaping it.
+fn has_exited(pid: libc::pid_t) -> bool {
+    // An error (no such child) means there is nothing left to wait for.
+    !matches!(peek(pid), Ok(None))
 }
 
 /// Reads a pipe to its end on a thread of its own, keeping the first
@@ -365,14 +426,14 @@ impl LineChild {
     /// Starts `program` with its arguments. `Err` when it cannot be started.
     pub fn spawn(program: &Program) -> std::io::Result<LineChild> {
         let dir = FreshDir::new()?;
-        let mut child = own_group(Command::new(&program.path))
+        let mut command = Command::new(&program.path);
+        command
             .args(&program.args)
             .current_dir(dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        track(child.id() as libc::pid_t);
+            .stderr(Stdio::null());
+        let mut child = PROGRAMS.spawn(command)?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         // Bounded, so a chatty program blocks on its own output instead of
@@ -439,14 +500,13 @@ impl LineChild {
         failure
     }
 
-    /// Notes how the program ended, if it has exited by itself.
+    /// Notes how the program ended, if it has exited by itself, leaving
+    /// it unreaped until [`LineChild::kill`] has killed its group.
     fn note_exit(&mut self) {
-        use std::os::unix::process::ExitStatusExt;
-        if let Ok(Some(status)) = self.child.try_wait() {
-            self.ended = Some(match (status.code(), status.signal()) {
-                (Some(code), _) => format!("exit code {code}"),
-                (None, Some(signal)) => format!("killed by signal {signal}"),
-                (None, None) => "exited".to_string(),
+        if let Ok(Some(ending)) = peek(self.child.id() as libc::pid_t) {
+            self.ended = Some(match ending {
+                Ending::Exited(code) => format!("exit code {code}"),
+                ending => ending.failure().unwrap_or_default(),
             });
         }
     }
@@ -465,7 +525,7 @@ impl LineChild {
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
-        untrack(pid);
+        PROGRAMS.untrack(pid);
         self.child.wait().ok();
     }
 }
@@ -606,5 +666,19 @@ mod tests {
         let mut gone = LineChild::spawn(&script("exit 0")).unwrap();
         let failure = gone.next_line(Instant::now() + limit, limit);
         assert!(matches!(failure, Err(LineFailure::Quit)));
+    }
+
+    #[test]
+    fn a_stopped_registry_kills_its_programs_and_starts_no_more() {
+        let registry = Registry::new();
+        let mut sleeper = Command::new("/bin/sh");
+        sleeper.args(["-c", "sleep 30"]);
+        let mut child = registry.spawn(sleeper).unwrap();
+        registry.kill_all();
+        let status = child.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(libc::SIGKILL));
+        let refused = registry.spawn(Command::new("/bin/true")).unwrap_err();
+        assert_eq!(refused.kind(), std::io::ErrorKind::Interrupted);
     }
 }
