@@ -8,6 +8,7 @@ mod common;
 use common::outside::{log_records, processes_mentioning, scratch, unique_tag};
 use gamebot::cli::arena::{play_arena, ArenaArgs};
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
@@ -104,11 +105,18 @@ fn bad_programs_forfeit_with_the_reason_and_leave_no_process() {
     // The count sees a tagged process while there is one.
     let mut probe = std::process::Command::new("/bin/sh")
         .args(["-c", "sleep 30; :", &format!("{tag}-probe")])
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert_eq!(processes_mentioning(&format!("{tag}-probe")).len(), 1);
-    probe.kill().unwrap();
+    // The whole group, so that its `sleep` goes too.
+    // SAFETY: kill has no memory effects; the probe is not yet reaped.
+    unsafe {
+        libc::kill(-(probe.id() as libc::pid_t), libc::SIGKILL);
+    }
     probe.wait().unwrap();
     let left = processes_mentioning(&tag);
     assert!(left.is_empty(), "processes left behind: {left:#?}");
