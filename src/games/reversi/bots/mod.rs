@@ -47,13 +47,18 @@ pub(crate) fn choose(
             Ok(norvig_move(state, depth.map(|d| d as u32), budget))
         }
         ReversiLevel::Strong => {
-            level.only_options(&["patterns"])?;
+            level.only_options(&["patterns", "solve"])?;
             let evaluation = if level.switch_option("patterns", true)? {
                 Evaluation::Patterns
             } else {
                 Evaluation::Classic
             };
-            Ok(strong_move(state, budget, evaluation))
+            let solve = level.int_option("solve", 0..=u64::from(STRONG_TIMED_SOLVE))?;
+            let mut plan = strong_plan(budget, 1, evaluation);
+            if let Some(empties) = solve {
+                plan.solve_empties = empties as u32;
+            }
+            Ok(strong_move(state, budget, plan))
         }
     }
 }
@@ -135,9 +140,9 @@ fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
     }
 }
 
-/// The `strong` level.
-fn strong_move(state: &State, budget: &Budget, evaluation: Evaluation) -> BotChoice<Move> {
-    let thought = engine::think(state.board(), budget, strong_plan(budget, 1, evaluation));
+/// The `strong` level, searching by `plan`.
+fn strong_move(state: &State, budget: &Budget, plan: Plan) -> BotChoice<Move> {
+    let thought = engine::think(state.board(), budget, plan);
     let best = &thought.lines[0];
     BotChoice {
         mv: to_move(best.square),
