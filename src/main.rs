@@ -37,6 +37,8 @@ enum Command {
     Serve(ServeConfig),
     /// Play two bots against each other and report the results.
     Arena(cli::arena::ArenaArgs),
+    /// Measure a game's numbered levels and write data/ladder/GAME.json.
+    Ladder(cli::ladder::LadderArgs),
     /// Advance's tournament harness: `name`, or `white|black IN OUT`.
     Advance(cli::advance::AdvanceArgs),
     /// Halma's referee contract: read input.txt, write output.txt.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         None => cli::report("serve", serve(cli.serve)),
         Some(Command::Serve(config)) => cli::report("serve", serve(config)),
         Some(Command::Arena(args)) => cli::arena::run(args),
+        Some(Command::Ladder(args)) => cli::ladder::run(args),
         Some(Command::Advance(args)) => cli::advance::run(args),
         Some(Command::Halma(args)) => cli::halma::run(args),
         Some(Command::Naughts(args)) => cli::naughts::run(args),

@@ -597,3 +597,69 @@ async fn every_game_serves_its_rules_as_markdown() {
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
     assert_eq!(reply.code(), "unknown_game");
 }
+
+#[tokio::test]
+async fn numbered_levels_play_with_their_own_budget_and_refuse_another() {
+    let app = app();
+    let listing = get(&app, "/v1/games").await.json;
+    let reversi = listing["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "reversi")
+        .unwrap();
+    let numbered = reversi["numbered_levels"].as_array().unwrap();
+    assert_eq!(numbered.len(), 12, "{reversi}");
+    assert_eq!(numbered[0]["level"], 1);
+    assert!(
+        numbered[11]["description"]
+            .as_str()
+            .unwrap()
+            .contains("default level"),
+        "{reversi}"
+    );
+
+    // Level 2 searches one ply and draws among the moves by their scores:
+    // the same seed gives the same move.
+    let body = json!({"state": start(), "level": "2", "seed": 7});
+    let first = post_json(&app, "/v1/games/reversi/bot-move", &body).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(first.json["search"]["level"], "2");
+    assert_eq!(first.json["search"]["max_depth"], 1);
+    assert!(
+        first.json["search"]["temperature"].is_number(),
+        "{}",
+        first.text
+    );
+    let again = post_json(&app, "/v1/games/reversi/bot-move", &body).await;
+    assert_eq!(first.json["move"], again.json["move"]);
+
+    // A budget beside a numbered level is refused, naming the fields.
+    for budget in ["time_ms", "max_depth", "max_nodes"] {
+        let mut body = json!({"state": start(), "level": "2"});
+        body[budget] = json!(50);
+        let reply = post_json(&app, "/v1/games/reversi/bot-move", &body).await;
+        assert_eq!(
+            (reply.status, reply.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_option"),
+            "{budget}: {}",
+            reply.text
+        );
+        assert!(reply.text.contains(budget), "{}", reply.text);
+        assert!(reply
+            .text
+            .contains("numbered levels carry their own budget"));
+    }
+    // Named levels still take budgets.
+    let body = json!({"state": start(), "level": "strong", "time_ms": 20});
+    let reply = post_json(&app, "/v1/games/reversi/bot-move", &body).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+
+    // A number off the ladder is an unknown level that names the ladder.
+    for (game, level, known) in [("reversi", "13", "1-12, random"), ("reversi", "0", "1-12")] {
+        let body = json!({"state": start(), "level": level});
+        let reply = post_json(&app, &format!("/v1/games/{game}/bot-move"), &body).await;
+        assert_eq!(reply.code(), "unknown_level", "{}", reply.text);
+        assert!(reply.text.contains(known), "{}", reply.text);
+    }
+}

@@ -140,3 +140,38 @@ async fn analyze_reports_the_seed_it_used_so_the_answer_can_be_repeated() {
     let second = post_json(&app, "/v1/games/reversi/analyze", &again).await;
     assert_eq!(first.json["moves"], second.json["moves"]);
 }
+
+#[tokio::test]
+async fn numbered_levels_are_listed_as_documented() {
+    let app = app();
+    let listed = get(&app, "/v1/games").await.json;
+    let documented = openapi()
+        .pointer("/components/schemas/BotMoveRequest/properties/level/x-numbered-levels")
+        .expect("openapi.yaml counts each game's numbered levels")
+        .clone();
+    for game in REGISTRY {
+        let id = game.info().id;
+        let listing = listed["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap();
+        let numbered = listing["numbered_levels"].as_array().unwrap();
+        let expected = documented.get(id).and_then(Value::as_u64).unwrap_or(0);
+        assert_eq!(numbered.len() as u64, expected, "{id}");
+        for (i, level) in numbered.iter().enumerate() {
+            assert_eq!(level["level"], i + 1, "{id}");
+        }
+        // Every numbered level plays, on the game's own example position.
+        if let Some(level) = numbered.first() {
+            let mut body = valid_body(*game, "bot-move");
+            for budget in ["time_ms", "max_depth", "max_nodes"] {
+                body.as_object_mut().unwrap().remove(budget);
+            }
+            body["level"] = json!(level["level"].to_string());
+            let reply = post_json(&app, &format!("/v1/games/{id}/bot-move"), &body).await;
+            assert_eq!(reply.status, StatusCode::OK, "{id}: {}", reply.text);
+        }
+    }
+}

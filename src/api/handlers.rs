@@ -4,7 +4,7 @@
 use super::body::{self, Payload};
 use super::{ApiError, AppState};
 use crate::game::erased::BotRequest;
-use crate::game::{Budget, DynGame, StopFlag};
+use crate::game::{ladder, Budget, DynGame, GameError, StopFlag};
 use crate::games;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::header;
@@ -50,6 +50,30 @@ struct Limits {
     max_depth: Option<u64>,
     #[serde(default, deserialize_with = "whole_number")]
     max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Refuses a budget beside a numbered level, which carries its own: a
+    /// request's time must not turn level 2 into a master.
+    fn check_for_level(&self, level: &str) -> Result<(), GameError> {
+        let set: Vec<&str> = [
+            ("time_ms", self.time_ms),
+            ("max_depth", self.max_depth),
+            ("max_nodes", self.max_nodes),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.map(|_| name))
+        .collect();
+        if set.is_empty() || !ladder::is_numbered(level) {
+            return Ok(());
+        }
+        Err(GameError::InvalidOption(format!(
+            "{} with level {}: numbered levels carry their own budget (depth and time), \
+             so leave out time_ms, max_depth and max_nodes, or name a level such as the default",
+            set.join(", "),
+            level.trim()
+        )))
+    }
 }
 
 /// A non-negative whole number, written as an integer or as a float with no
@@ -318,6 +342,7 @@ pub async fn bot_move(
         Payload::Text(text) => {
             if let Some(level) = query.get("level") {
                 game.check_level(level)?;
+                limits.check_for_level(level)?;
             }
             let query = query_map(query);
             let worker_app = app.clone();
@@ -333,6 +358,7 @@ pub async fn bot_move(
             let request: BotMoveRequest = json_body(payload, None)?;
             if let Some(level) = &request.level {
                 game.check_level(level)?;
+                request.limits.check_for_level(level)?;
             }
             let worker_app = app.clone();
             let reply = app

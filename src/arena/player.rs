@@ -1,7 +1,7 @@
 //! Players: whatever chooses moves in a match. A bot level under a budget
 //! is one; the outside programs of the referee plug in behind the same trait.
 
-use crate::game::{BotParams, Budget, Game, LevelSpec, Rules};
+use crate::game::{ladder, AnyLevel, BotParams, Budget, Game, Rules};
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -51,16 +51,17 @@ pub trait Player<G: Rules>: Send {
     fn observe(&mut self, _before: &G::State, _mv: &G::Move) {}
 }
 
-/// A bot level of the game, as the service plays it, under the turn's budget.
+/// A bot level of the game, named or numbered, as the service plays it,
+/// under the turn's budget.
 pub struct LevelPlayer<G: Game> {
-    level: LevelSpec<G::Level>,
+    level: AnyLevel<G::Level>,
     fixed: Option<Budget>,
     _game: PhantomData<fn() -> G>,
 }
 
 impl<G: Game> LevelPlayer<G> {
     /// The level `level` (with its options), given each turn's time.
-    pub fn new(level: LevelSpec<G::Level>) -> Self {
+    pub fn new(level: AnyLevel<G::Level>) -> Self {
         LevelPlayer {
             level,
             fixed: None,
@@ -94,7 +95,7 @@ impl<G: Game> Player<G> for LevelPlayer<G> {
 
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
         let params = BotParams::<G::BotOptions>::seeded(turn.seed);
-        let choice = G::choose_move(state, &self.level, &params, &self.budget(turn))
+        let choice = ladder::choose::<G>(state, &self.level, &params, &self.budget(turn))
             .map_err(|e| Forfeit(format!("{} failed: {e}", self.level)))?;
         Ok(Choice {
             mv: choice.mv,

@@ -14,7 +14,7 @@ use crate::arena::gtp::{self, GtpPlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
-use crate::game::{Game, LevelSpec, MatchTime};
+use crate::game::{AnyLevel, Game, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use serde_json::{Map, Value};
@@ -92,6 +92,31 @@ pub struct ArenaArgs {
 }
 
 impl ArenaArgs {
+    /// A match of `game` with the command line's defaults and `strong` in
+    /// both seats, to be filled in with struct update syntax.
+    pub fn new(game: &str) -> Self {
+        ArenaArgs {
+            game: game.to_string(),
+            a: "strong".to_string(),
+            b: "strong".to_string(),
+            games: 10,
+            time_ms: None,
+            a_time_ms: None,
+            b_time_ms: None,
+            clock_s: None,
+            a_clock_s: None,
+            b_clock_s: None,
+            grace_ms: 50,
+            seed: 1,
+            random_plies: 2,
+            max_plies: 1000,
+            threads: None,
+            options: None,
+            json: false,
+            games_log: None,
+        }
+    }
+
     /// Seat A's or B's time control: its own, or both sides', or the
     /// game's own (`default`) when the command line gives none.
     fn time_control(&self, seat: Seat, default: MatchTime) -> TimeControl {
@@ -245,7 +270,7 @@ impl GameVisitor for Arena<'_> {
 #[derive(Clone, Debug)]
 enum SeatPlayer<L> {
     /// A bot level of the game.
-    Level(LevelSpec<L>),
+    Level(AnyLevel<L>),
     /// An outside program playing by board file.
     BoardFile(Program),
     /// An outside program playing in a working folder.
@@ -297,9 +322,9 @@ fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>
         .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")))
 }
 
-/// A player written like a level (`strong`, `norvig:depth=8`).
-fn level_of<G: Game>(text: &str) -> Result<LevelSpec<G::Level>, CliError> {
-    LevelSpec::parse(text).map_err(|e| CliError::usage(format!("{}: {e}", G::info().id)))
+/// A player written like a level (`strong`, `norvig:depth=8`, `3`).
+fn level_of<G: Game>(text: &str) -> Result<AnyLevel<G::Level>, CliError> {
+    AnyLevel::parse::<G>(text).map_err(|e| CliError::usage(format!("{}: {e}", G::info().id)))
 }
 
 /// The `--options` object for `new` (empty when not given).

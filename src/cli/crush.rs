@@ -15,7 +15,7 @@ use super::CliError;
 use crate::arena::line_program::{self, LinePlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
-use crate::game::{place, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
+use crate::game::{place, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
 use crate::games::crush::notation::{swap_from_word, Swap};
 use crate::games::crush::{board_text, Crush, CrushLevel, State, SWAPS_PER_GAME};
 use std::io::{self, BufRead, Write};
@@ -368,7 +368,7 @@ impl Contestant {
             Contestant::Level(level) => {
                 let mut caps = Budget::unlimited();
                 caps.max_nodes = limits.max_nodes;
-                Box::new(LevelPlayer::<Crush>::new(level.clone()).with_caps(caps))
+                Box::new(LevelPlayer::<Crush>::new(AnyLevel::Named(level.clone())).with_caps(caps))
             }
             Contestant::Program(program) => Box::new(
                 LinePlayer::<Crush>::new(program, self.name(), PROGRAM_GRACE)

@@ -29,6 +29,7 @@ pub mod arena;
 pub mod crush;
 pub mod error;
 pub mod halma;
+pub mod ladder;
 pub mod naughts;
 
 pub use error::{report, CliError};

@@ -2,9 +2,10 @@
 //! free through [`Erased`], so the registry and the HTTP layer can handle any
 //! game as JSON in, JSON out.
 
+use super::ladder::{self, AnyLevel};
 use super::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo, LevelSpec,
-    OptionInfo, Outcome, SearchReport,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
+    NumberedLevelInfo, OptionInfo, Outcome, SearchReport,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -38,8 +39,11 @@ pub struct GameListing {
     pub players: u8,
     /// The names of the sides, first mover first.
     pub sides: &'static [&'static str],
-    /// Every bot level, from the game's level type.
+    /// Every named bot level, from the game's level type.
     pub levels: Vec<LevelInfo>,
+    /// The numbered levels `1`…`N`, weakest first, with their measured
+    /// ratings; empty for a game without a ladder.
+    pub numbered_levels: Vec<NumberedLevelInfo>,
     /// The level used when a request names none.
     pub default_level: &'static str,
     /// The options `new` accepts.
@@ -208,10 +212,10 @@ impl<G: Game> Erased<G> {
     }
 
     /// The level a request names, or the game's default.
-    fn level(request_level: Option<&str>) -> Result<LevelSpec<G::Level>, GameError> {
+    fn level(request_level: Option<&str>) -> Result<AnyLevel<G::Level>, GameError> {
         match request_level {
-            None => Ok(LevelSpec::plain(G::DEFAULT_LEVEL)),
-            Some(text) => LevelSpec::parse(text),
+            None => Ok(AnyLevel::default_of::<G>()),
+            Some(text) => AnyLevel::parse::<G>(text),
         }
     }
 
@@ -238,7 +242,7 @@ impl<G: Game> Erased<G> {
         report.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         report.time_ms = budget.time_ms;
         report.max_depth = report.max_depth.or(budget.max_depth);
-        report.max_nodes = budget.max_nodes;
+        report.max_nodes = report.max_nodes.or(budget.max_nodes);
         report.seed = Some(seed);
     }
 
@@ -246,12 +250,12 @@ impl<G: Game> Erased<G> {
     /// hand an illegal move to a client, whatever bug it may have.
     fn choose(
         state: &G::State,
-        level: &LevelSpec<G::Level>,
+        level: &AnyLevel<G::Level>,
         params: &BotParams<G::BotOptions>,
         budget: &Budget,
     ) -> Result<BotChoice<G::Move>, GameError> {
         let started = Instant::now();
-        let mut choice = G::choose_move(state, level, params, budget)?;
+        let mut choice = ladder::choose::<G>(state, level, params, budget)?;
         let mut legal = Vec::new();
         G::legal_moves(state, &mut legal);
         if !legal.contains(&choice.mv) {
@@ -323,6 +327,7 @@ impl<G: Game> DynGame for Erased<G> {
                     description: def.description,
                 })
                 .collect(),
+            numbered_levels: ladder::listing(G::LADDER, G::LADDER_RATINGS),
             default_level: G::DEFAULT_LEVEL.id(),
             new_options: info.new_options,
             text_forms: info.text_forms,

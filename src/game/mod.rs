@@ -19,6 +19,7 @@
 mod budget;
 pub mod erased;
 mod error;
+pub mod ladder;
 mod level;
 mod perft;
 pub mod place;
@@ -26,6 +27,7 @@ pub mod place;
 pub use budget::{Budget, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased};
 pub use error::GameError;
+pub use ladder::{AnyLevel, Rung};
 pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;
 
@@ -154,6 +156,20 @@ pub struct LevelInfo {
     pub description: &'static str,
 }
 
+/// A numbered level as `GET /v1/games` lists it, with the rating
+/// `gamebot ladder` measured for it, if it has been.
+#[derive(Clone, Debug, Serialize)]
+pub struct NumberedLevelInfo {
+    /// The level number used in requests (`"level": "5"`).
+    pub level: u8,
+    /// How the level plays, in one line.
+    pub description: String,
+    /// Its Elo rating (level 1 = 0), or null before a ladder run.
+    pub rating: Option<f64>,
+    /// The rating's 95% interval, or null.
+    pub interval: Option<[f64; 2]>,
+}
+
 /// One option that `new` accepts.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct OptionInfo {
@@ -245,6 +261,14 @@ pub trait Bots: Rules {
 
     /// The level used when a request names none.
     const DEFAULT_LEVEL: Self::Level;
+
+    /// The numbered levels `1`…`N`, weakest first, the last being
+    /// [`Rung::Full`]; empty for a game without a ladder.
+    const LADDER: &'static [Rung] = &[];
+
+    /// The ratings `gamebot ladder` measured for [`Bots::LADDER`]
+    /// (`data/ladder/<game>.json`, included at build time), if any.
+    const LADDER_RATINGS: Option<&'static str> = None;
 
     /// The bot: chooses a move at `level` within `budget`. The game is known
     /// not to be over, so there is at least one legal move.

@@ -30,7 +30,7 @@ pub use movegen::{Kind, Move};
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    NoOptions, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    NoOptions, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
 use serde_json::{Map, Value};
@@ -113,6 +113,17 @@ impl Bots for Advance {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
+    // Scores are centipawns (a pawn is 100).
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 100_000, 200.0),
+        Rung::sampled(1, 100_000, 100.0),
+        Rung::sampled(2, 100_000, 60.0),
+        Rung::sampled(2, 100_000, 30.0),
+        Rung::sampled(3, 100_000, 20.0),
+        Rung::sampled(4, 100_000, 10.0),
+        Rung::sampled(5, 100_000, 5.0),
+        Rung::Full,
+    ];
 
     fn choose_move(
         state: &State,

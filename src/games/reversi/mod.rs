@@ -37,7 +37,7 @@ pub use state::State;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    Outcome, Player, Rules, TextRequest,
+    Outcome, Player, Rules, Rung, TextRequest,
 };
 use board::Bits;
 use serde_json::{json, Map, Value};
@@ -81,6 +81,38 @@ impl Bots for Reversi {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
+    // Scores are hundredths of a disc (exact endgame scores are whole discs).
+    // Spaced from a first 40-game ladder run (docs/LADDER.md); not yet
+    // measured as a whole.
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 200_000, 1500.0),
+        Rung::sampled(1, 200_000, 400.0),
+        Rung::sampled(2, 200_000, 250.0),
+        Rung::sampled(3, 200_000, 60.0),
+        Rung::sampled(4, 200_000, 40.0),
+        Rung::sampled(6, 200_000, 20.0),
+        Rung::Capped {
+            nodes: 1_000,
+            options: "solve=0",
+        },
+        Rung::Capped {
+            nodes: 3_000,
+            options: "solve=0",
+        },
+        Rung::Capped {
+            nodes: 10_000,
+            options: "solve=0",
+        },
+        Rung::Capped {
+            nodes: 500_000,
+            options: "",
+        },
+        Rung::Capped {
+            nodes: 2_000_000,
+            options: "",
+        },
+        Rung::Full,
+    ];
 
     fn choose_move(
         state: &State,

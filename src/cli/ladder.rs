@@ -1,0 +1,277 @@
+//! `gamebot ladder GAME`: measures a two-player game's numbered levels.
+//! It plays every adjacent pair of levels and, to tie the chain, every
+//! level against the one two above it (odd levels), through the arena with
+//! the service's default time per move; fits Elo ratings to all the results
+//! by maximum likelihood, level 1 at 0; prints them with their 95%
+//! intervals; and writes `data/ladder/<game>.json`, which the build
+//! includes so that `GET /v1/games` shows the ratings.
+
+use super::arena::{play_arena, ArenaArgs};
+use super::CliError;
+use crate::arena::process::end_programs_on_signals;
+use crate::arena::stats::{fit_ratings, Pairing};
+use crate::config::ServeConfig;
+use crate::game::ladder::{LadderFile, PairResult, RatedLevel};
+use crate::game::{Bots, Game, GameError};
+use crate::games::{self, GameVisitor};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The ladder's command line.
+#[derive(Args, Clone, Debug)]
+pub struct LadderArgs {
+    /// The game id (a two-player game with numbered levels).
+    pub game: String,
+    /// Games per pair of levels.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the openings and the levels' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies at the start of every game.
+    #[arg(long, default_value_t = 2)]
+    pub random_plies: usize,
+    /// Games played at once [default: the number of cores].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Measure only these levels, `LOW-HIGH` (the lowest at 0 Elo), to
+    /// re-run part of a ladder [default: every level].
+    #[arg(long, value_parser = parse_range)]
+    pub levels: Option<(u8, u8)>,
+    /// Time per move [default: the service's default, 1000 ms]: the top
+    /// level's budget in the service, so a published ladder keeps it.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Where to write the ladder file [default: data/ladder/GAME.json].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs the ladder and writes its file.
+pub fn run(args: LadderArgs) -> ExitCode {
+    let result = end_programs_on_signals()
+        .map_err(CliError::from)
+        .and_then(|()| measure(&args));
+    super::report("ladder", result)
+}
+
+/// Plays the ladder's matches, prints the ratings and writes the file.
+pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
+    let top = games::with_game(&args.game, LadderSize).ok_or_else(|| {
+        CliError::usage(format!(
+            "no game '{}'; games: {}",
+            args.game,
+            games::ids().join(", ")
+        ))
+    })??;
+    let (first, last) = args.levels.unwrap_or((1, top));
+    if first >= last || last > top {
+        return Err(CliError::usage(format!(
+            "--levels {first}-{last}: {} has levels 1-{top}; give two of them, the lower first",
+            args.game
+        )));
+    }
+    let started = Instant::now();
+    let mut pairs = Vec::new();
+    for (low, high) in pairs_to_play(last - first + 1) {
+        let (low, high) = (low + first - 1, high + first - 1);
+        let summary = play_arena(&ArenaArgs {
+            a: low.to_string(),
+            b: high.to_string(),
+            games: args.games,
+            seed: args
+                .seed
+                .wrapping_add(u64::from(low) * 1000 + u64::from(high)),
+            random_plies: args.random_plies,
+            threads: args.threads,
+            time_ms: Some(
+                args.time_ms
+                    .unwrap_or(ServeConfig::default().default_time_ms),
+            ),
+            ..ArenaArgs::new(&args.game)
+        })?;
+        let pair = PairResult {
+            a: low,
+            b: high,
+            games: summary.games as u32,
+            a_points: summary.a_score * summary.games as f64,
+        };
+        println!(
+            "level {low} vs {high}: {:.1} of {} points for {low}",
+            pair.a_points, pair.games
+        );
+        pairs.push(pair);
+    }
+    let file = ladder_file(args, first..=last, pairs, started.elapsed().as_secs_f64())?;
+    print_ratings(&file);
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("data/ladder/{}.json", args.game)));
+    let text = serde_json::to_string_pretty(&file)
+        .map_err(|e| CliError::Game(GameError::Internal(e.to_string())))?;
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    folder
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, text + "\n"))
+        .map_err(|source| CliError::Output {
+            path: path.clone(),
+            source,
+        })?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// The number of numbered levels of a two-player game.
+struct LadderSize;
+
+impl GameVisitor for LadderSize {
+    type Output = Result<u8, CliError>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let id = G::info().id;
+        if G::info().players != 2 {
+            return Err(CliError::usage(format!(
+                "{id} is a one-player game; its levels are measured by `gamebot crush --benchmark`"
+            )));
+        }
+        match <G as Bots>::LADDER.len() {
+            0 | 1 => Err(CliError::usage(format!(
+                "{id} has no numbered levels to measure"
+            ))),
+            n => Ok(n as u8),
+        }
+    }
+}
+
+/// `LOW-HIGH`, two level numbers.
+fn parse_range(text: &str) -> Result<(u8, u8), String> {
+    let (low, high) = text
+        .split_once('-')
+        .ok_or_else(|| format!("'{text}': expected LOW-HIGH, such as 1-5"))?;
+    let number = |n: &str| {
+        n.trim()
+            .parse::<u8>()
+            .map_err(|_| format!("'{text}': '{n}' is not a level number"))
+    };
+    Ok((number(low)?, number(high)?))
+}
+
+/// Every adjacent pair of levels `1..=levels`, and each odd level against
+/// the one two above it.
+pub fn pairs_to_play(levels: u8) -> Vec<(u8, u8)> {
+    let adjacent = (1..levels).map(|low| (low, low + 1));
+    let two_apart = (1..levels.saturating_sub(1))
+        .step_by(2)
+        .map(|low| (low, low + 2));
+    adjacent.chain(two_apart).collect()
+}
+
+/// The fitted ladder.
+fn ladder_file(
+    args: &LadderArgs,
+    levels: std::ops::RangeInclusive<u8>,
+    pairs: Vec<PairResult>,
+    seconds: f64,
+) -> Result<LadderFile, CliError> {
+    let first = *levels.start();
+    let pairings: Vec<Pairing> = pairs
+        .iter()
+        .map(|pair| Pairing {
+            a: usize::from(pair.a - first),
+            b: usize::from(pair.b - first),
+            games: f64::from(pair.games),
+            a_points: pair.a_points,
+        })
+        .collect();
+    let fit = fit_ratings(levels.len(), &pairings).ok_or_else(|| {
+        CliError::Game(GameError::Internal(
+            "the ladder's results do not tie every level".into(),
+        ))
+    })?;
+    let levels = levels
+        .zip(fit.ratings)
+        .map(|(level, rating)| RatedLevel {
+            level,
+            rating: rating.elo,
+            low: rating.low,
+            high: rating.high,
+            step: (level > first).then(|| {
+                let step = &fit.steps[usize::from(level - first) - 1];
+                [step.elo, step.low, step.high]
+            }),
+            games: pairs
+                .iter()
+                .filter(|pair| pair.a == level || pair.b == level)
+                .map(|pair| pair.games)
+                .sum(),
+        })
+        .collect();
+    Ok(LadderFile {
+        game: args.game.clone(),
+        build: build_id(),
+        command: command_line(args),
+        seconds: (seconds * 10.0).round() / 10.0,
+        levels,
+        pairs,
+    })
+}
+
+/// The command that reproduces the run.
+fn command_line(args: &LadderArgs) -> String {
+    let mut line = format!(
+        "gamebot ladder {} --games {} --seed {} --random-plies {}",
+        args.game, args.games, args.seed, args.random_plies
+    );
+    if let Some(threads) = args.threads {
+        line += &format!(" --threads {threads}");
+    }
+    if let Some((low, high)) = args.levels {
+        line += &format!(" --levels {low}-{high}");
+    }
+    if let Some(time_ms) = args.time_ms {
+        line += &format!(" --time-ms {time_ms}");
+    }
+    line
+}
+
+/// The commit the binary runs from, when it runs inside its checkout.
+fn build_id() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|id| id.trim().to_string())
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| format!("gamebot {}", env!("CARGO_PKG_VERSION")))
+}
+
+fn print_ratings(file: &LadderFile) {
+    println!("level    rating    95% interval        step from below (95%)        games");
+    for level in &file.levels {
+        let step = level.step.map_or(String::new(), |[elo, low, high]| {
+            format!("{elo:>5.0} ({low:>4.0} to {high:>4.0})")
+        });
+        println!(
+            "{:>5} {:>9.0}    {:>7.0} to {:>7.0}    {step:<27}  {:>5}",
+            level.level, level.rating, level.low, level.high, level.games
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pairs_are_the_adjacent_ones_and_odd_levels_two_up() {
+        assert_eq!(pairs_to_play(3), [(1, 2), (2, 3), (1, 3)]);
+        let eight = pairs_to_play(8);
+        assert_eq!(eight.len(), 7 + 3);
+        assert!(eight.contains(&(7, 8)) && eight.contains(&(5, 7)) && !eight.contains(&(6, 8)));
+    }
+}

@@ -1,0 +1,404 @@
+//! Numbered levels (`1` … `N`): each game's ladder of [`Rung`]s from a
+//! beginner to its default level at the service's default budget, how a
+//! rung chooses its move, and the ratings measured for the rungs
+//! (`data/ladder/<game>.json`, written by `gamebot ladder`).
+//!
+//! A weak rung loses the way people do: it sees less far (a fixed search
+//! depth) and now and then prefers a move that looked nearly as good. Every
+//! legal move is scored by the game's own analysis at the rung's depth, and
+//! one is drawn with probability proportional to
+//! `exp((score − best) / temperature)` from the request's seed, so a move a
+//! pawn or a few discs worse is played sometimes and a blunder almost never.
+
+use super::{BotChoice, BotParams, Bots, Budget, GameError, Level, LevelSpec, NumberedLevelInfo};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt::{self, Display};
+
+/// How one numbered level plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rung {
+    /// Every legal move scored by the game's analysis searching to `depth`,
+    /// one drawn with weight `exp((score − best) / temperature)`, scores in
+    /// the game's own units (discs, centipawns).
+    Sampled {
+        /// The search depth of the analysis.
+        depth: u32,
+        /// A cap on the positions the analysis visits, which bounds its
+        /// time on any machine and makes the rung deterministic for a seed.
+        nodes: u64,
+        /// How readily a worse move is played, in score units; larger is weaker.
+        temperature: f64,
+    },
+    /// The game's default level searching at most `nodes` positions (and
+    /// no deeper than its own plan): strong play on a smaller, fixed budget,
+    /// for the rungs just below the top.
+    Capped {
+        /// The cap on positions searched.
+        nodes: u64,
+        /// Options of the default level (`solve=12`), or empty.
+        options: &'static str,
+    },
+    /// The game's default level, under the service's default budget: the
+    /// top of the ladder.
+    Full,
+}
+
+impl Rung {
+    /// A [`Rung::Sampled`] rung, for a game's ladder table.
+    pub const fn sampled(depth: u32, nodes: u64, temperature: f64) -> Rung {
+        Rung::Sampled {
+            depth,
+            nodes,
+            temperature,
+        }
+    }
+
+    /// How the rung is made, in one line (for `GET /v1/games`).
+    pub fn describe(&self) -> String {
+        match self {
+            Rung::Sampled {
+                depth,
+                nodes,
+                temperature,
+            } => format!(
+                "searches {depth} ply{} deep (at most {nodes} positions) and plays a move that \
+                 looks worse by L with weight exp(-L / {temperature})",
+                if *depth == 1 { "" } else { "s" }
+            ),
+            Rung::Capped { nodes, options: "" } => {
+                format!("the default level searching at most {nodes} positions")
+            }
+            Rung::Capped { nodes, options } => {
+                format!("the default level with {options}, searching at most {nodes} positions")
+            }
+            Rung::Full => "the default level at the service's default budget".to_string(),
+        }
+    }
+}
+
+/// A level as a request or a match names it: one of the game's named
+/// levels with its options (`norvig:depth=8`), or a numbered rung of its
+/// ladder (`3`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyLevel<L> {
+    /// A named level.
+    Named(LevelSpec<L>),
+    /// Rung `n` of the game's ladder, from 1; always within the ladder.
+    Numbered(u8),
+}
+
+/// Whether `text` names a numbered level (it is all digits).
+pub fn is_numbered(text: &str) -> bool {
+    let text = text.trim();
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+impl<L: Level> AnyLevel<L> {
+    /// Parses a level of game `G`: digits name a rung of `G`'s ladder,
+    /// anything else a named level. A number off the ladder is
+    /// `unknown_level`, naming the numbered and the named levels.
+    pub fn parse<G: Bots<Level = L>>(text: &str) -> Result<Self, GameError> {
+        if !is_numbered(text) {
+            return LevelSpec::parse(text).map(AnyLevel::Named);
+        }
+        let top = G::LADDER.len();
+        match text.trim().parse::<usize>() {
+            Ok(n) if (1..=top).contains(&n) => Ok(AnyLevel::Numbered(n as u8)),
+            _ => Err(GameError::UnknownLevel {
+                level: text.to_string(),
+                known: known_levels::<G>(),
+            }),
+        }
+    }
+
+    /// The game's default level, with no options.
+    pub fn default_of<G: Bots<Level = L>>() -> Self {
+        AnyLevel::Named(LevelSpec::plain(G::DEFAULT_LEVEL))
+    }
+}
+
+/// Every level id of `G`, numbered first: `1-8, random, norvig, strong`.
+fn known_levels<G: Bots>() -> String {
+    let named = G::Level::ALL.iter().map(|def| def.id);
+    let numbered = match G::LADDER.len() {
+        0 => None,
+        1 => Some("1".to_string()),
+        top => Some(format!("1-{top}")),
+    };
+    numbered
+        .into_iter()
+        .chain(named.map(str::to_string))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl<L: Display> Display for AnyLevel<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyLevel::Named(spec) => spec.fmt(f),
+            AnyLevel::Numbered(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The move `G` plays at `level`. A sampled or capped rung searches with
+/// its own caps, not `budget`'s limits (only its stop flag); the top rung
+/// is the default level under `budget`.
+pub fn choose<G: Bots>(
+    state: &G::State,
+    level: &AnyLevel<G::Level>,
+    params: &BotParams<G::BotOptions>,
+    budget: &Budget,
+) -> Result<BotChoice<G::Move>, GameError> {
+    let n = match level {
+        AnyLevel::Named(spec) => return G::choose_move(state, spec, params, budget),
+        AnyLevel::Numbered(n) => *n,
+    };
+    match G::LADDER[usize::from(n) - 1] {
+        Rung::Full => G::choose_move(state, &LevelSpec::plain(G::DEFAULT_LEVEL), params, budget),
+        Rung::Capped { nodes, options } => {
+            let mut own = Budget::unlimited();
+            own.stop = budget.stop.clone();
+            own.max_nodes = Some(nodes);
+            let level = match options {
+                "" => LevelSpec::plain(G::DEFAULT_LEVEL),
+                options => LevelSpec::parse(&format!("{}:{options}", G::DEFAULT_LEVEL.id()))?,
+            };
+            let mut choice = G::choose_move(state, &level, params, &own)?;
+            choice.report.max_nodes = Some(nodes);
+            Ok(choice)
+        }
+        Rung::Sampled {
+            depth,
+            nodes,
+            temperature,
+        } => {
+            let mut own = Budget::unlimited();
+            own.stop = budget.stop.clone();
+            own.max_depth = Some(depth);
+            own.max_nodes = Some(nodes);
+            let analysis = G::analyze(state, usize::MAX, params, &own)?;
+            let scores: Vec<i64> = analysis.moves.iter().map(|m| m.score).collect();
+            let pick = draw(&scores, temperature, &mut params.rng())
+                .ok_or_else(|| GameError::Internal("the analysis scored no move".to_string()))?;
+            let chosen = &analysis.moves[pick];
+            let mut report = analysis.report;
+            report.score = Some(chosen.score);
+            report.max_depth = Some(depth);
+            report.max_nodes = Some(nodes);
+            report
+                .notes
+                .insert("temperature".to_string(), Value::from(temperature));
+            report
+                .notes
+                .insert("rank_played".to_string(), Value::from(pick + 1));
+            Ok(BotChoice {
+                mv: chosen.mv.clone(),
+                report,
+            })
+        }
+    }
+}
+
+/// Draws an index with weight `exp((score − best) / temperature)`; `None`
+/// for no scores.
+pub fn draw(scores: &[i64], temperature: f64, rng: &mut impl Rng) -> Option<usize> {
+    let best = *scores.iter().max()?;
+    let weights: Vec<f64> = scores
+        .iter()
+        .map(|&s| ((s - best) as f64 / temperature.max(f64::MIN_POSITIVE)).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut left = rng.random::<f64>() * total;
+    for (i, weight) in weights.iter().enumerate() {
+        if left < *weight {
+            return Some(i);
+        }
+        left -= weight;
+    }
+    scores.iter().position(|&s| s == best)
+}
+
+/// A game's measured ladder, as `data/ladder/<game>.json` holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderFile {
+    /// The game's id.
+    pub game: String,
+    /// The build (commit) the ratings were measured with.
+    pub build: String,
+    /// The command that measured them.
+    pub command: String,
+    /// Wall time of the run, in seconds.
+    pub seconds: f64,
+    /// Every numbered level, lowest first.
+    pub levels: Vec<RatedLevel>,
+    /// The matches played, for a re-fit.
+    pub pairs: Vec<PairResult>,
+}
+
+/// One numbered level's measured rating.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatedLevel {
+    /// The level number, from 1.
+    pub level: u8,
+    /// Its Elo rating, level 1 being 0.
+    pub rating: f64,
+    /// The 95% interval of the rating.
+    pub low: f64,
+    /// The 95% interval's upper end.
+    pub high: f64,
+    /// Games it played in the run.
+    pub games: u32,
+    /// Its rating minus the level below's, with that step's 95% interval
+    /// (`[low, high]`); null for level 1.
+    pub step: Option<[f64; 3]>,
+}
+
+/// The result of one match between two levels.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairResult {
+    /// The lower level.
+    pub a: u8,
+    /// The higher level.
+    pub b: u8,
+    /// Games played.
+    pub games: u32,
+    /// `a`'s points (a win 1, a draw ½).
+    pub a_points: f64,
+}
+
+/// The numbered levels of `ladder` as `GET /v1/games` lists them, with the
+/// ratings of `ratings` (a ladder file's JSON) where it has them. A file
+/// that does not parse lists no ratings; `tests/ladder.rs` checks every
+/// checked-in file.
+pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo> {
+    let measured = ratings.and_then(|text| LadderFile::parse(text).ok());
+    let rated = |n: u8| {
+        measured
+            .as_ref()
+            .and_then(|file| file.levels.iter().find(|level| level.level == n))
+    };
+    (1..=ladder.len() as u8)
+        .zip(ladder)
+        .map(|(n, rung)| NumberedLevelInfo {
+            level: n,
+            description: rung.describe(),
+            rating: rated(n).map(|level| level.rating),
+            interval: rated(n).map(|level| [level.low, level.high]),
+        })
+        .collect()
+}
+
+impl LadderFile {
+    /// Reads a ladder file's JSON.
+    pub fn parse(text: &str) -> Result<LadderFile, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn a_cold_draw_plays_the_best_and_a_warm_one_spreads_by_score() {
+        let scores = [10, 40, 35, -200];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..100 {
+            assert_eq!(draw(&scores, 0.01, &mut rng), Some(1));
+        }
+        let mut counts = [0usize; 4];
+        for _ in 0..20_000 {
+            counts[draw(&scores, 10.0, &mut rng).unwrap()] += 1;
+        }
+        // Weights 1 : e^-0.5 : e^-3 : e^-24 for 40, 35, 10, -200.
+        let share = |i: usize| counts[i] as f64 / 20_000.0;
+        let total = 1.0 + (-0.5f64).exp() + (-3.0f64).exp();
+        assert!((share(1) - 1.0 / total).abs() < 0.02, "{counts:?}");
+        assert!(
+            (share(2) - (-0.5f64).exp() / total).abs() < 0.02,
+            "{counts:?}"
+        );
+        assert!(
+            (share(0) - (-3.0f64).exp() / total).abs() < 0.01,
+            "{counts:?}"
+        );
+        assert_eq!(counts[3], 0, "{counts:?}");
+        assert_eq!(draw(&[], 1.0, &mut rng), None);
+    }
+
+    #[test]
+    fn the_same_seed_draws_the_same_move() {
+        let scores = [3, 2, 1, 0, -1];
+        let picks = |seed| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            (0..20)
+                .map(|_| draw(&scores, 2.0, &mut rng).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(picks(7), picks(7));
+        assert_ne!(picks(7), picks(8));
+    }
+
+    #[test]
+    fn numbered_levels_are_digits() {
+        assert!(is_numbered("3"));
+        assert!(is_numbered(" 12 "));
+        assert!(!is_numbered("strong"));
+        assert!(!is_numbered("-1"));
+        assert!(!is_numbered("3:depth=2"));
+        assert!(!is_numbered(""));
+    }
+
+    #[test]
+    fn the_listing_shows_measured_ratings_beside_each_rung() {
+        let ladder = [Rung::sampled(1, 1000, 50.0), Rung::Full];
+        let file = LadderFile {
+            game: "demo".into(),
+            build: "abc1234".into(),
+            command: "gamebot ladder demo".into(),
+            seconds: 1.0,
+            levels: vec![
+                RatedLevel {
+                    level: 1,
+                    rating: 0.0,
+                    low: 0.0,
+                    high: 0.0,
+                    games: 10,
+                    step: None,
+                },
+                RatedLevel {
+                    level: 2,
+                    rating: 210.0,
+                    low: 120.0,
+                    high: 300.0,
+                    games: 10,
+                    step: Some([210.0, 120.0, 300.0]),
+                },
+            ],
+            pairs: vec![PairResult {
+                a: 1,
+                b: 2,
+                games: 10,
+                a_points: 2.5,
+            }],
+        };
+        let text = serde_json::to_string(&file).unwrap();
+        let listed = listing(&ladder, Some(&text));
+        assert_eq!(listed.len(), 2);
+        assert_eq!(listed[1].rating, Some(210.0));
+        assert_eq!(listed[1].interval, Some([120.0, 300.0]));
+        assert!(listed[0].description.contains("1 ply deep"), "{listed:?}");
+        let unmeasured = listing(&ladder, None);
+        assert!(unmeasured
+            .iter()
+            .all(|level| level.rating.is_none() && level.interval.is_none()));
+    }
+}

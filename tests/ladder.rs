@@ -1,0 +1,132 @@
+//! The difficulty ladder: `gamebot ladder` (the real binary) plays its
+//! matches and writes a file the service reads, and every ladder file
+//! checked in under `data/ladder/` meets the ladder's bar.
+
+use gamebot::game::ladder::LadderFile;
+use gamebot::games::REGISTRY;
+use std::process::Command;
+
+const GAMEBOT: &str = env!("CARGO_BIN_EXE_gamebot");
+
+#[test]
+fn the_ladder_command_plays_every_pair_and_writes_a_fitted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reversi.json");
+    let run = Command::new(GAMEBOT)
+        .args(["ladder", "reversi", "--games", "2", "--levels", "2-5"])
+        .args(["--threads", "2", "--seed", "3", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("level 4 vs 5"), "{stdout}");
+    let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(file.game, "reversi");
+    assert!(
+        file.command
+            .starts_with("gamebot ladder reversi --games 2 --seed 3"),
+        "{}",
+        file.command
+    );
+    assert!(file.command.contains("--levels 2-5"), "{}", file.command);
+    // Levels 2 to 5: three adjacent pairs and one two apart, two games each.
+    let mut played: Vec<(u8, u8)> = file.pairs.iter().map(|pair| (pair.a, pair.b)).collect();
+    played.sort();
+    assert_eq!(played, [(2, 3), (2, 4), (3, 4), (4, 5)]);
+    assert!(file.pairs.iter().all(|pair| pair.games == 2));
+    assert_eq!(file.levels.len(), 4);
+    assert_eq!(file.levels[0].level, 2);
+    assert_eq!(file.levels[0].rating, 0.0);
+    assert_eq!(file.levels[0].step, None);
+    assert!(file.levels[1..].iter().all(|level| level.step.is_some()));
+    for level in &file.levels {
+        assert!(
+            level.low <= level.rating && level.rating <= level.high,
+            "{level:?}"
+        );
+        let played: u32 = file
+            .pairs
+            .iter()
+            .filter(|pair| pair.a == level.level || pair.b == level.level)
+            .map(|pair| pair.games)
+            .sum();
+        assert_eq!(level.games, played, "{level:?}");
+    }
+}
+
+#[test]
+fn games_without_a_ladder_are_refused() {
+    for (args, says) in [
+        (&["crush"][..], "one-player"),
+        (&["naughts"], "no numbered levels"),
+        (&["chess"], "no game"),
+        (&["reversi", "--levels", "5-3"], "the lower first"),
+        (&["reversi", "--levels", "1-99"], "levels 1-12"),
+    ] {
+        let run = Command::new(GAMEBOT)
+            .arg("ladder")
+            .args(args)
+            .output()
+            .unwrap();
+        let game = args.join(" ");
+        assert_eq!(run.status.code(), Some(2), "{game}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(says), "{game}: {stderr}");
+    }
+}
+
+/// The bar of a published ladder: ratings rise with the level in steps of
+/// 100 to 300 Elo, each step known to within half its size either way
+/// (95%), and the top at least 1,200 above level 1.
+#[test]
+fn checked_in_ladders_meet_the_bar() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ladder");
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let file = LadderFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let game = REGISTRY
+            .iter()
+            .find(|g| g.info().id == file.game)
+            .unwrap_or_else(|| panic!("{}: no game {}", path.display(), file.game));
+        assert_eq!(
+            path.file_stem().unwrap().to_str(),
+            Some(game.info().id),
+            "{}",
+            path.display()
+        );
+        let levels = &file.levels;
+        for (i, level) in levels.iter().enumerate() {
+            assert_eq!(usize::from(level.level), i + 1, "{}", path.display());
+        }
+        for level in levels.iter().skip(1) {
+            let [step, low, high] = level.step.expect("every level above 1 has a step");
+            assert!(
+                (100.0..=300.0).contains(&step),
+                "{}: the step to level {} is {step:.0} Elo",
+                file.game,
+                level.level
+            );
+            assert!(
+                high - low < step,
+                "{}: the step to level {} is {step:.0} ({low:.0} to {high:.0}): \
+                 its interval is not under half the gap on each side",
+                file.game,
+                level.level
+            );
+        }
+        let span = levels.last().unwrap().rating - levels[0].rating;
+        assert!(
+            span >= 1200.0,
+            "{}: the top is {span:.0} above level 1",
+            file.game
+        );
+    }
+}
