@@ -83,7 +83,7 @@ impl Bots for Reversi {
     const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
     // Scores are hundredths of a disc (exact endgame scores are whole discs).
     // Spaced from ladder runs (docs/LADDER.md): levels 1-10 are 104-308
-    // Elo apart; 2M positions (11) played even with 500k (10).
+    // Elo apart; a 2M-position rung played even with 500k and was dropped.
     const LADDER: &'static [Rung] = &[
         Rung::sampled(1, 200_000, 1500.0),
         Rung::sampled(1, 200_000, 400.0),
@@ -105,10 +105,6 @@ impl Bots for Reversi {
         },
         Rung::Capped {
             nodes: 500_000,
-            options: "",
-        },
-        Rung::Capped {
-            nodes: 2_000_000,
             options: "",
         },
         Rung::Full,
