@@ -46,6 +46,11 @@ pub enum Rung {
 }
 
 impl Rung {
+    /// A [`Rung::Capped`] rung, for a game's ladder table.
+    pub const fn capped(nodes: u64, options: &'static str) -> Rung {
+        Rung::Capped { nodes, options }
+    }
+
     /// A [`Rung::Sampled`] rung, for a game's ladder table.
     pub const fn sampled(depth: u32, nodes: u64, temperature: f64) -> Rung {
         Rung::Sampled {
@@ -159,9 +164,7 @@ pub fn choose<G: Bots>(
     match G::LADDER[usize::from(n) - 1] {
         Rung::Full => G::choose_move(state, &LevelSpec::plain(G::DEFAULT_LEVEL), params, budget),
         Rung::Capped { nodes, options } => {
-            let mut own = Budget::unlimited();
-            own.stop = budget.stop.clone();
-            own.max_nodes = Some(nodes);
+            let own = own_budget(budget, None, nodes);
             let level = match options {
                 "" => LevelSpec::plain(G::DEFAULT_LEVEL),
                 options => LevelSpec::parse(&format!("{}:{options}", G::DEFAULT_LEVEL.id()))?,
@@ -175,10 +178,7 @@ pub fn choose<G: Bots>(
             nodes,
             temperature,
         } => {
-            let mut own = Budget::unlimited();
-            own.stop = budget.stop.clone();
-            own.max_depth = Some(depth);
-            own.max_nodes = Some(nodes);
+            let own = own_budget(budget, Some(depth), nodes);
             let analysis = G::analyze(state, usize::MAX, params, &own)?;
             let scores: Vec<i64> = analysis.moves.iter().map(|m| m.score).collect();
             let pick = draw(&scores, temperature, &mut params.rng())
@@ -199,6 +199,17 @@ pub fn choose<G: Bots>(
                 report,
             })
         }
+    }
+}
+
+/// A rung's own budget: its depth and node caps and no deadline, stopped
+/// only by `budget`'s stop flag (a client gone, a server stopping).
+fn own_budget(budget: &Budget, depth: Option<u32>, nodes: u64) -> Budget {
+    Budget {
+        max_depth: depth,
+        max_nodes: Some(nodes),
+        stop: budget.stop.clone(),
+        ..Budget::unlimited()
     }
 }
 

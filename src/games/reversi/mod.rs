@@ -91,22 +91,10 @@ impl Bots for Reversi {
         Rung::sampled(3, 200_000, 60.0),
         Rung::sampled(4, 200_000, 40.0),
         Rung::sampled(6, 200_000, 20.0),
-        Rung::Capped {
-            nodes: 1_000,
-            options: "solve=0",
-        },
-        Rung::Capped {
-            nodes: 3_000,
-            options: "solve=0",
-        },
-        Rung::Capped {
-            nodes: 10_000,
-            options: "solve=0",
-        },
-        Rung::Capped {
-            nodes: 500_000,
-            options: "",
-        },
+        Rung::capped(1_000, "solve=0"),
+        Rung::capped(3_000, "solve=0"),
+        Rung::capped(10_000, "solve=0"),
+        Rung::capped(500_000, ""),
         Rung::Full,
     ];
 
