@@ -21,6 +21,13 @@ use serde_json::{Map, Value};
 use std::process::ExitCode;
 use std::time::Duration;
 
+// The command line's defaults, shared with [`ArenaArgs::new`].
+const DEFAULT_GAMES: usize = 10;
+const DEFAULT_GRACE_MS: u64 = 50;
+const DEFAULT_SEED: u64 = 1;
+const DEFAULT_RANDOM_PLIES: usize = 2;
+const DEFAULT_MAX_PLIES: usize = 1000;
+
 /// The arena's command line.
 #[derive(Args, Clone, Debug)]
 pub struct ArenaArgs {
@@ -38,7 +45,7 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub b: String,
     /// Games to play.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = DEFAULT_GAMES)]
     pub games: usize,
     /// Think time per move of both sides, in milliseconds [default: the
     /// game's own: 250 ms a move for advance (the studio's harness), a
@@ -64,16 +71,16 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub b_clock_s: Option<f64>,
     /// How late a move may come, beyond its time per move, before it loses on time.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = DEFAULT_GRACE_MS)]
     pub grace_ms: u64,
     /// Seed of the openings and of the bots' random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
     /// Random plies at the start of every game, so that games differ.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = DEFAULT_RANDOM_PLIES)]
     pub random_plies: usize,
     /// Plies after which a game is stopped and counted as a draw.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
     /// Games played at once [default: the number of cores].
     #[arg(long)]
@@ -99,17 +106,17 @@ impl ArenaArgs {
             game: game.to_string(),
             a: "strong".to_string(),
             b: "strong".to_string(),
-            games: 10,
+            games: DEFAULT_GAMES,
             time_ms: None,
             a_time_ms: None,
             b_time_ms: None,
             clock_s: None,
             a_clock_s: None,
             b_clock_s: None,
-            grace_ms: 50,
-            seed: 1,
-            random_plies: 2,
-            max_plies: 1000,
+            grace_ms: DEFAULT_GRACE_MS,
+            seed: DEFAULT_SEED,
+            random_plies: DEFAULT_RANDOM_PLIES,
+            max_plies: DEFAULT_MAX_PLIES,
             threads: None,
             options: None,
             json: false,
