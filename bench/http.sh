@@ -23,12 +23,14 @@ server=$!
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null' EXIT
 for _ in $(seq 100); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.05; done
 
-script=$(mktemp --suffix .lua)
-cat > "$script" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"state": {"board": ["........","........","........","...WB...","...BW...","........","........","........"], "to_move": "black"}}'
-LUA
+post_script() { # JSON body -> path of a wrk script that POSTs it
+  local path
+  path=$(mktemp --suffix .lua)
+  printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[%s]]\n' "$1" > "$path"
+  echo "$path"
+}
+
+script=$(post_script '{"state": {"board": ["........","........","........","...WB...","...BW...","........","........","........"], "to_move": "black"}}')
 
 run() { # name, extra wrk args...
   local name=$1; shift
@@ -51,12 +53,7 @@ base = float(open("/tmp/gamebot-bench-healthz").read())
 moves = float(open("/tmp/gamebot-bench-legal-moves").read())
 print(f"legal-moves / healthz = {moves / base:.0%} (target: at least 50%)")
 PY
-bot=$(mktemp --suffix .lua)
-cat > "$bot" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"state": {"board": ["........","........","...B....","...BB...","...BW...","........","........","........"], "to_move": "white"}, "level": "strong", "time_ms": 100}'
-LUA
+bot=$(post_script '{"state": {"board": ["........","........","...B....","...BB...","...BW...","........","........","........"], "to_move": "white"}, "level": "strong", "time_ms": 100}')
 workers=$(nproc)
 connections=$((4 * workers)) run bot-move-100ms -s "$bot" "http://127.0.0.1:$port/v1/games/reversi/bot-move"
 echo "bot-move: time_ms 100, $((4 * workers)) connections on $workers workers (target: p99 within 150 ms, no non-2xx)"
