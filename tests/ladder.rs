@@ -13,7 +13,8 @@ fn the_ladder_command_plays_every_pair_and_writes_a_fitted_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("reversi.json");
     let run = Command::new(GAMEBOT)
-        .args(["ladder", "reversi", "--games", "2", "--levels", "2-5"])
+        .args(["ladder", "reversi", "--games", "2", "--max-games", "4"])
+        .args(["--levels", "2-5"])
         .args(["--threads", "2", "--seed", "3", "--out"])
         .arg(&out)
         .output()
@@ -28,17 +29,24 @@ fn the_ladder_command_plays_every_pair_and_writes_a_fitted_file() {
     let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(file.game, "reversi");
     assert!(
-        file.command
-            .starts_with("gamebot ladder reversi --games 2 --seed 3"),
+        file.command.starts_with(
+            "gamebot ladder reversi --games 2 --max-games 4 --seed 3 --random-plies 8"
+        ),
         "{}",
         file.command
     );
     assert!(file.command.contains("--levels 2-5"), "{}", file.command);
-    // Levels 2 to 5: three adjacent pairs and one two apart, two games each.
+    // Levels 2 to 5: three adjacent pairs and one two apart. A pair plays
+    // rounds of two games while its gap is unsure: a pair that split the
+    // points of its first two plays two more, up to four.
     let mut played: Vec<(u8, u8)> = file.pairs.iter().map(|pair| (pair.a, pair.b)).collect();
     played.sort();
     assert_eq!(played, [(2, 3), (2, 4), (3, 4), (4, 5)]);
-    assert!(file.pairs.iter().all(|pair| pair.games == 2));
+    for pair in &file.pairs {
+        let swept = pair.a_points == 0.0 || pair.a_points == f64::from(pair.games);
+        let expected = if swept { [2, 4] } else { [4, 4] };
+        assert!(expected.contains(&pair.games), "{pair:?}");
+    }
     assert_eq!(file.levels.len(), 4);
     assert_eq!(file.levels[0].level, 2);
     assert_eq!(file.levels[0].rating, 0.0);

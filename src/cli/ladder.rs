@@ -24,15 +24,23 @@ use std::time::Instant;
 pub struct LadderArgs {
     /// The game id (a two-player game with numbered levels).
     pub game: String,
-    /// Games per pair of levels.
+    /// Games per pair of levels, played again in rounds of as many (with
+    /// new openings) while the pair's 95% interval is wider than the gap it
+    /// measures, up to `--max-games`.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
+    /// The most games one pair plays.
+    #[arg(long, default_value_t = 400)]
+    pub max_games: usize,
     /// Seed of the openings and the levels' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Random plies at the start of every game.
-    #[arg(long, default_value_t = 2)]
-    pub random_plies: usize,
+    /// Random plies at the start of every game [default: the game's own,
+    /// 8 for reversi and 2 for the others, so that node-capped levels,
+    /// which play the same game again from the same position, meet many
+    /// positions].
+    #[arg(long)]
+    pub random_plies: Option<usize>,
     /// Games played at once [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
@@ -59,13 +67,18 @@ pub fn run(args: LadderArgs) -> ExitCode {
 
 /// Plays the ladder's matches, prints the ratings and writes the file.
 pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
-    let top = games::with_game(&args.game, LadderSize).ok_or_else(|| {
+    let shape = games::with_game(&args.game, LadderShape).ok_or_else(|| {
         CliError::usage(format!(
             "no game '{}'; games: {}",
             args.game,
             games::ids().join(", ")
         ))
     })??;
+    let top = shape.levels;
+    let args = &LadderArgs {
+        random_plies: Some(args.random_plies.unwrap_or(shape.opening_plies)),
+        ..args.clone()
+    };
     let (first, last) = args.levels.unwrap_or((1, top));
     if first >= last || last > top {
         return Err(CliError::usage(format!(
@@ -77,27 +90,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     let mut pairs = Vec::new();
     for (low, high) in pairs_to_play(last - first + 1) {
         let (low, high) = (low + first - 1, high + first - 1);
-        let summary = play_arena(&ArenaArgs {
-            a: low.to_string(),
-            b: high.to_string(),
-            games: args.games,
-            seed: args
-                .seed
-                .wrapping_add(u64::from(low) * 1000 + u64::from(high)),
-            random_plies: args.random_plies,
-            threads: args.threads,
-            time_ms: Some(
-                args.time_ms
-                    .unwrap_or(ServeConfig::default().default_time_ms),
-            ),
-            ..ArenaArgs::new(&args.game)
-        })?;
-        let pair = PairResult {
-            a: low,
-            b: high,
-            games: summary.games as u32,
-            a_points: summary.a_score * summary.games as f64,
-        };
+        let pair = play_pair(args, low, high)?;
         println!(
             "level {low} vs {high}: {:.1} of {} points for {low}",
             pair.a_points, pair.games
@@ -124,11 +117,73 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The number of numbered levels of a two-player game.
-struct LadderSize;
+/// Plays levels `low` and `high` in rounds of `--games` until the pair's
+/// gap is measured to better than itself (the interval narrower than the
+/// gap) or `--max-games` are played.
+fn play_pair(args: &LadderArgs, low: u8, high: u8) -> Result<PairResult, CliError> {
+    let mut pair = PairResult {
+        a: low,
+        b: high,
+        games: 0,
+        a_points: 0.0,
+    };
+    for round in 0u64.. {
+        let summary = play_arena(&ArenaArgs {
+            a: low.to_string(),
+            b: high.to_string(),
+            games: args.games,
+            seed: args
+                .seed
+                .wrapping_add(u64::from(low) * 1000 + u64::from(high) + round * 1_000_000),
+            random_plies: args.random_plies.unwrap_or_default(),
+            threads: args.threads,
+            time_ms: Some(
+                args.time_ms
+                    .unwrap_or(ServeConfig::default().default_time_ms),
+            ),
+            ..ArenaArgs::new(&args.game)
+        })?;
+        pair.games += summary.games as u32;
+        pair.a_points += summary.a_score * summary.games as f64;
+        if measured_well_enough(&pair) || pair.games as usize + args.games > args.max_games {
+            break;
+        }
+        println!(
+            "level {low} vs {high}: {:.1} of {} points for {low}, not yet sure of the gap; \
+             another {} games",
+            pair.a_points, pair.games, args.games
+        );
+    }
+    Ok(pair)
+}
 
-impl GameVisitor for LadderSize {
-    type Output = Result<u8, CliError>;
+/// Whether a pair's 95% interval of its Elo gap (from the score's binomial
+/// standard error) is narrower than the gap, or the gap is beyond measure
+/// (one side took every point).
+fn measured_well_enough(pair: &PairResult) -> bool {
+    let games = f64::from(pair.games);
+    let score = pair.a_points / games;
+    if score <= 0.0 || score >= 1.0 {
+        return true;
+    }
+    let margin = 1.96 * (score * (1.0 - score) / games).sqrt();
+    let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+    let width = elo(score + margin) - elo(score - margin);
+    width < elo(score).abs()
+}
+
+/// The number of numbered levels of a two-player game, and the random
+/// plies its ladder games open with.
+struct LadderShape;
+
+/// What [`LadderShape`] finds.
+struct Shape {
+    levels: u8,
+    opening_plies: usize,
+}
+
+impl GameVisitor for LadderShape {
+    type Output = Result<Shape, CliError>;
 
     fn visit<G: Game>(self) -> Self::Output {
         let id = G::info().id;
@@ -141,7 +196,10 @@ impl GameVisitor for LadderSize {
             0 | 1 => Err(CliError::usage(format!(
                 "{id} has no numbered levels to measure"
             ))),
-            n => Ok(n as u8),
+            n => Ok(Shape {
+                levels: n as u8,
+                opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
+            }),
         }
     }
 }
@@ -222,8 +280,12 @@ fn ladder_file(
 /// The command that reproduces the run.
 fn command_line(args: &LadderArgs) -> String {
     let mut line = format!(
-        "gamebot ladder {} --games {} --seed {} --random-plies {}",
-        args.game, args.games, args.seed, args.random_plies
+        "gamebot ladder {} --games {} --max-games {} --seed {} --random-plies {}",
+        args.game,
+        args.games,
+        args.max_games,
+        args.seed,
+        args.random_plies.unwrap_or_default()
     );
     if let Some(threads) = args.threads {
         line += &format!(" --threads {threads}");
@@ -273,5 +335,28 @@ mod tests {
         let eight = pairs_to_play(8);
         assert_eq!(eight.len(), 7 + 3);
         assert!(eight.contains(&(7, 8)) && eight.contains(&(5, 7)) && !eight.contains(&(6, 8)));
+    }
+
+    fn pair(games: u32, a_points: f64) -> PairResult {
+        PairResult {
+            a: 1,
+            b: 2,
+            games,
+            a_points,
+        }
+    }
+
+    #[test]
+    fn a_pair_is_measured_when_its_interval_is_narrower_than_its_gap() {
+        // 25% over 100 games: about -191 Elo, the 95% interval about 170 wide.
+        assert!(measured_well_enough(&pair(100, 25.0)));
+        // 30%: about -147, the interval about 152 wide; 40%: -70 and 141.
+        assert!(!measured_well_enough(&pair(100, 30.0)));
+        assert!(!measured_well_enough(&pair(100, 40.0)));
+        // 35% over 400 games: about -108, the interval about 71 wide.
+        assert!(measured_well_enough(&pair(400, 140.0)));
+        assert!(!measured_well_enough(&pair(400, 199.0)));
+        assert!(measured_well_enough(&pair(10, 0.0)));
+        assert!(measured_well_enough(&pair(10, 10.0)));
     }
 }

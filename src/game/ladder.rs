@@ -40,6 +40,14 @@ pub enum Rung {
         /// Options of the default level (`solve=12`), or empty.
         options: &'static str,
     },
+    /// The game's default level thinking `ms` milliseconds a move (or less
+    /// when the request's own deadline is nearer): for the rung just below
+    /// the top, where what the full level has beyond a node cap is its
+    /// time-driven endgame and deeper search, not more of the same.
+    Timed {
+        /// Think time a move, in milliseconds.
+        ms: u64,
+    },
     /// The game's default level, under the service's default budget: the
     /// top of the ladder.
     Full,
@@ -60,6 +68,11 @@ impl Rung {
         }
     }
 
+    /// A [`Rung::Timed`] rung, for a game's ladder table.
+    pub const fn timed(ms: u64) -> Rung {
+        Rung::Timed { ms }
+    }
+
     /// How the rung is made, in one line (for `GET /v1/games`).
     pub fn describe(&self) -> String {
         match self {
@@ -78,6 +91,7 @@ impl Rung {
             Rung::Capped { nodes, options } => {
                 format!("the default level with {options}, searching at most {nodes} positions")
             }
+            Rung::Timed { ms } => format!("the default level thinking {ms} ms a move"),
             Rung::Full => "the default level at the service's default budget".to_string(),
         }
     }
@@ -173,6 +187,10 @@ pub fn choose<G: Bots>(
             choice.report.max_nodes = Some(nodes);
             Ok(choice)
         }
+        Rung::Timed { ms } => {
+            let own = timed_budget(budget, ms);
+            G::choose_move(state, &LevelSpec::plain(G::DEFAULT_LEVEL), params, &own)
+        }
         Rung::Sampled {
             depth,
             nodes,
@@ -210,6 +228,23 @@ fn own_budget(budget: &Budget, depth: Option<u32>, nodes: u64) -> Budget {
         max_nodes: Some(nodes),
         stop: budget.stop.clone(),
         ..Budget::unlimited()
+    }
+}
+
+/// A timed rung's budget: `ms` from now, or `budget`'s deadline when that
+/// comes first (a request never waits longer than it allowed), with
+/// `budget`'s stop flag.
+fn timed_budget(budget: &Budget, ms: u64) -> Budget {
+    let own = Budget::with_time_ms(ms);
+    let deadline = match (own.deadline, budget.deadline) {
+        (Some(own), Some(theirs)) => Some(own.min(theirs)),
+        (own, theirs) => own.or(theirs),
+    };
+    Budget {
+        deadline,
+        time_ms: Some(ms),
+        stop: budget.stop.clone(),
+        ..own
     }
 }
 

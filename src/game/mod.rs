@@ -266,6 +266,11 @@ pub trait Bots: Rules {
     /// [`Rung::Full`]; empty for a game without a ladder.
     const LADDER: &'static [Rung] = &[];
 
+    /// Random plies that open every game `gamebot ladder` plays: enough
+    /// that its games start from many different positions, since a
+    /// node-capped level plays the same game again from the same one.
+    const LADDER_OPENING_PLIES: usize = 2;
+
     /// The ratings `gamebot ladder` measured for [`Bots::LADDER`]
     /// (`data/ladder/<game>.json`, included at build time), if any.
     const LADDER_RATINGS: Option<&'static str> = None;

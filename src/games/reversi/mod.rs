@@ -82,8 +82,8 @@ impl Bots for Reversi {
 
     const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
     // Scores are hundredths of a disc (exact endgame scores are whole discs).
-    // Spaced from ladder runs (docs/LADDER.md): levels 1-10 are 104-308
-    // Elo apart; a 2M-position rung played even with 500k and was dropped.
+    // Spaced by 200-game probes from 8-ply openings (docs/LADDER.md).
+    const LADDER_OPENING_PLIES: usize = 8;
     const LADDER: &'static [Rung] = &[
         Rung::sampled(1, 200_000, 1500.0),
         Rung::sampled(1, 200_000, 400.0),
@@ -94,7 +94,8 @@ impl Bots for Reversi {
         Rung::capped(1_000, "solve=0"),
         Rung::capped(3_000, "solve=0"),
         Rung::capped(10_000, "solve=0"),
-        Rung::capped(500_000, ""),
+        Rung::capped(100_000, ""),
+        Rung::timed(150),
         Rung::Full,
     ];
 
