@@ -44,7 +44,7 @@ pub use state::{Cell, Move, State, Turn};
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    OptionInfo, Outcome, Player, Rules,
+    OptionInfo, Outcome, Player, Rules, Rung,
 };
 use serde_json::{json, Value};
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -152,6 +152,17 @@ impl Bots for Naughts {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
+    // Scores are the solver's evaluation (a line holding one marker of a
+    // side is 4, two 16; a marker in hand 4) below a decided game.
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 20_000, 40.0),
+        Rung::sampled(2, 20_000, 40.0),
+        Rung::sampled(2, 20_000, 10.0),
+        Rung::sampled(3, 20_000, 10.0),
+        Rung::sampled(4, 20_000, 5.0),
+        Rung::sampled(6, 50_000, 2.0),
+        Rung::Full,
+    ];
 
     fn choose_move(
         state: &State,
