@@ -88,9 +88,12 @@ fn games_without_a_ladder_are_refused() {
     }
 }
 
-/// The bar of a published ladder: ratings rise with the level in steps of
-/// 100 to 300 Elo, each step known to within half its size either way
-/// (95%), and the top at least 1,200 above level 1.
+/// The bar of a published ladder. A two-player game's ratings rise with
+/// the level in steps of 100 to 300 Elo, each step known to within half its
+/// size either way (95%), and the top is at least 1,200 above level 1. A
+/// one-player game's mean score rises with the level in every variant. In
+/// both, the file covers every numbered level, and the service lists what
+/// it holds.
 #[test]
 fn checked_in_ladders_meet_the_bar() {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ladder");
@@ -110,31 +113,78 @@ fn checked_in_ladders_meet_the_bar() {
             "{}",
             path.display()
         );
-        let levels = &file.levels;
-        for (i, level) in levels.iter().enumerate() {
-            assert_eq!(usize::from(level.level), i + 1, "{}", path.display());
-        }
-        for level in levels.iter().skip(1) {
-            let [step, low, high] = level.step.expect("every level above 1 has a step");
+        let listed = game.listing().numbered_levels;
+        if game.info().players == 2 {
+            assert_eq!(file.levels.len(), listed.len(), "{}", file.game);
+            check_ratings(&file);
+            for (level, shown) in file.levels.iter().zip(&listed) {
+                assert_eq!(
+                    shown.rating,
+                    Some(level.rating),
+                    "{}: not published",
+                    file.game
+                );
+            }
+        } else {
+            assert_eq!(file.scores.len(), listed.len(), "{}", file.game);
+            check_scores(&file);
             assert!(
-                (100.0..=300.0).contains(&step),
-                "{}: the step to level {} is {step:.0} Elo",
-                file.game,
-                level.level
-            );
-            assert!(
-                high - low < step,
-                "{}: the step to level {} is {step:.0} ({low:.0} to {high:.0}): \
-                 its interval is not under half the gap on each side",
-                file.game,
-                level.level
+                listed.iter().all(|level| level.mean_scores.is_some()),
+                "{}: not published",
+                file.game
             );
         }
-        let span = levels.last().unwrap().rating - levels[0].rating;
+    }
+}
+
+fn check_ratings(file: &LadderFile) {
+    let levels = &file.levels;
+    for (i, level) in levels.iter().enumerate() {
+        assert_eq!(usize::from(level.level), i + 1, "{}", file.game);
+    }
+    for level in levels.iter().skip(1) {
+        let [step, low, high] = level.step.expect("every level above 1 has a step");
         assert!(
-            span >= 1200.0,
-            "{}: the top is {span:.0} above level 1",
-            file.game
+            (100.0..=300.0).contains(&step),
+            "{}: the step to level {} is {step:.0} Elo",
+            file.game,
+            level.level
         );
+        assert!(
+            high - low < step,
+            "{}: the step to level {} is {step:.0} ({low:.0} to {high:.0}): \
+             its interval is not under half the gap on each side",
+            file.game,
+            level.level
+        );
+    }
+    let span = levels.last().unwrap().rating - levels[0].rating;
+    assert!(
+        span >= 1200.0,
+        "{}: the top is {span:.0} above level 1",
+        file.game
+    );
+}
+
+fn check_scores(file: &LadderFile) {
+    for (i, level) in file.scores.iter().enumerate() {
+        assert_eq!(usize::from(level.level), i + 1, "{}", file.game);
+    }
+    for pair in file.scores.windows(2) {
+        let (below, above) = (&pair[0], &pair[1]);
+        assert_eq!(below.variants.len(), above.variants.len(), "{}", file.game);
+        for (low, high) in below.variants.iter().zip(&above.variants) {
+            assert_eq!(low.variant, high.variant);
+            assert!(
+                high.mean > low.mean,
+                "{}: level {} scores {} at {}, level {} {}",
+                file.game,
+                above.level,
+                high.mean,
+                high.variant,
+                below.level,
+                low.mean
+            );
+        }
     }
 }

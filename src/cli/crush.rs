@@ -11,10 +11,11 @@
 //! Bad arguments (an unknown level, a k out of range) exit 2, a failed read
 //! or write 1 (the table of [`crate::cli`]).
 
-use super::CliError;
+use super::{ladder, CliError};
 use crate::arena::line_program::{self, LinePlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
+use crate::game::ladder::{LadderFile, ScoredLevel, VariantScore};
 use crate::game::{place, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
 use crate::games::crush::notation::{swap_from_word, Swap};
 use crate::games::crush::{board_text, Crush, CrushLevel, State, SWAPS_PER_GAME};
@@ -78,6 +79,15 @@ pub struct CrushArgs {
     /// Benchmark: worker threads (default: the available cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Benchmark: measure every numbered level (`1`…`N`, instead of
+    /// `--levels`) and write their mean scores per k, each with its gain
+    /// over the level below on the same seeds, to `data/ladder/crush.json`
+    /// (or `--ladder-out`), the file the service publishes.
+    #[arg(long, requires = "benchmark")]
+    pub ladder: bool,
+    /// Where `--ladder` writes its file.
+    #[arg(long, requires = "ladder")]
+    pub ladder_out: Option<std::path::PathBuf>,
 }
 
 /// Runs the subcommand: the interactive game, the bot game or the benchmark.
@@ -332,7 +342,7 @@ impl Limits {
 #[derive(Clone, Debug)]
 pub enum Contestant {
     /// A bot level with its options.
-    Level(LevelSpec<CrushLevel>),
+    Level(AnyLevel<CrushLevel>),
     /// An outside program playing `ai_player(K, board)` by lines (`exec:`).
     Program(Program),
 }
@@ -350,7 +360,9 @@ impl Contestant {
             Some(program) => Program::parse(program)
                 .map(Contestant::Program)
                 .map_err(|e| CliError::usage(format!("{text}: {e}"))),
-            None => bot_level(text).map(Contestant::Level),
+            None => AnyLevel::parse::<Crush>(text)
+                .map(Contestant::Level)
+                .map_err(CliError::from),
         }
     }
 
@@ -368,7 +380,7 @@ impl Contestant {
             Contestant::Level(level) => {
                 let mut caps = Budget::unlimited();
                 caps.max_nodes = limits.max_nodes;
-                Box::new(LevelPlayer::<Crush>::new(AnyLevel::Named(level.clone())).with_caps(caps))
+                Box::new(LevelPlayer::<Crush>::new(level.clone()).with_caps(caps))
             }
             Contestant::Program(program) => Box::new(
                 LinePlayer::<Crush>::new(program, self.name(), PROGRAM_GRACE)
@@ -428,12 +440,17 @@ pub fn play_game(
 /// margin of that gain (from the per-seed differences: every level plays the
 /// same game seeds).
 pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
-    let contestants: Vec<Contestant> = join_level_options(&args.levels)
+    let names = if args.ladder {
+        (1..=Crush::LADDER.len()).map(|n| n.to_string()).collect()
+    } else {
+        join_level_options(&args.levels)
+    };
+    let contestants: Vec<Contestant> = names
         .iter()
         .map(|l| Contestant::parse(l))
         .collect::<Result<_, _>>()?;
     for contestant in &contestants {
-        if let Contestant::Level(level) = contestant {
+        if let Contestant::Level(AnyLevel::Named(level)) = contestant {
             let probe = Budget::unlimited().nodes(1);
             Crush::choose_move(
                 &Crush::new_seeded(4, 0),
@@ -526,7 +543,77 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
             )?;
         }
     }
+    if args.ladder {
+        let file = score_ladder(args, &totals, started.elapsed().as_secs_f64());
+        let path = args
+            .ladder_out
+            .clone()
+            .unwrap_or_else(|| ladder::default_path("crush"));
+        ladder::write_file(&path, &file)?;
+    }
     Ok(())
+}
+
+/// The ladder file of a `--ladder` benchmark: `totals[k][level]` are the
+/// levels' totals on the same seeds, in seed order.
+fn score_ladder(args: &CrushArgs, totals: &[Vec<Vec<i64>>], seconds: f64) -> LadderFile {
+    let levels = totals.first().map_or(0, Vec::len);
+    let scores = (0..levels)
+        .map(|li| ScoredLevel {
+            level: li as u8 + 1,
+            variants: args
+                .ks
+                .iter()
+                .zip(totals)
+                .map(|(k, by_level)| VariantScore {
+                    variant: format!("k={k}"),
+                    games: by_level[li].len() as u32,
+                    mean: round1(mean(&by_level[li])),
+                    step: li
+                        .checked_sub(1)
+                        .map(|below| paired_step(&by_level[below], &by_level[li])),
+                })
+                .collect(),
+        })
+        .collect();
+    let ks: Vec<String> = args.ks.iter().map(u8::to_string).collect();
+    let mut command = format!(
+        "gamebot crush --benchmark --ladder --first-seed {} --seeds {} --ks {}",
+        args.first_seed,
+        args.seeds,
+        ks.join(",")
+    );
+    if let Some(threads) = args.threads {
+        command += &format!(" --threads {threads}");
+    }
+    LadderFile {
+        game: "crush".to_string(),
+        build: ladder::build_id(),
+        command,
+        seconds: round1(seconds),
+        levels: Vec::new(),
+        pairs: Vec::new(),
+        scores,
+    }
+}
+
+/// The mean gain of `scores` over `below` on the same seeds, with its 95%
+/// interval from the spread of the per-seed differences: `[gain, low, high]`.
+fn paired_step(below: &[i64], scores: &[i64]) -> [f64; 3] {
+    let diffs: Vec<f64> = scores
+        .iter()
+        .zip(below)
+        .map(|(s, b)| (s - b) as f64)
+        .collect();
+    let n = diffs.len().max(1) as f64;
+    let gain = diffs.iter().sum::<f64>() / n;
+    let variance = diffs.iter().map(|d| (d - gain).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let margin = 1.96 * (variance / n).sqrt();
+    [round1(gain), round1(gain - margin), round1(gain + margin)]
+}
+
+fn round1(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
 }
 
 /// Plays the course's `ai_player(K, board)` over lines (`--ai-player`): a
@@ -906,5 +993,51 @@ mod tests {
         assert!(text
             .lines()
             .any(|l| l.starts_with("greedy") && l.contains(" 7 ")));
+    }
+
+    #[test]
+    fn a_ladder_run_writes_each_levels_mean_and_its_gain_over_the_level_below() {
+        let args = args(&["--benchmark", "--ladder", "--ks", "4,5", "--seeds", "3"]);
+        // totals[k][level], seeds in order: level 2 gains 10, 20, 30 at k=4.
+        let totals = vec![
+            vec![vec![100, 200, 300], vec![110, 220, 330]],
+            vec![vec![50, 50, 50], vec![40, 60, 50]],
+        ];
+        let file = score_ladder(&args, &totals, 12.34);
+        assert_eq!(file.game, "crush");
+        assert!(
+            file.command.starts_with(
+                "gamebot crush --benchmark --ladder --first-seed 0 --seeds 3 --ks 4,5"
+            ),
+            "{}",
+            file.command
+        );
+        assert_eq!(file.seconds, 12.3);
+        assert!(file.levels.is_empty() && file.pairs.is_empty());
+        assert_eq!(file.scores.len(), 2);
+        let [first, second] = [&file.scores[0], &file.scores[1]];
+        assert_eq!((first.level, second.level), (1, 2));
+        assert_eq!(first.variants[0].variant, "k=4");
+        assert_eq!(first.variants[0].mean, 200.0);
+        assert_eq!(first.variants[0].step, None);
+        assert_eq!(second.variants[0].games, 3);
+        let [gain, low, high] = second.variants[0].step.unwrap();
+        // Differences 10, 20, 30: sd 10, so the margin is 1.96 * 10 / sqrt(3).
+        assert_eq!(gain, 20.0);
+        let margin = 1.96 * 10.0 / 3f64.sqrt();
+        assert!((high - gain - margin).abs() < 0.06 && (gain - low - margin).abs() < 0.06);
+        assert_eq!(second.variants[1].variant, "k=5");
+        assert_eq!(second.variants[1].step.unwrap()[0], 0.0);
+    }
+
+    #[test]
+    fn numbered_levels_play_in_the_benchmark() {
+        let text = bench(&["--levels", "1,greedy"]);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("1 ") && l.contains(" 7 ")),
+            "{text}"
+        );
+        assert!(Contestant::parse("99").is_err());
     }
 }

@@ -99,18 +99,25 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     }
     let file = ladder_file(args, first..=last, pairs, started.elapsed().as_secs_f64())?;
     print_ratings(&file);
-    let path = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("data/ladder/{}.json", args.game)));
-    let text = serde_json::to_string_pretty(&file)
+    let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
+    write_file(&path, &file)
+}
+
+/// Where a game's ladder file lives: `data/ladder/GAME.json`.
+pub fn default_path(game: &str) -> PathBuf {
+    PathBuf::from(format!("data/ladder/{game}.json"))
+}
+
+/// Writes a ladder file (its folder too) and says where.
+pub fn write_file(path: &std::path::Path, file: &LadderFile) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(file)
         .map_err(|e| CliError::Game(GameError::Internal(e.to_string())))?;
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
     folder
         .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text + "\n"))
+        .and_then(|()| std::fs::write(path, text + "\n"))
         .map_err(|source| CliError::Output {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         })?;
     println!("wrote {}", path.display());
@@ -189,7 +196,8 @@ impl GameVisitor for LadderShape {
         let id = G::info().id;
         if G::info().players != 2 {
             return Err(CliError::usage(format!(
-                "{id} is a one-player game; its levels are measured by `gamebot crush --benchmark`"
+                "{id} is a one-player game; its levels are measured by their mean scores: \
+                 `gamebot {id} --benchmark --ladder`"
             )));
         }
         match <G as Bots>::LADDER.len() {
@@ -274,6 +282,7 @@ fn ladder_file(
         seconds: (seconds * 10.0).round() / 10.0,
         levels,
         pairs,
+        scores: Vec::new(),
     })
 }
 
@@ -300,7 +309,7 @@ fn command_line(args: &LadderArgs) -> String {
 }
 
 /// The commit the binary runs from, when it runs inside its checkout.
-fn build_id() -> String {
+pub fn build_id() -> String {
     std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()

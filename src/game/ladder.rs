@@ -279,10 +279,42 @@ pub struct LadderFile {
     pub command: String,
     /// Wall time of the run, in seconds.
     pub seconds: f64,
-    /// Every numbered level, lowest first.
+    /// Every numbered level of a two-player game, lowest first, rated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub levels: Vec<RatedLevel>,
     /// The matches played, for a re-fit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pairs: Vec<PairResult>,
+    /// Every numbered level of a one-player game, lowest first, with the
+    /// mean score it reaches in each variant.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<ScoredLevel>,
+}
+
+/// One numbered level of a one-player game, measured by its mean score.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoredLevel {
+    /// The level number, from 1.
+    pub level: u8,
+    /// Its mean score in each variant the run measured.
+    pub variants: Vec<VariantScore>,
+}
+
+/// A level's mean score in one variant of a one-player game (Number
+/// Crush's `k=4`), over the same game seeds for every level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantScore {
+    /// The variant, as the game's new-game options say it (`k=4`).
+    pub variant: String,
+    /// Games played (one per game seed).
+    pub games: u32,
+    /// The mean score.
+    pub mean: f64,
+    /// Its gain over the level below on the same seeds, with that gain's
+    /// 95% interval (`[gain, low, high]`); null for level 1.
+    pub step: Option<[f64; 3]>,
 }
 
 /// One numbered level's measured rating.
@@ -319,7 +351,8 @@ pub struct PairResult {
 }
 
 /// The numbered levels of `ladder` as `GET /v1/games` lists them, with the
-/// ratings of `ratings` (a ladder file's JSON) where it has them. A file
+/// ratings or mean scores of `ratings` (a ladder file's JSON) where it has
+/// them. A file
 /// that does not parse lists no ratings; `tests/ladder.rs` checks every
 /// checked-in file.
 pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo> {
@@ -329,6 +362,18 @@ pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo>
             .as_ref()
             .and_then(|file| file.levels.iter().find(|level| level.level == n))
     };
+    let scored = |n: u8| {
+        measured
+            .as_ref()
+            .and_then(|file| file.scores.iter().find(|level| level.level == n))
+            .map(|level| {
+                level
+                    .variants
+                    .iter()
+                    .map(|v| (v.variant.clone(), v.mean))
+                    .collect()
+            })
+    };
     (1..=ladder.len() as u8)
         .zip(ladder)
         .map(|(n, rung)| NumberedLevelInfo {
@@ -336,6 +381,7 @@ pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo>
             description: rung.describe(),
             rating: rated(n).map(|level| level.rating),
             interval: rated(n).map(|level| [level.low, level.high]),
+            mean_scores: scored(n),
         })
         .collect()
 }
@@ -435,6 +481,7 @@ mod tests {
                 games: 10,
                 a_points: 2.5,
             }],
+            scores: Vec::new(),
         };
         let text = serde_json::to_string(&file).unwrap();
         let listed = listing(&ladder, Some(&text));

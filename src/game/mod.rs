@@ -157,7 +157,8 @@ pub struct LevelInfo {
 }
 
 /// A numbered level as `GET /v1/games` lists it, with the rating
-/// `gamebot ladder` measured for it, if it has been.
+/// `gamebot ladder` measured for it (or, in a one-player game, the mean
+/// scores the benchmark measured), if it has been.
 #[derive(Clone, Debug, Serialize)]
 pub struct NumberedLevelInfo {
     /// The level number used in requests (`"level": "5"`).
@@ -168,6 +169,9 @@ pub struct NumberedLevelInfo {
     pub rating: Option<f64>,
     /// The rating's 95% interval, or null.
     pub interval: Option<[f64; 2]>,
+    /// For a one-player game, the mean score the level reaches in each
+    /// variant measured (`{"k=4": 16247.4}`), or null.
+    pub mean_scores: Option<std::collections::BTreeMap<String, f64>>,
 }
 
 /// One option that `new` accepts.
@@ -263,7 +267,8 @@ pub trait Bots: Rules {
     const DEFAULT_LEVEL: Self::Level;
 
     /// The numbered levels `1`…`N`, weakest first, the last being
-    /// [`Rung::Full`]; empty for a game without a ladder.
+    /// [`Rung::Full`] in a two-player game (a one-player game's top may be
+    /// capped); empty for a game without a ladder.
     const LADDER: &'static [Rung] = &[];
 
     /// Random plies that open every game `gamebot ladder` plays: enough

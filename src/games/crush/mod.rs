@@ -43,7 +43,7 @@ mod tests;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    OptionInfo, Outcome, Player, Rules,
+    OptionInfo, Outcome, Player, Rules, Rung,
 };
 use board::{Board, GameRefill, CELLS, SIDE};
 use notation::{Swap, ALL_SWAPS};
@@ -260,6 +260,17 @@ impl Bots for Crush {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: CrushLevel = CrushLevel::Strong;
+    // Scores are points. The top is `strong` under a node cap, not at the
+    // default time: 5,700 and 40,000 positions a swap score the same
+    // (docs/crush-strong.md), and a cap keeps every level load-independent.
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 400, 120.0),
+        Rung::sampled(1, 400, 40.0),
+        Rung::sampled(1, 400, 10.0),
+        Rung::capped(1_000, ""),
+        Rung::capped(3_000, ""),
+        Rung::capped(8_000, ""),
+    ];
 
     fn choose_move(
         state: &State,
