@@ -153,14 +153,12 @@ impl Bots for Naughts {
 
     const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
     // Scores are the solver's evaluation (a line holding one marker of a
-    // side is 4, two 16; a marker in hand 4) below a decided game.
+    // side is 4, two 16; a marker in hand 4) below a decided game. Perfect
+    // play is a draw, so the game spans little: see docs/LADDER.md.
     const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 20_000, 40.0),
+        Rung::sampled(1, 20_000, 400.0),
         Rung::sampled(2, 20_000, 40.0),
-        Rung::sampled(2, 20_000, 10.0),
-        Rung::sampled(3, 20_000, 10.0),
         Rung::sampled(4, 20_000, 5.0),
-        Rung::sampled(6, 50_000, 2.0),
         Rung::Full,
     ];
 
