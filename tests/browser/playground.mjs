@@ -5,7 +5,8 @@
 // save a screenshot. On the board, the row and column labels must be those of
 // the game's notation (LABELS), and the labels of the cells clicked must spell the
 // notation of the move the page then lists (SPELLS); every view links to the
-// game's rules.
+// game's rules. On the board view of a game with numbered levels, the bot
+// plays level 1, picked by its label in the level picker.
 // Any console error, page error or error shown by the page fails the game.
 //
 // Usage: GAMEBOT_URL=http://127.0.0.1:PORT node playground.mjs [screenshot dir]
@@ -136,6 +137,25 @@ async function clickLegalMove(page) {
   return { clicked: clicked.join(' → '), cells };
 }
 
+/** What the picker must call a numbered level: "Level 5 (≈ 1,040)" once measured. */
+const levelLabel = (l) => `Level ${l.level}${l.rating == null ? '' : ` (≈ ${Math.round(l.rating).toLocaleString('en')})`}`;
+
+/**
+ * A game with a ladder lists its numbered levels in the picker, each with its
+ * measured rating; the bot then plays level 1, with the time field closed
+ * (a numbered level carries its own budget, and the API refuses another).
+ */
+async function pickFirstNumberedLevel(page, game) {
+  const ladder = game.numbered_levels || [];
+  if (ladder.length === 0) return;
+  for (const level of [ladder[0], ladder[ladder.length - 1]]) {
+    const shown = (await page.locator(`#level option[value="${level.level}"]`).textContent()).trim();
+    if (shown !== levelLabel(level)) throw new Error(`the level picker shows ${shown}, not ${levelLabel(level)}`);
+  }
+  await page.selectOption('#level', '1');
+  if (!(await page.locator('#time').isDisabled())) throw new Error('the time field stays open for a numbered level');
+}
+
 async function playOneGame(context, game, view) {
   const page = await context.newPage();
   const problems = [];
@@ -167,6 +187,7 @@ async function playOneGame(context, game, view) {
     await until(() => document.body.dataset.turn === 'human');
     await noPageError(page);
     await checkRulesLink(page, game);
+    if (view === 'board') await pickFirstNumberedLevel(page, game);
 
     // The board speaks the game's notation, and says what its pieces are.
     const labels = view === 'board' ? await boardLabels(page) : null;

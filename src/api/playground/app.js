@@ -374,13 +374,9 @@
     const generic = new URLSearchParams(location.search).get('view') === 'generic';
     ui.renderer = generic ? null : renderers[ui.info.id] || null;
     Object.assign(ui, { state: null, moves: [], outcome: { status: 'ongoing' }, from: null, pick: null });
-    const levels = ui.info.levels.map((l) => {
-      const option = new Option(l.id, l.id);
-      option.title = l.description;
-      return option;
-    });
-    $('level').replaceChildren(...levels);
+    $('level').replaceChildren(...levelGroups(ui.info));
     $('level').value = ui.info.default_level;
+    levelChosen();
     $('side').replaceChildren(...(ui.info.sides || []).map((s) => new Option(s, s)));
     $('side-label').hidden = ui.info.players < 2;
     $('bot').textContent = ui.info.players < 2 ? 'Bot plays one swap' : 'Bot plays one move';
@@ -455,8 +451,44 @@
     }
   }
 
+  /**
+   * The level picker's entries: the numbered levels (a ladder, each with its
+   * measured rating: "Level 5 (≈ 1,040)"), then the named ones.
+   */
+  function levelGroups(info) {
+    const named = document.createElement('optgroup');
+    named.label = 'Named levels';
+    named.append(...info.levels.map((l) => {
+      const option = new Option(l.id, l.id);
+      option.title = l.description;
+      return option;
+    }));
+    const ladder = info.numbered_levels || [];
+    if (ladder.length === 0) return [named];
+    const numbered = document.createElement('optgroup');
+    numbered.label = 'Numbered levels';
+    numbered.append(...ladder.map((l) => {
+      const rated = l.rating == null ? '' : ` (≈ ${Math.round(l.rating).toLocaleString('en')})`;
+      const option = new Option(`Level ${l.level}${rated}`, String(l.level));
+      const interval = l.interval ? `; rating ${l.interval.map((r) => Math.round(r).toLocaleString('en')).join(' to ')} (95%)` : '';
+      option.title = `${l.description}${interval}`;
+      return option;
+    }));
+    return [numbered, named];
+  }
+
+  /** Whether the picked level is a numbered one, which carries its own budget. */
+  const numberedLevel = () => /^\d+$/.test($('level').value);
+
+  /** A numbered level thinks as long as its rung says: the time field does not apply. */
+  function levelChosen() {
+    $('time').disabled = numberedLevel();
+    $('time').title = numberedLevel() ? 'A numbered level carries its own budget.' : '';
+  }
+
   async function botMove() {
-    const request = { state: ui.state, level: $('level').value, time_ms: Number($('time').value) || 500 };
+    const request = { state: ui.state, level: $('level').value };
+    if (!numberedLevel()) request.time_ms = Number($('time').value) || 500;
     const reply = await api('POST', `/v1/games/${ui.info.id}/bot-move`, request);
     ui.state = reply.state;
     ui.last = cellsOf(reply.move);
@@ -769,6 +801,7 @@
       busy(newGame);
     });
     $('side').addEventListener('change', () => busy(letBotPlay));
+    $('level').addEventListener('change', levelChosen);
     $('bot').addEventListener('click', () => busy(async () => {
       await botMove();
       await letBotPlay();
