@@ -156,7 +156,7 @@ impl Bots for Naughts {
     // side is 4, two 16; a marker in hand 4) below a decided game. Perfect
     // play is a draw, so the game spans little: see docs/LADDER.md.
     const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 20_000, 400.0),
+        Rung::sampled(1, 20_000, 250_000.0),
         Rung::sampled(2, 20_000, 40.0),
         Rung::sampled(4, 20_000, 5.0),
         Rung::Full,
