@@ -474,6 +474,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let build = ladder::build_id();
     let started = Instant::now();
     // The match engine's runner, one game a job. A game's own error travels
     // inside its result (the runner's errors are strings), so the runner
@@ -544,7 +545,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         }
     }
     if args.ladder {
-        let file = score_ladder(args, &totals, started.elapsed().as_secs_f64());
+        let file = score_ladder(args, build, &totals, started.elapsed().as_secs_f64());
         let path = args
             .ladder_out
             .clone()
@@ -556,7 +557,12 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
 
 /// The ladder file of a `--ladder` benchmark: `totals[k][level]` are the
 /// levels' totals on the same seeds, in seed order.
-fn score_ladder(args: &CrushArgs, totals: &[Vec<Vec<i64>>], seconds: f64) -> LadderFile {
+fn score_ladder(
+    args: &CrushArgs,
+    build: String,
+    totals: &[Vec<Vec<i64>>],
+    seconds: f64,
+) -> LadderFile {
     let levels = totals.first().map_or(0, Vec::len);
     let scores = (0..levels)
         .map(|li| ScoredLevel {
@@ -588,7 +594,7 @@ fn score_ladder(args: &CrushArgs, totals: &[Vec<Vec<i64>>], seconds: f64) -> Lad
     }
     LadderFile {
         game: "crush".to_string(),
-        build: ladder::build_id(),
+        build,
         command,
         seconds: round1(seconds),
         levels: Vec::new(),
@@ -1003,7 +1009,7 @@ mod tests {
             vec![vec![100, 200, 300], vec![110, 220, 330]],
             vec![vec![50, 50, 50], vec![40, 60, 50]],
         ];
-        let file = score_ladder(&args, &totals, 12.34);
+        let file = score_ladder(&args, "abc1234".into(), &totals, 12.34);
         assert_eq!(file.game, "crush");
         assert!(
             file.command.starts_with(

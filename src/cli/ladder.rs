@@ -86,6 +86,9 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             args.game
         )));
     }
+    // The build is read before the run: a commit made while it runs is not
+    // the build that played.
+    let build = build_id();
     let started = Instant::now();
     let mut pairs = Vec::new();
     for (low, high) in pairs_to_play(last - first + 1) {
@@ -97,7 +100,8 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         );
         pairs.push(pair);
     }
-    let file = ladder_file(args, first..=last, pairs, started.elapsed().as_secs_f64())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let file = ladder_file(args, build, first..=last, pairs, seconds)?;
     print_ratings(&file);
     let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
     write_file(&path, &file)
@@ -238,6 +242,7 @@ pub fn pairs_to_play(levels: u8) -> Vec<(u8, u8)> {
 /// The fitted ladder.
 fn ladder_file(
     args: &LadderArgs,
+    build: String,
     levels: std::ops::RangeInclusive<u8>,
     pairs: Vec<PairResult>,
     seconds: f64,
@@ -277,7 +282,7 @@ fn ladder_file(
         .collect();
     Ok(LadderFile {
         game: args.game.clone(),
-        build: build_id(),
+        build,
         command: command_line(args),
         seconds: (seconds * 10.0).round() / 10.0,
         levels,

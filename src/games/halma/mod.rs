@@ -30,7 +30,7 @@ pub use movegen::HalmaMove;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    OptionInfo, Outcome, Player, Rules, ScoredMove, SearchReport, TextRequest,
+    OptionInfo, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{describe_decisive, Evaluate, SearchOptions};
 use serde_json::{Map, Value};
@@ -112,6 +112,18 @@ impl Bots for Halma {
     type BotOptions = HalmaOptions;
 
     const DEFAULT_LEVEL: HalmaLevel = HalmaLevel::Strong;
+    // Scores are `strong`'s evaluation: a piece's cost grows by about 10 to
+    // 25 a square it still has to go. Not yet measured (docs/LADDER.md).
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 50_000, 80.0),
+        Rung::sampled(1, 50_000, 30.0),
+        Rung::sampled(2, 50_000, 30.0),
+        Rung::sampled(2, 50_000, 10.0),
+        Rung::sampled(3, 100_000, 10.0),
+        Rung::sampled(3, 100_000, 3.0),
+        Rung::capped(300_000, ""),
+        Rung::Full,
+    ];
 
     fn choose_move(
         state: &HalmaState,

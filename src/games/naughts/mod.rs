@@ -161,6 +161,8 @@ impl Bots for Naughts {
         Rung::sampled(4, 20_000, 5.0),
         Rung::Full,
     ];
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/naughts.json"));
 
     fn choose_move(
         state: &State,
