@@ -68,13 +68,12 @@ fn the_ladder_command_plays_every_pair_and_writes_a_fitted_file() {
 }
 
 #[test]
-fn games_without_a_ladder_are_refused() {
+fn ladder_runs_that_cannot_be_played_are_refused() {
     for (args, says) in [
-        (&["crush"][..], "one-player"),
-        (&["naughts"], "no numbered levels"),
+        (&["crush"][..], "`gamebot crush --benchmark --ladder`"),
         (&["chess"], "no game"),
         (&["reversi", "--levels", "5-3"], "the lower first"),
-        (&["reversi", "--levels", "1-99"], "levels 1-11"),
+        (&["reversi", "--levels", "1-99"], "levels 1-12"),
     ] {
         let run = Command::new(GAMEBOT)
             .arg("ladder")
