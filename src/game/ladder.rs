@@ -81,9 +81,9 @@ impl Rung {
                 nodes,
                 temperature,
             } => format!(
-                "searches {depth} ply{} deep (at most {nodes} positions) and plays a move that \
+                "searches {depth} {} deep (at most {nodes} positions) and plays a move that \
                  looks worse by L with weight exp(-L / {temperature})",
-                if *depth == 1 { "" } else { "s" }
+                if *depth == 1 { "ply" } else { "plies" }
             ),
             Rung::Capped { nodes, options: "" } => {
                 format!("the default level searching at most {nodes} positions")

@@ -263,13 +263,13 @@ impl Bots for Crush {
     // Scores are points. The top is `strong` under a node cap, not at the
     // default time: 5,700 and 40,000 positions a swap score the same
     // (docs/crush-strong.md), and a cap keeps every level load-independent.
+    // Levels 1-3 play a one-swap lookahead, from any matching swap alike
+    // to nearly always the best-looking one.
     const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 400, 120.0),
-        Rung::sampled(1, 400, 40.0),
-        Rung::sampled(1, 400, 10.0),
-        Rung::capped(1_000, ""),
-        Rung::capped(3_000, ""),
-        Rung::capped(8_000, ""),
+        Rung::sampled(1, 400, 1_000_000.0),
+        Rung::sampled(1, 400, 20.0),
+        Rung::sampled(1, 400, 4.0),
+        Rung::capped(5_700, ""),
     ];
 
     fn choose_move(
