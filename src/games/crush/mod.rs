@@ -271,6 +271,8 @@ impl Bots for Crush {
         Rung::sampled(1, 400, 4.0),
         Rung::capped(5_700, ""),
     ];
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/crush.json"));
 
     fn choose_move(
         state: &State,
