@@ -627,6 +627,8 @@ async fn numbered_levels_play_with_their_own_budget_and_refuse_another() {
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
     assert_eq!(first.json["search"]["level"], "2");
     assert_eq!(first.json["search"]["max_depth"], 1);
+    // It searched to a node cap, not for the service's default time.
+    assert!(first.json["search"]["time_ms"].is_null(), "{}", first.text);
     assert!(
         first.json["search"]["temperature"].is_number(),
         "{}",

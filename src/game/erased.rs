@@ -271,6 +271,9 @@ impl<G: Game> Erased<G> {
             budget,
             params.seed,
         );
+        if let AnyLevel::Numbered(n) = level {
+            choice.report.time_ms = ladder::rung_time_ms::<G>(*n, budget);
+        }
         Ok(choice)
     }
 

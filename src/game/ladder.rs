@@ -220,6 +220,17 @@ pub fn choose<G: Bots>(
     }
 }
 
+/// The think time a report of rung `n` of `G` echoes: none for a sampled
+/// or capped rung (they search to a node cap, whatever the request's
+/// budget), the rung's own for a timed one, and the request's for the top.
+pub fn rung_time_ms<G: Bots>(n: u8, budget: &Budget) -> Option<u64> {
+    match G::LADDER.get(usize::from(n).checked_sub(1)?)? {
+        Rung::Sampled { .. } | Rung::Capped { .. } => None,
+        Rung::Timed { ms } => Some(budget.time_ms.map_or(*ms, |given| given.min(*ms))),
+        Rung::Full => budget.time_ms,
+    }
+}
+
 /// A rung's own budget: its depth and node caps and no deadline, stopped
 /// only by `budget`'s stop flag (a client gone, a server stopping).
 fn own_budget(budget: &Budget, depth: Option<u32>, nodes: u64) -> Budget {
@@ -437,6 +448,21 @@ mod tests {
         };
         assert_eq!(picks(7), picks(7));
         assert_ne!(picks(7), picks(8));
+    }
+
+    #[test]
+    fn a_rung_echoes_the_time_it_was_given_and_none_under_a_node_cap() {
+        use crate::games::reversi::Reversi;
+        let given = Budget::with_time_ms(1000);
+        let top = Reversi::LADDER.len() as u8;
+        assert_eq!(rung_time_ms::<Reversi>(1, &given), None);
+        assert_eq!(rung_time_ms::<Reversi>(top - 1, &given), Some(150));
+        assert_eq!(rung_time_ms::<Reversi>(top, &given), Some(1000));
+        assert_eq!(
+            rung_time_ms::<Reversi>(top - 1, &Budget::with_time_ms(100)),
+            Some(100)
+        );
+        assert_eq!(rung_time_ms::<Reversi>(top + 1, &given), None);
     }
 
     #[test]
