@@ -30,6 +30,10 @@ pub enum Rung {
         nodes: u64,
         /// How readily a worse move is played, in score units; larger is weaker.
         temperature: f64,
+        /// The share of moves on which the draw is made (1 for every move);
+        /// on the others the analysis's best move is played, so a level
+        /// errs now and then instead of on every move.
+        slip: f64,
     },
     /// The game's default level searching at most `nodes` positions (and
     /// no deeper than its own plan): strong play on a smaller, fixed budget,
@@ -59,12 +63,20 @@ impl Rung {
         Rung::Capped { nodes, options }
     }
 
-    /// A [`Rung::Sampled`] rung, for a game's ladder table.
+    /// A [`Rung::Sampled`] rung that draws on every move, for a game's
+    /// ladder table.
     pub const fn sampled(depth: u32, nodes: u64, temperature: f64) -> Rung {
+        Rung::slipping(depth, nodes, 1.0, temperature)
+    }
+
+    /// A [`Rung::Sampled`] rung that plays its best move except on a
+    /// `slip` share of moves, for a game's ladder table.
+    pub const fn slipping(depth: u32, nodes: u64, slip: f64, temperature: f64) -> Rung {
         Rung::Sampled {
             depth,
             nodes,
             temperature,
+            slip,
         }
     }
 
@@ -80,11 +92,20 @@ impl Rung {
                 depth,
                 nodes,
                 temperature,
-            } => format!(
-                "searches {depth} {} deep (at most {nodes} positions) and plays a move that \
-                 looks worse by L with weight exp(-L / {temperature})",
-                if *depth == 1 { "ply" } else { "plies" }
-            ),
+                slip,
+            } => {
+                let plies = if *depth == 1 { "ply" } else { "plies" };
+                let when = if *slip >= 1.0 {
+                    "plays".to_string()
+                } else {
+                    let percent = (slip * 1000.0).round() / 10.0;
+                    format!("plays its best move, except on {percent}% of moves")
+                };
+                format!(
+                    "searches {depth} {plies} deep (at most {nodes} positions) and {when} a move \
+                     that looks worse by L with weight exp(-L / {temperature})"
+                )
+            }
             Rung::Capped { nodes, options: "" } => {
                 format!("the default level searching at most {nodes} positions")
             }
@@ -195,12 +216,21 @@ pub fn choose<G: Bots>(
             depth,
             nodes,
             temperature,
+            slip,
         } => {
             let own = own_budget(budget, Some(depth), nodes);
             let analysis = G::analyze(state, usize::MAX, params, &own)?;
             let scores: Vec<i64> = analysis.moves.iter().map(|m| m.score).collect();
-            let pick = draw(&scores, temperature, &mut params.rng())
-                .ok_or_else(|| GameError::Internal("the analysis scored no move".to_string()))?;
+            let mut rng = params.rng();
+            // A rung that draws on every move takes no extra number from the
+            // seed's stream, so its moves stay what they were measured with.
+            let slips = slip >= 1.0 || rng.random::<f64>() < slip;
+            let pick = if slips {
+                draw(&scores, temperature, &mut rng)
+            } else {
+                best_of(&scores)
+            }
+            .ok_or_else(|| GameError::Internal("the analysis scored no move".to_string()))?;
             let chosen = &analysis.moves[pick];
             let mut report = analysis.report;
             report.score = Some(chosen.score);
@@ -257,6 +287,12 @@ fn timed_budget(budget: &Budget, ms: u64) -> Budget {
         stop: budget.stop.clone(),
         ..own
     }
+}
+
+/// The index of the first best score; `None` for no scores.
+fn best_of(scores: &[i64]) -> Option<usize> {
+    let best = scores.iter().max()?;
+    scores.iter().position(|s| s == best)
 }
 
 /// Draws an index with weight `exp((score − best) / temperature)`; `None`
@@ -463,6 +499,34 @@ mod tests {
             Some(100)
         );
         assert_eq!(rung_time_ms::<Reversi>(top + 1, &given), None);
+    }
+
+    #[test]
+    fn a_slipping_rung_errs_on_its_share_of_moves_and_describes_it() {
+        use crate::game::Codec;
+        use crate::games::advance::{Advance, State};
+        // Advance's level 1 slips on a share of moves: over many seeds, the
+        // move played is the analysis's best on at least about the rest of
+        // them (a draw may pick the best too), and not on every one.
+        let state: State = Advance::new_game(Default::default()).unwrap();
+        let Rung::Sampled { slip, .. } = Advance::LADDER[0] else {
+            panic!("level 1 of Advance is a sampled rung");
+        };
+        assert!(slip < 1.0);
+        let level = AnyLevel::Numbered(1);
+        let budget = Budget::unlimited();
+        let best_played = (0..60)
+            .filter(|&seed| {
+                let choice =
+                    choose::<Advance>(&state, &level, &BotParams::seeded(seed), &budget).unwrap();
+                choice.report.notes["rank_played"] == 1
+            })
+            .count();
+        let at_least = ((1.0 - slip) * 60.0 * 0.7) as usize;
+        assert!((at_least..60).contains(&best_played), "{best_played} of 60");
+        let share = format!("except on {}% of moves", (slip * 1000.0).round() / 10.0);
+        assert!(Advance::LADDER[0].describe().contains(&share));
+        assert!(!Rung::sampled(1, 10, 5.0).describe().contains("except"));
     }
 
     #[test]
