@@ -183,12 +183,36 @@ pub fn elo_estimate(points: &[f64]) -> Option<EloEstimate> {
     let score = points.iter().sum::<f64>() / n;
     let variance = points.iter().map(|p| (p - score).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (variance / n).sqrt();
-    let elo = |p: f64| (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10());
+    let elo = |p: f64| (p > 0.0 && p < 1.0).then(|| elo_of_score(p));
     Some(EloEstimate {
         diff: round(elo(score)?, 1),
         low: round(elo((score - margin).max(1e-6))?, 1),
         high: round(elo((score + margin).min(1.0 - 1e-6))?, 1),
     })
+}
+
+/// The Elo difference a score (0 < `score` < 1) implies under the logistic
+/// model.
+pub fn elo_of_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The mean of `scores[i] - base[i]` over paired results (the same seeds),
+/// and half the width of its 95% interval from the spread of the
+/// differences (none under two pairs).
+pub fn paired_difference(base: &[i64], scores: &[i64]) -> (f64, Option<f64>) {
+    let diffs: Vec<f64> = scores
+        .iter()
+        .zip(base)
+        .map(|(s, b)| (s - b) as f64)
+        .collect();
+    let n = diffs.len().max(1) as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let margin = (diffs.len() >= 2).then(|| {
+        let variance = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        1.96 * (variance / n).sqrt()
+    });
+    (mean, margin)
 }
 
 /// One match of a ladder run for [`fit_ratings`]: players `a` and `b`
@@ -351,7 +375,8 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
-fn round(x: f64, digits: i32) -> f64 {
+/// `x` rounded to `digits` decimals.
+pub fn round(x: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (x * scale).round() / scale
 }

@@ -14,6 +14,7 @@
 use super::{ladder, CliError};
 use crate::arena::line_program::{self, LinePlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
+use crate::arena::stats::{paired_difference, round};
 use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
 use crate::game::ladder::{LadderFile, ScoredLevel, VariantScore};
 use crate::game::{place, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
@@ -606,20 +607,13 @@ fn score_ladder(
 /// The mean gain of `scores` over `below` on the same seeds, with its 95%
 /// interval from the spread of the per-seed differences: `[gain, low, high]`.
 fn paired_step(below: &[i64], scores: &[i64]) -> [f64; 3] {
-    let diffs: Vec<f64> = scores
-        .iter()
-        .zip(below)
-        .map(|(s, b)| (s - b) as f64)
-        .collect();
-    let n = diffs.len().max(1) as f64;
-    let gain = diffs.iter().sum::<f64>() / n;
-    let variance = diffs.iter().map(|d| (d - gain).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let margin = 1.96 * (variance / n).sqrt();
+    let (gain, margin) = paired_difference(below, scores);
+    let margin = margin.unwrap_or(0.0);
     [round1(gain), round1(gain - margin), round1(gain + margin)]
 }
 
 fn round1(value: f64) -> f64 {
-    (value * 10.0).round() / 10.0
+    round(value, 1)
 }
 
 /// Plays the course's `ai_player(K, board)` over lines (`--ai-player`): a
@@ -671,17 +665,8 @@ impl Gain {
                 margin: None,
             };
         }
-        let diffs: Vec<f64> = scores
-            .iter()
-            .zip(base)
-            .map(|(s, b)| (s - b) as f64)
-            .collect();
-        let n = diffs.len() as f64;
-        let mean_diff = diffs.iter().sum::<f64>() / n;
-        let margin = (diffs.len() >= 2).then(|| {
-            let variance = diffs.iter().map(|d| (d - mean_diff).powi(2)).sum::<f64>() / (n - 1.0);
-            1.96 * (variance / n).sqrt() / base_mean * 100.0
-        });
+        let (mean_diff, margin) = paired_difference(base, scores);
+        let margin = margin.map(|m| m / base_mean * 100.0);
         Gain {
             percent: mean_diff / base_mean * 100.0,
             margin,

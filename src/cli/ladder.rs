@@ -9,7 +9,7 @@
 use super::arena::{play_arena, ArenaArgs};
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
-use crate::arena::stats::{fit_ratings, Pairing};
+use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
 use crate::config::ServeConfig;
 use crate::game::ladder::{LadderFile, PairResult, RatedLevel};
 use crate::game::{Bots, Game, GameError};
@@ -178,7 +178,7 @@ fn measured_well_enough(pair: &PairResult) -> bool {
         return true;
     }
     let margin = 1.96 * (score * (1.0 - score) / games).sqrt();
-    let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+    let elo = |p: f64| elo_of_score(p.clamp(1e-6, 1.0 - 1e-6));
     let width = elo(score + margin) - elo(score - margin);
     width < elo(score).abs()
 }

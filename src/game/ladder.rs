@@ -311,7 +311,7 @@ pub fn draw(scores: &[i64], temperature: f64, rng: &mut impl Rng) -> Option<usiz
         }
         left -= weight;
     }
-    scores.iter().position(|&s| s == best)
+    best_of(scores)
 }
 
 /// A game's measured ladder, as `data/ladder/<game>.json` holds it.
