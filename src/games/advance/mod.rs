@@ -115,17 +115,18 @@ impl Bots for Advance {
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
     // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
     // temperature on a share of moves, since erring a little on every move
-    // loses every game. Shares spaced by 100-game probes (docs/LADDER.md);
-    // the 20k rung sits about 200 Elo under the top so that the one pair
-    // that costs a second a move needs few games.
+    // loses every game. Shares spaced by 100-game probes (docs/LADDER.md).
+    // Positions buy little here (5k -> 20k was +91), so one capped rung
+    // sits about 250 Elo under the top: the one pair that costs a second a
+    // move then needs few games.
     const LADDER: &'static [Rung] = &[
+        Rung::slipping(2, 100_000, 0.70, 300.0),
         Rung::slipping(2, 100_000, 0.55, 300.0),
         Rung::slipping(2, 100_000, 0.40, 300.0),
         Rung::slipping(2, 100_000, 0.28, 300.0),
         Rung::slipping(2, 100_000, 0.18, 300.0),
         Rung::slipping(2, 100_000, 0.11, 300.0),
-        Rung::capped(5_000, ""),
-        Rung::capped(20_000, ""),
+        Rung::capped(12_000, ""),
         Rung::Full,
     ];
 
