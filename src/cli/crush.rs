@@ -575,7 +575,7 @@ fn score_ladder(
                 .map(|(k, by_level)| VariantScore {
                     variant: format!("k={k}"),
                     games: by_level[li].len() as u32,
-                    mean: round1(mean(&by_level[li])),
+                    mean: round(mean(&by_level[li]), 1),
                     step: li
                         .checked_sub(1)
                         .map(|below| paired_step(&by_level[below], &by_level[li])),
@@ -597,7 +597,7 @@ fn score_ladder(
         game: "crush".to_string(),
         build,
         command,
-        seconds: round1(seconds),
+        seconds: round(seconds, 1),
         levels: Vec::new(),
         pairs: Vec::new(),
         scores,
@@ -609,11 +609,7 @@ fn score_ladder(
 fn paired_step(below: &[i64], scores: &[i64]) -> [f64; 3] {
     let (gain, margin) = paired_difference(below, scores);
     let margin = margin.unwrap_or(0.0);
-    [round1(gain), round1(gain - margin), round1(gain + margin)]
-}
-
-fn round1(value: f64) -> f64 {
-    round(value, 1)
+    [gain, gain - margin, gain + margin].map(|x| round(x, 1))
 }
 
 /// Plays the course's `ai_player(K, board)` over lines (`--ai-player`): a
