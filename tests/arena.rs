@@ -5,24 +5,17 @@ use gamebot::cli::arena::{play_arena, ArenaArgs};
 
 fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
     ArenaArgs {
-        game: "reversi".into(),
         a: a.into(),
         b: b.into(),
         games,
         time_ms: Some(2_000),
-        a_time_ms: None,
-        b_time_ms: None,
-        clock_s: None,
-        a_clock_s: None,
-        b_clock_s: None,
         grace_ms: 1_000,
         seed: 11,
         random_plies: 2,
         max_plies: 1_000,
         threads: Some(2),
-        options: None,
         json: true,
-        games_log: None,
+        ..ArenaArgs::new("reversi")
     }
 }
 
@@ -194,4 +187,32 @@ fn halma_under_game_clocks_plays_to_the_end_without_time_losses() {
     .unwrap();
     assert_eq!((report.a.timeouts, report.b.timeouts), (0, 0), "{report:?}");
     assert_eq!(report.games, 2);
+}
+
+#[test]
+fn resign_adjudication_ends_games_both_players_score_as_decided() {
+    let played_out = play_arena(&args("norvig:depth=2", "norvig:depth=1", 4)).unwrap();
+    assert_eq!(played_out.adjudicated, 0, "no rule, no adjudication");
+    let adjudicated = play_arena(&ArenaArgs {
+        resign_margin: Some(1),
+        resign_moves: 1,
+        ..args("norvig:depth=2", "norvig:depth=1", 4)
+    })
+    .unwrap();
+    assert!(adjudicated.adjudicated > 0, "{adjudicated:?}");
+    assert_eq!(
+        adjudicated.a.wins + adjudicated.b.wins + adjudicated.draws,
+        4,
+        "an adjudicated game is a win"
+    );
+    let never = play_arena(&ArenaArgs {
+        resign_margin: Some(1),
+        resign_moves: 1,
+        ..args("norvig:depth=2", "random", 4)
+    })
+    .unwrap();
+    assert_eq!(
+        never.adjudicated, 0,
+        "random reports no score, so it never agrees"
+    );
 }

@@ -16,24 +16,17 @@ const GRHINO: &str = "/usr/games/gtp-rhino";
 
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     ArenaArgs {
-        game: "reversi".into(),
         a: "norvig:depth=2".into(),
         b: b.into(),
         games,
         time_ms: Some(50),
-        a_time_ms: None,
         b_time_ms: Some(200),
-        clock_s: None,
-        a_clock_s: None,
-        b_clock_s: None,
-        grace_ms: 50,
         seed: 3,
         random_plies: 2,
         max_plies: 200,
         threads: Some(2),
-        options: None,
-        json: false,
         games_log: Some(log.to_path_buf()),
+        ..ArenaArgs::new("reversi")
     }
 }
 

@@ -13,14 +13,9 @@ use std::path::{Path, PathBuf};
 
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     ArenaArgs {
-        game: "halma".into(),
         a: "random".into(),
         b: b.into(),
         games,
-        time_ms: None,
-        a_time_ms: None,
-        b_time_ms: None,
-        clock_s: None,
         a_clock_s: Some(30.0),
         b_clock_s: Some(30.0),
         grace_ms: 50,
@@ -28,9 +23,8 @@ fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
         random_plies: 2,
         max_plies: 40,
         threads: Some(2),
-        options: None,
-        json: false,
         games_log: Some(log.to_path_buf()),
+        ..ArenaArgs::new("halma")
     }
 }
 

@@ -13,24 +13,19 @@ use std::path::Path;
 
 fn args(b: &str, games: usize, log: &Path) -> ArenaArgs {
     ArenaArgs {
-        game: "advance".into(),
         a: "greedy".into(),
         b: b.into(),
         games,
         time_ms: Some(100),
         a_time_ms: Some(20),
         b_time_ms: Some(200),
-        clock_s: None,
-        a_clock_s: None,
-        b_clock_s: None,
         grace_ms: 50,
         seed: 5,
         random_plies: 2,
         max_plies: 400,
         threads: Some(2),
-        options: None,
-        json: false,
         games_log: Some(log.to_path_buf()),
+        ..ArenaArgs::new("advance")
     }
 }
 

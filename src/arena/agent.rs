@@ -85,6 +85,7 @@ impl<G: Game> Player<G> for AgentPlayer<G> {
             mv,
             nodes: None,
             depth: None,
+            score: None,
         })
     }
 }

@@ -107,6 +107,7 @@ impl<G: Game> Player<G> for BoardFilePlayer<G> {
                 mv,
                 nodes: None,
                 depth: None,
+                score: None,
             })
             .ok_or_else(|| Forfeit("illegal: no legal move leads to this board".to_string()))
     }

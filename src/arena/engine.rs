@@ -1,7 +1,7 @@
 //! One game between two players, and a match of many games in parallel.
 
 use super::clock::{SideClock, TimeControl};
-use super::player::{Forfeit, Player, Turn};
+use super::player::{Choice, Forfeit, Player, Turn};
 use crate::game::{Game, Outcome, Player as Side};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
@@ -55,6 +55,76 @@ pub struct MatchSpec {
     pub threads: usize,
     /// Each seat's time control, A first.
     pub time: [TimeControl; 2],
+    /// When a game is given to the side both players agree is winning,
+    /// before it ends on the board; `None` plays every game out.
+    pub resign: Option<Resign>,
+}
+
+/// Resign adjudication, as cutechess-cli's two-sided `-resign`: a game is
+/// won by a seat once both players' own scores have agreed on it for
+/// `moves` moves each in a row, the leader's at least `margin` and the
+/// other's at most `−margin` (scores in the game's units, each from its
+/// mover's view). It spares the long tail of games decided early; a
+/// player that reports no score (an outside program) is never resigned
+/// for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resign {
+    /// How far ahead both scores must put the leader.
+    pub margin: i64,
+    /// For how many moves of each side in a row.
+    pub moves: usize,
+}
+
+/// Follows the players' scores through a game for [`Resign`].
+#[derive(Debug)]
+struct ResignWatch {
+    rule: Option<Resign>,
+    last_score: [Option<i64>; 2],
+    leader: Option<Seat>,
+    agreed_plies: usize,
+}
+
+impl ResignWatch {
+    fn new(rule: Option<Resign>) -> Self {
+        ResignWatch {
+            rule,
+            last_score: [None, None],
+            leader: None,
+            agreed_plies: 0,
+        }
+    }
+
+    /// Takes `seat`'s score of the move it just chose; returns the winner
+    /// once the players have agreed long enough.
+    fn observe(&mut self, seat: Seat, score: Option<i64>) -> Option<Seat> {
+        let rule = self.rule?;
+        self.last_score[seat.index()] = score;
+        let leader = self.agreed_leader(rule.margin);
+        self.agreed_plies = match leader {
+            Some(_) if leader == self.leader => self.agreed_plies + 1,
+            Some(_) => 1,
+            None => 0,
+        };
+        self.leader = leader;
+        if self.agreed_plies >= 2 * rule.moves.max(1) {
+            leader
+        } else {
+            None
+        }
+    }
+
+    /// The seat both latest scores put at least `margin` ahead.
+    fn agreed_leader(&self, margin: i64) -> Option<Seat> {
+        let [a, b] = self.last_score;
+        let (a, b) = (a?, b?);
+        if a >= margin && b <= -margin {
+            Some(Seat::A)
+        } else if b >= margin && a <= -margin {
+            Some(Seat::B)
+        } else {
+            None
+        }
+    }
 }
 
 /// How one game ended, by seat.
@@ -87,6 +157,8 @@ pub struct GameRecord {
     pub on_time: bool,
     /// Whether the game was stopped at the ply cap.
     pub capped: bool,
+    /// Whether the game was given to a side by resign adjudication.
+    pub adjudicated: bool,
     /// Every move in notation, random opening plies included.
     pub moves: Vec<String>,
     /// Each seat's think time per move, in milliseconds.
@@ -140,12 +212,14 @@ pub fn play_game<G: Game>(
         forfeit: None,
         on_time: false,
         capped: false,
+        adjudicated: false,
         moves: Vec::new(),
         think_ms: [Vec::new(), Vec::new()],
         nodes: [0, 0],
         margin_a: None,
     };
     let mut legal = Vec::new();
+    let mut resign = ResignWatch::new(spec.resign);
     for ply in 0..spec.max_plies {
         if G::outcome(&state).is_over() {
             break;
@@ -174,7 +248,13 @@ pub fn play_game<G: Game>(
                 &mut clocks,
                 &mut record,
             ) {
-                Ok(mv) => mv,
+                Ok(choice) => {
+                    if let Some(winner) = resign.observe(seat, choice.score) {
+                        adjudicate::<G>(&state, &choice.mv, winner, &mut record);
+                        return record;
+                    }
+                    choice.mv
+                }
                 Err((forfeit, on_time)) => {
                     record.result = GameResult::Win(seat.other());
                     record.reason = forfeit.0;
@@ -194,6 +274,18 @@ pub fn play_game<G: Game>(
     record
 }
 
+/// Ends a game by resign adjudication: `mv`, the move that made the players
+/// agree, is played and the game goes to `winner`.
+fn adjudicate<G: Game>(state: &G::State, mv: &G::Move, winner: Seat, record: &mut GameRecord) {
+    record.moves.push(G::notation(state, mv));
+    record.result = GameResult::Win(winner);
+    record.adjudicated = true;
+    record.reason = format!(
+        "adjudicated: both players scored the game won for {winner:?} after {} plies",
+        record.moves.len()
+    );
+}
+
 /// Asks `seat`'s player for a move, times it, charges its clock and checks
 /// the move is legal. `Err` is the forfeit, and whether it was on time.
 fn timed_move<G: Game>(
@@ -204,7 +296,7 @@ fn timed_move<G: Game>(
     players: &mut [Box<dyn Player<G>>; 2],
     clocks: &mut [SideClock; 2],
     record: &mut GameRecord,
-) -> Result<G::Move, (Forfeit, bool)> {
+) -> Result<Choice<G::Move>, (Forfeit, bool)> {
     let started = Instant::now();
     let choice = players[seat.index()].choose(state, turn);
     let spent = started.elapsed();
@@ -222,7 +314,7 @@ fn timed_move<G: Game>(
     if !legal.contains(&choice.mv) {
         return Err((Forfeit(format!("illegal: {:?}", choice.mv)), false));
     }
-    Ok(choice.mv)
+    Ok(choice)
 }
 
 /// Fills in the result of a game that ended on the board or at the cap.
@@ -298,4 +390,64 @@ pub fn run_parallel<T: Send>(
         .into_iter()
         .flatten()
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULE: Resign = Resign {
+        margin: 100,
+        moves: 2,
+    };
+
+    /// Feeds alternating scores, A first, and returns the ply (from 1) at
+    /// which the watch adjudicated, with the winner.
+    fn adjudicated_at(scores: &[i64]) -> Option<(usize, Seat)> {
+        let mut watch = ResignWatch::new(Some(RULE));
+        scores.iter().enumerate().find_map(|(ply, &score)| {
+            let seat = if ply % 2 == 0 { Seat::A } else { Seat::B };
+            watch
+                .observe(seat, Some(score))
+                .map(|winner| (ply + 1, winner))
+        })
+    }
+
+    #[test]
+    fn both_players_must_agree_for_the_moves_of_each_side() {
+        // A says it is winning; B agrees from its second move on.
+        assert_eq!(
+            adjudicated_at(&[150, -50, 150, -150, 150, -150, 150, -150]),
+            Some((7, Seat::A))
+        );
+        assert_eq!(
+            adjudicated_at(&[-300, 300, -300, 300, -300]),
+            Some((5, Seat::B))
+        );
+    }
+
+    #[test]
+    fn a_score_inside_the_margin_starts_the_count_again() {
+        assert_eq!(adjudicated_at(&[150, -150, 150, -99, 150, -150, 150]), None);
+        assert_eq!(
+            adjudicated_at(&[150, -150, 150, -99, 150, -150, 150, -150, 150]),
+            Some((9, Seat::A))
+        );
+    }
+
+    #[test]
+    fn one_sided_confidence_is_not_enough() {
+        assert_eq!(adjudicated_at(&[500, 500, 500, 500, 500, 500, 500]), None);
+    }
+
+    #[test]
+    fn without_a_rule_or_a_score_nothing_is_adjudicated() {
+        let mut watch = ResignWatch::new(None);
+        assert!((0..10).all(|_| watch.observe(Seat::A, Some(1_000)).is_none()));
+        let mut watch = ResignWatch::new(Some(RULE));
+        for _ in 0..10 {
+            assert_eq!(watch.observe(Seat::A, Some(1_000)), None);
+            assert_eq!(watch.observe(Seat::B, None), None);
+        }
+    }
 }

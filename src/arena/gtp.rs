@@ -233,6 +233,7 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
             mv,
             nodes: None,
             depth: None,
+            score: None,
         })
     }
 

@@ -92,6 +92,7 @@ impl<G: Game> Player<G> for LinePlayer<G> {
             mv,
             nodes: None,
             depth: None,
+            score: None,
         })
     }
 }

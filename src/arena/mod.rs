@@ -32,6 +32,6 @@ pub mod process;
 pub mod stats;
 
 pub use clock::TimeControl;
-pub use engine::{play_game, play_match, run_parallel, GameRecord, MatchSpec, Seat};
+pub use engine::{play_game, play_match, run_parallel, GameRecord, MatchSpec, Resign, Seat};
 pub use player::{Choice, Forfeit, LevelPlayer, Player, Turn};
 pub use stats::{MatchSummary, SeatSummary};

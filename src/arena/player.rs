@@ -27,6 +27,10 @@ pub struct Choice<M> {
     pub nodes: Option<u64>,
     /// The depth the search completed, where it has one.
     pub depth: Option<u32>,
+    /// The player's own score of the move, from the mover's point of view
+    /// in the game's units, where it reports one (resign adjudication
+    /// reads it).
+    pub score: Option<i64>,
 }
 
 /// Why a player lost without the game ending on the board: it failed, hung,
@@ -101,6 +105,7 @@ impl<G: Game> Player<G> for LevelPlayer<G> {
             mv: choice.mv,
             nodes: choice.report.nodes,
             depth: choice.report.depth,
+            score: choice.report.score,
         })
     }
 }

@@ -63,6 +63,8 @@ pub struct MatchSummary {
     pub draws: usize,
     /// Games stopped at the ply cap.
     pub capped: usize,
+    /// Games given to a side by resign adjudication (counted as its wins).
+    pub adjudicated: usize,
     /// A's points (a win 1, a draw ½) over the games.
     pub a_score: f64,
     /// The Elo difference the score implies, where it is finite.
@@ -110,6 +112,7 @@ pub fn summarise(
         b: b_summary,
         draws,
         capped: records.iter().filter(|r| r.capped).count(),
+        adjudicated: records.iter().filter(|r| r.adjudicated).count(),
         a_score: round(a_score, 4),
         elo: elo_estimate(&points),
         a_margin: mean_margin(records),

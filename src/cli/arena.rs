@@ -13,7 +13,9 @@ use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{summarise, SeatSetup};
-use crate::arena::{play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Seat, TimeControl};
+use crate::arena::{
+    play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
+};
 use crate::game::{AnyLevel, Game, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
@@ -27,6 +29,7 @@ const DEFAULT_GRACE_MS: u64 = 50;
 const DEFAULT_SEED: u64 = 1;
 const DEFAULT_RANDOM_PLIES: usize = 2;
 const DEFAULT_MAX_PLIES: usize = 1000;
+const DEFAULT_RESIGN_MOVES: u16 = 4;
 
 /// The arena's command line.
 #[derive(Args, Clone, Debug)]
@@ -85,6 +88,18 @@ pub struct ArenaArgs {
     /// Games played at once [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Resign adjudication (cutechess-cli's two-sided `-resign`): a game
+    /// goes to a side once both players' own scores have put it at least
+    /// this far ahead, in the game's units (centipawns, discs, Halma's
+    /// progress), for `--resign-moves` moves each in a row [default: every
+    /// game is played out].
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
+    pub resign_margin: Option<i64>,
+    /// For how many moves of each side the scores must agree before a game
+    /// is adjudicated (with `--resign-margin`).
+    #[arg(long, default_value_t = DEFAULT_RESIGN_MOVES, requires = "resign_margin",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub resign_moves: u16,
     /// Options of `new`, as a JSON object.
     #[arg(long)]
     pub options: Option<String>,
@@ -118,6 +133,8 @@ impl ArenaArgs {
             random_plies: DEFAULT_RANDOM_PLIES,
             max_plies: DEFAULT_MAX_PLIES,
             threads: None,
+            resign_margin: None,
+            resign_moves: DEFAULT_RESIGN_MOVES,
             options: None,
             json: false,
             games_log: None,
@@ -167,6 +184,10 @@ impl ArenaArgs {
                 .threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             time: Seat::BOTH.map(|seat| self.time_control(seat, default)),
+            resign: self.resign_margin.map(|margin| Resign {
+                margin,
+                moves: usize::from(self.resign_moves),
+            }),
         }
     }
 
@@ -414,8 +435,13 @@ fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
     let margin = summary
         .a_margin
         .map_or(String::new(), |m| format!("; A's mean margin {m:+.1}"));
+    let adjudicated = if summary.adjudicated > 0 {
+        format!("; adjudicated by resign: {}", summary.adjudicated)
+    } else {
+        String::new()
+    };
     println!(
-        "A scored {:.1}%; {elo}; games stopped at the ply cap (draws): {}{margin}",
+        "A scored {:.1}%; {elo}; games stopped at the ply cap (draws): {}{adjudicated}{margin}",
         summary.a_score * 100.0,
         summary.capped
     );
