@@ -1,7 +1,7 @@
 //! The arena's behaviour, which every bot bar in the project relies on: a fixed
 //! seed gives the same games, colours alternate, and time limits are enforced.
 
-use gamebot::cli::arena::{play_arena, ArenaArgs};
+use gamebot::cli::arena::{play_arena, ArenaArgs, ResignArgs};
 
 fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
     ArenaArgs {
@@ -194,8 +194,10 @@ fn resign_adjudication_ends_games_both_players_score_as_decided() {
     let played_out = play_arena(&args("norvig:depth=2", "norvig:depth=1", 4)).unwrap();
     assert_eq!(played_out.adjudicated, 0, "no rule, no adjudication");
     let adjudicated = play_arena(&ArenaArgs {
-        resign_margin: Some(1),
-        resign_moves: 1,
+        resign: ResignArgs {
+            resign_margin: Some(1),
+            resign_moves: 1,
+        },
         ..args("norvig:depth=2", "norvig:depth=1", 4)
     })
     .unwrap();
@@ -205,9 +207,15 @@ fn resign_adjudication_ends_games_both_players_score_as_decided() {
         4,
         "an adjudicated game is a win"
     );
+    assert!(
+        adjudicated.a.wins + adjudicated.b.wins >= adjudicated.adjudicated,
+        "adjudicated games count as wins: {adjudicated:?}"
+    );
     let never = play_arena(&ArenaArgs {
-        resign_margin: Some(1),
-        resign_moves: 1,
+        resign: ResignArgs {
+            resign_margin: Some(1),
+            resign_moves: 1,
+        },
         ..args("norvig:depth=2", "random", 4)
     })
     .unwrap();

@@ -88,6 +88,26 @@ pub struct ArenaArgs {
     /// Games played at once [default: the number of cores].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Resign adjudication.
+    #[command(flatten)]
+    pub resign: ResignArgs,
+    /// Options of `new`, as a JSON object.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Print one JSON object with the results on the last line.
+    #[arg(long)]
+    pub json: bool,
+    /// Write every game to this file, one JSON object a line: its index,
+    /// whether A played first, the result and why, and the moves in
+    /// notation, so that a lost game can be replayed and studied.
+    #[arg(long)]
+    pub games_log: Option<std::path::PathBuf>,
+}
+
+/// Resign adjudication on the command line, shared by the arena and the
+/// ladder.
+#[derive(Args, Clone, Debug)]
+pub struct ResignArgs {
     /// Resign adjudication (cutechess-cli's two-sided `-resign`): a game
     /// goes to a side once both players' own scores have put it at least
     /// this far ahead, in the game's units (centipawns, discs, Halma's
@@ -100,17 +120,36 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = DEFAULT_RESIGN_MOVES, requires = "resign_margin",
           value_parser = clap::value_parser!(u16).range(1..))]
     pub resign_moves: u16,
-    /// Options of `new`, as a JSON object.
-    #[arg(long)]
-    pub options: Option<String>,
-    /// Print one JSON object with the results on the last line.
-    #[arg(long)]
-    pub json: bool,
-    /// Write every game to this file, one JSON object a line: its index,
-    /// whether A played first, the result and why, and the moves in
-    /// notation, so that a lost game can be replayed and studied.
-    #[arg(long)]
-    pub games_log: Option<std::path::PathBuf>,
+}
+
+impl Default for ResignArgs {
+    fn default() -> Self {
+        ResignArgs {
+            resign_margin: None,
+            resign_moves: DEFAULT_RESIGN_MOVES,
+        }
+    }
+}
+
+impl ResignArgs {
+    /// The match engine's rule, if adjudication was asked for.
+    pub fn rule(&self) -> Option<Resign> {
+        self.resign_margin.map(|margin| Resign {
+            margin,
+            moves: usize::from(self.resign_moves),
+        })
+    }
+
+    /// The flags as they were given, for a recorded command line (empty
+    /// without adjudication).
+    pub fn flags(&self) -> String {
+        self.resign_margin.map_or(String::new(), |margin| {
+            format!(
+                " --resign-margin {margin} --resign-moves {}",
+                self.resign_moves
+            )
+        })
+    }
 }
 
 impl ArenaArgs {
@@ -133,8 +172,7 @@ impl ArenaArgs {
             random_plies: DEFAULT_RANDOM_PLIES,
             max_plies: DEFAULT_MAX_PLIES,
             threads: None,
-            resign_margin: None,
-            resign_moves: DEFAULT_RESIGN_MOVES,
+            resign: ResignArgs::default(),
             options: None,
             json: false,
             games_log: None,
@@ -184,10 +222,7 @@ impl ArenaArgs {
                 .threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             time: Seat::BOTH.map(|seat| self.time_control(seat, default)),
-            resign: self.resign_margin.map(|margin| Resign {
-                margin,
-                moves: usize::from(self.resign_moves),
-            }),
+            resign: self.resign.rule(),
         }
     }
 

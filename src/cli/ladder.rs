@@ -6,7 +6,7 @@
 //! intervals; and writes `data/ladder/<game>.json`, which the build
 //! includes so that `GET /v1/games` shows the ratings.
 
-use super::arena::{play_arena, ArenaArgs};
+use super::arena::{play_arena, ArenaArgs, ResignArgs};
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
@@ -52,16 +52,10 @@ pub struct LadderArgs {
     /// level's budget in the service, so a published ladder keeps it.
     #[arg(long)]
     pub time_ms: Option<u64>,
-    /// Resign adjudication for every pair, as the arena's `--resign-margin`:
-    /// a game goes to the side both levels' scores put this far ahead for
-    /// `--resign-moves` moves each, which shortens the top pairs' long
-    /// games [default: every game is played out].
-    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
-    pub resign_margin: Option<i64>,
-    /// Moves of each side the scores must agree for (with `--resign-margin`).
-    #[arg(long, default_value_t = 4, requires = "resign_margin",
-          value_parser = clap::value_parser!(u16).range(1..))]
-    pub resign_moves: u16,
+    /// Resign adjudication for every pair, as in the arena: it shortens
+    /// the top pairs' long games.
+    #[command(flatten)]
+    pub resign: ResignArgs,
     /// Where to write the ladder file [default: data/ladder/GAME.json].
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -158,8 +152,7 @@ fn play_pair(args: &LadderArgs, low: u8, high: u8) -> Result<PairResult, CliErro
                 .wrapping_add(u64::from(low) * 1000 + u64::from(high) + round * 1_000_000),
             random_plies: args.random_plies.unwrap_or_default(),
             threads: args.threads,
-            resign_margin: args.resign_margin,
-            resign_moves: args.resign_moves,
+            resign: args.resign.clone(),
             time_ms: Some(
                 args.time_ms
                     .unwrap_or(ServeConfig::default().default_time_ms),
@@ -322,13 +315,7 @@ fn command_line(args: &LadderArgs) -> String {
     if let Some(time_ms) = args.time_ms {
         line += &format!(" --time-ms {time_ms}");
     }
-    if let Some(margin) = args.resign_margin {
-        line += &format!(
-            " --resign-margin {margin} --resign-moves {}",
-            args.resign_moves
-        );
-    }
-    line
+    line + &args.resign.flags()
 }
 
 /// The commit the binary runs from, when it runs inside its checkout.
