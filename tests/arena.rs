@@ -223,4 +223,16 @@ fn resign_adjudication_ends_games_both_players_score_as_decided() {
         never.adjudicated, 0,
         "random reports no score, so it never agrees"
     );
+    let slipping = play_arena(&ArenaArgs {
+        resign: ResignArgs {
+            resign_margin: Some(1),
+            resign_moves: 1,
+        },
+        ..args("norvig:depth=2", "1", 4)
+    })
+    .unwrap();
+    assert_eq!(
+        slipping.adjudicated, 0,
+        "a sampled ladder rung plays worse moves on purpose, so its score does not count"
+    );
 }

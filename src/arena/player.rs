@@ -105,7 +105,10 @@ impl<G: Game> Player<G> for LevelPlayer<G> {
             mv: choice.mv,
             nodes: choice.report.nodes,
             depth: choice.report.depth,
-            score: choice.report.score,
+            score: choice
+                .report
+                .score
+                .filter(|_| ladder::scores_its_own_play::<G>(&self.level)),
         })
     }
 }
