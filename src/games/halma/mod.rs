@@ -113,15 +113,23 @@ impl Bots for Halma {
 
     const DEFAULT_LEVEL: HalmaLevel = HalmaLevel::Strong;
     // Scores are `strong`'s evaluation: a piece's cost grows by about 10 to
-    // 25 a square it still has to go. Not yet measured (docs/LADDER.md).
+    // 25 a square it still has to go. Low levels are 2-ply searches that
+    // slip (a draw at T 30, about two squares) on a share of moves; above
+    // them `strong` under node caps, whose strength comes in lumps where an
+    // iteration completes. Each step was probed at 100 to 300 Elo pair by
+    // pair (docs/LADDER.md); the table awaits one whole run.
     const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 50_000, 80.0),
-        Rung::sampled(1, 50_000, 30.0),
-        Rung::sampled(2, 50_000, 30.0),
-        Rung::sampled(2, 50_000, 10.0),
-        Rung::sampled(3, 100_000, 10.0),
-        Rung::sampled(3, 100_000, 3.0),
-        Rung::capped(300_000, ""),
+        Rung::slipping(2, 50_000, 0.40, 30.0),
+        Rung::slipping(2, 50_000, 0.28, 30.0),
+        Rung::slipping(2, 50_000, 0.18, 30.0),
+        Rung::slipping(2, 50_000, 0.06, 30.0),
+        Rung::capped(250, ""),
+        Rung::capped(500, ""),
+        Rung::capped(700, ""),
+        Rung::capped(1_000, ""),
+        Rung::capped(4_000, ""),
+        Rung::capped(20_000, ""),
+        Rung::capped(80_000, ""),
         Rung::Full,
     ];
 
