@@ -116,8 +116,9 @@ impl Bots for Halma {
     // 25 a square it still has to go. Low levels are 2-ply searches that
     // slip (a draw at T 30, about two squares) on a share of moves; above
     // them `strong` under node caps, whose strength comes in lumps where an
-    // iteration completes. Each step was probed at 100 to 300 Elo pair by
-    // pair (docs/LADDER.md); the table awaits one whole run.
+    // iteration completes. Every step below the top was probed at 100 to
+    // 300 Elo pair by pair (docs/LADDER.md); the top pair and a whole run
+    // are still to come.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 50_000, 0.40, 30.0),
         Rung::slipping(2, 50_000, 0.28, 30.0),
