@@ -189,18 +189,23 @@ fn halma_under_game_clocks_plays_to_the_end_without_time_losses() {
     assert_eq!(report.games, 2);
 }
 
-#[test]
-fn resign_adjudication_ends_games_both_players_score_as_decided() {
-    let played_out = play_arena(&args("norvig:depth=2", "norvig:depth=1", 4)).unwrap();
-    assert_eq!(played_out.adjudicated, 0, "no rule, no adjudication");
-    let adjudicated = play_arena(&ArenaArgs {
+/// Four games of `a` against `b` adjudicated as soon as both players'
+/// scores agree on a leader at all (margin 1, one move each).
+fn resigning_at_once(a: &str, b: &str) -> ArenaArgs {
+    ArenaArgs {
         resign: ResignArgs {
             resign_margin: Some(1),
             resign_moves: 1,
         },
-        ..args("norvig:depth=2", "norvig:depth=1", 4)
-    })
-    .unwrap();
+        ..args(a, b, 4)
+    }
+}
+
+#[test]
+fn resign_adjudication_ends_games_both_players_score_as_decided() {
+    let played_out = play_arena(&args("norvig:depth=2", "norvig:depth=1", 4)).unwrap();
+    assert_eq!(played_out.adjudicated, 0, "no rule, no adjudication");
+    let adjudicated = play_arena(&resigning_at_once("norvig:depth=2", "norvig:depth=1")).unwrap();
     assert!(adjudicated.adjudicated > 0, "{adjudicated:?}");
     assert_eq!(
         adjudicated.a.wins + adjudicated.b.wins + adjudicated.draws,
@@ -211,26 +216,12 @@ fn resign_adjudication_ends_games_both_players_score_as_decided() {
         adjudicated.a.wins + adjudicated.b.wins >= adjudicated.adjudicated,
         "adjudicated games count as wins: {adjudicated:?}"
     );
-    let never = play_arena(&ArenaArgs {
-        resign: ResignArgs {
-            resign_margin: Some(1),
-            resign_moves: 1,
-        },
-        ..args("norvig:depth=2", "random", 4)
-    })
-    .unwrap();
+    let never = play_arena(&resigning_at_once("norvig:depth=2", "random")).unwrap();
     assert_eq!(
         never.adjudicated, 0,
         "random reports no score, so it never agrees"
     );
-    let slipping = play_arena(&ArenaArgs {
-        resign: ResignArgs {
-            resign_margin: Some(1),
-            resign_moves: 1,
-        },
-        ..args("norvig:depth=2", "1", 4)
-    })
-    .unwrap();
+    let slipping = play_arena(&resigning_at_once("norvig:depth=2", "1")).unwrap();
     assert_eq!(
         slipping.adjudicated, 0,
         "a sampled ladder rung plays worse moves on purpose, so its score does not count"

@@ -65,8 +65,8 @@ pub struct MatchSpec {
 /// `moves` moves each in a row, the leader's at least `margin` and the
 /// other's at most `−margin` (scores in the game's units, each from its
 /// mover's view). It spares the long tail of games decided early; a
-/// player that reports no score (an outside program, or a ladder rung that
-/// slips on purpose) is never resigned for.
+/// player that reports no score (an outside program, or a sampled ladder
+/// rung, which plays worse moves on purpose) is never resigned for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resign {
     /// How far ahead both scores must put the leader.

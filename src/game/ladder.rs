@@ -259,7 +259,9 @@ pub fn scores_its_own_play<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
     match level {
         AnyLevel::Named(_) => true,
         AnyLevel::Numbered(n) => !matches!(
-            G::LADDER.get(usize::from(*n).wrapping_sub(1)),
+            usize::from(*n)
+                .checked_sub(1)
+                .and_then(|i| G::LADDER.get(i)),
             Some(Rung::Sampled { .. })
         ),
     }
