@@ -115,16 +115,17 @@ impl Bots for Advance {
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
     // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
     // temperature on a share of moves, since erring a little on every move
-    // loses every game. Level 1 slips on 63% of moves: a run with 70% there
-    // (docs/LADDER.md) found every step in 100-300 but 70% -> 55%, at +329.
+    // loses every game. Above them `strong` under a node cap. Two whole runs
+    // (docs/LADDER.md) put 12k positions 331 below the top and 70% -> 55% at
+    // +329, so level 1 slips on 63%, level 6 on 8% and level 7 has 25k.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 100_000, 0.63, 300.0),
         Rung::slipping(2, 100_000, 0.55, 300.0),
         Rung::slipping(2, 100_000, 0.40, 300.0),
         Rung::slipping(2, 100_000, 0.28, 300.0),
         Rung::slipping(2, 100_000, 0.18, 300.0),
-        Rung::slipping(2, 100_000, 0.11, 300.0),
-        Rung::capped(12_000, ""),
+        Rung::slipping(2, 100_000, 0.08, 300.0),
+        Rung::capped(25_000, ""),
         Rung::Full,
     ];
 
