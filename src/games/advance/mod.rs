@@ -115,9 +115,9 @@ impl Bots for Advance {
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
     // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
     // temperature on a share of moves, since erring a little on every move
-    // loses every game. Above them `strong` under a node cap. Two whole runs
-    // (docs/LADDER.md) put 12k positions 331 below the top and 70% -> 55% at
-    // +329, so level 1 slips on 63%, level 6 on 8% and level 7 has 25k.
+    // loses every game. Above them `strong` under a node cap. Its whole run
+    // (docs/LADDER.md) passed every step but 25k -> top (+304): level 7
+    // needs more positions, and then another rung below it.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 100_000, 0.63, 300.0),
         Rung::slipping(2, 100_000, 0.55, 300.0),

@@ -117,8 +117,8 @@ impl Bots for Halma {
     // slip (a draw at T 30, about two squares) on a share of moves; above
     // them `strong` under node caps, whose strength comes in lumps where an
     // iteration completes. Every step below the top was probed at 100 to
-    // 300 Elo pair by pair (docs/LADDER.md); the top pair and a whole run
-    // are still to come.
+    // 300 Elo pair by pair (docs/LADDER.md); 80k -> top was 16-0, so a rung
+    // above 80k is still to come, then a whole run.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 50_000, 0.40, 30.0),
         Rung::slipping(2, 50_000, 0.28, 30.0),
