@@ -63,6 +63,21 @@ fn a_side_over_its_time_loses_on_time() {
 }
 
 #[test]
+fn a_node_capped_level_is_timed_but_never_loses_on_time() {
+    // Reversi's level 9 searches 10k positions whatever time it is offered:
+    // far more than a millisecond, and no forfeit for it.
+    let report = play_arena(&ArenaArgs {
+        a_time_ms: Some(1),
+        grace_ms: 0,
+        ..args("9", "random", 2)
+    })
+    .unwrap();
+    assert_eq!(report.a.timeouts, 0, "{report:?}");
+    assert!(report.a.max_ms > 1.0, "{report:?}");
+    assert_eq!(report.games, 2);
+}
+
+#[test]
 fn each_side_can_have_its_own_game_clock() {
     // B's clock is far too short for a real search; A's is ample.
     let report = play_arena(&ArenaArgs {

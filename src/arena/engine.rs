@@ -297,20 +297,21 @@ fn timed_move<G: Game>(
     clocks: &mut [SideClock; 2],
     record: &mut GameRecord,
 ) -> Result<Choice<G::Move>, (Forfeit, bool)> {
+    let player = &mut players[seat.index()];
     let started = Instant::now();
-    let choice = players[seat.index()].choose(state, turn);
+    let choice = player.choose(state, turn);
     let spent = started.elapsed();
     record.think_ms[seat.index()].push(spent.as_secs_f64() * 1000.0);
+    let clock = &mut clocks[seat.index()];
+    let mut charge = || match player.keeps_its_own_budget() {
+        true => Ok(()),
+        false => clock.charge(spent),
+    };
     // A player that failed after its time ran out (an outside program
     // killed at its limit) lost on time, for the reason it gives.
-    let choice = choice.map_err(|forfeit| {
-        let late = clocks[seat.index()].charge(spent).is_err();
-        (forfeit, late)
-    })?;
+    let choice = choice.map_err(|forfeit| (forfeit, charge().is_err()))?;
     record.nodes[seat.index()] += choice.nodes.unwrap_or(0);
-    clocks[seat.index()]
-        .charge(spent)
-        .map_err(|reason| (Forfeit(reason), true))?;
+    charge().map_err(|reason| (Forfeit(reason), true))?;
     if !legal.contains(&choice.mv) {
         return Err((Forfeit(format!("illegal: {:?}", choice.mv)), false));
     }

@@ -53,6 +53,15 @@ pub trait Player<G: Rules>: Send {
     /// (players that keep a board of their own, such as a GTP engine, follow
     /// the game here).
     fn observe(&mut self, _before: &G::State, _mv: &G::Move) {}
+
+    /// Whether the player searches to a budget of its own whatever time it
+    /// is offered (a node-capped numbered level), so that the match clock
+    /// times its moves but never forfeits one: under load such a player is
+    /// slower, not weaker, and losing it on time would make a ladder's
+    /// load-independent pairs depend on load after all.
+    fn keeps_its_own_budget(&self) -> bool {
+        false
+    }
 }
 
 /// A bot level of the game, named or numbered, as the service plays it,
@@ -110,5 +119,9 @@ impl<G: Game> Player<G> for LevelPlayer<G> {
                 .score
                 .filter(|_| ladder::scores_its_own_play::<G>(&self.level)),
         })
+    }
+
+    fn keeps_its_own_budget(&self) -> bool {
+        ladder::keeps_its_own_budget::<G>(&self.level)
     }
 }

@@ -267,6 +267,22 @@ pub fn scores_its_own_play<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
     }
 }
 
+/// Whether `level` searches to its own depth and node caps whatever time
+/// it is given (a sampled or capped rung): such a level can be slow but
+/// never late, so a match times its moves without forfeiting them on time,
+/// and its results do not depend on how busy the machine is.
+pub fn keeps_its_own_budget<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
+    match level {
+        AnyLevel::Named(_) => false,
+        AnyLevel::Numbered(n) => matches!(
+            usize::from(*n)
+                .checked_sub(1)
+                .and_then(|i| G::LADDER.get(i)),
+            Some(Rung::Sampled { .. } | Rung::Capped { .. })
+        ),
+    }
+}
+
 /// The think time a report of rung `n` of `G` echoes: none for a sampled
 /// or capped rung (they search to a node cap, whatever the request's
 /// budget), the rung's own for a timed one, and the request's for the top.
@@ -501,6 +517,20 @@ mod tests {
         };
         assert_eq!(picks(7), picks(7));
         assert_ne!(picks(7), picks(8));
+    }
+
+    #[test]
+    fn only_sampled_and_capped_rungs_keep_their_own_budget() {
+        use crate::games::reversi::{Reversi, ReversiLevel};
+        let top = Reversi::LADDER.len() as u8;
+        let own = |level| keeps_its_own_budget::<Reversi>(&level);
+        assert!(own(AnyLevel::Numbered(1)), "a sampled rung");
+        assert!(own(AnyLevel::Numbered(top - 2)), "a capped rung");
+        assert!(!own(AnyLevel::Numbered(top - 1)), "a timed rung");
+        assert!(!own(AnyLevel::Numbered(top)), "the top");
+        assert!(!own(AnyLevel::Named(LevelSpec::plain(
+            ReversiLevel::Strong
+        ))));
     }
 
     #[test]
