@@ -115,17 +115,18 @@ impl Bots for Advance {
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
     // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
     // temperature on a share of moves, since erring a little on every move
-    // loses every game. Above them `strong` under a node cap. Its whole run
-    // (docs/LADDER.md) passed every step but 25k -> top (+304): level 7
-    // needs more positions, and then another rung below it.
+    // loses every game. Above them `strong` under node caps. Run 4
+    // (docs/LADDER.md) passed every step but 25k -> top (+304), so two
+    // capped rungs split 8% -> top: probes put 8% -> 10k at +111 and
+    // 12k -> 35k at +135.
     const LADDER: &'static [Rung] = &[
-        Rung::slipping(2, 100_000, 0.63, 300.0),
         Rung::slipping(2, 100_000, 0.55, 300.0),
         Rung::slipping(2, 100_000, 0.40, 300.0),
         Rung::slipping(2, 100_000, 0.28, 300.0),
         Rung::slipping(2, 100_000, 0.18, 300.0),
         Rung::slipping(2, 100_000, 0.08, 300.0),
-        Rung::capped(25_000, ""),
+        Rung::capped(12_000, ""),
+        Rung::capped(35_000, ""),
         Rung::Full,
     ];
 
