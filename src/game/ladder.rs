@@ -250,6 +250,11 @@ pub fn choose<G: Bots>(
     }
 }
 
+/// Rung `n` (counted from 1) of `G`'s ladder; `None` past either end.
+fn rung_at<G: Bots>(n: u8) -> Option<&'static Rung> {
+    G::LADDER.get(usize::from(n).checked_sub(1)?)
+}
+
 /// Whether `level`'s score of a move says how the game will go, so that
 /// resign adjudication may trust it: not for a sampled rung, which plays a
 /// worse move on purpose on a share of moves and so squanders the leads its
@@ -258,12 +263,7 @@ pub fn choose<G: Bots>(
 pub fn scores_its_own_play<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
     match level {
         AnyLevel::Named(_) => true,
-        AnyLevel::Numbered(n) => !matches!(
-            usize::from(*n)
-                .checked_sub(1)
-                .and_then(|i| G::LADDER.get(i)),
-            Some(Rung::Sampled { .. })
-        ),
+        AnyLevel::Numbered(n) => !matches!(rung_at::<G>(*n), Some(Rung::Sampled { .. })),
     }
 }
 
@@ -275,9 +275,7 @@ pub fn keeps_its_own_budget<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
     match level {
         AnyLevel::Named(_) => false,
         AnyLevel::Numbered(n) => matches!(
-            usize::from(*n)
-                .checked_sub(1)
-                .and_then(|i| G::LADDER.get(i)),
+            rung_at::<G>(*n),
             Some(Rung::Sampled { .. } | Rung::Capped { .. })
         ),
     }
@@ -287,7 +285,7 @@ pub fn keeps_its_own_budget<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
 /// or capped rung (they search to a node cap, whatever the request's
 /// budget), the rung's own for a timed one, and the request's for the top.
 pub fn rung_time_ms<G: Bots>(n: u8, budget: &Budget) -> Option<u64> {
-    match G::LADDER.get(usize::from(n).checked_sub(1)?)? {
+    match rung_at::<G>(n)? {
         Rung::Sampled { .. } | Rung::Capped { .. } => None,
         Rung::Timed { ms } => Some(budget.time_ms.map_or(*ms, |given| given.min(*ms))),
         Rung::Full => budget.time_ms,

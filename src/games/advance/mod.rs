@@ -117,8 +117,9 @@ impl Bots for Advance {
     // temperature on a share of moves, since erring a little on every move
     // loses every game. Above them `strong` under node caps. Run 4
     // (docs/LADDER.md) passed every step but 25k -> top (+304), so two
-    // capped rungs split 8% -> top: probes put 8% -> 10k at +111 and
-    // 12k -> 35k at +135.
+    // capped rungs split 8% -> top (probes: 8% -> 10k +111, 12k -> 35k
+    // +135). Run 5 of this table had every pair in 100-300 but was stopped
+    // with 35k -> top at +147 after 80 games, still too wide an interval.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 100_000, 0.55, 300.0),
         Rung::slipping(2, 100_000, 0.40, 300.0),
