@@ -1026,3 +1026,19 @@ fn midgame_analysis_lists_the_best_moves_with_legal_lines() {
     .unwrap();
     assert_eq!(choice.report.score, Some(analysis.moves[0].score));
 }
+
+#[test]
+fn a_spent_deadline_still_gets_every_move_scored_at_depth_one() {
+    // Queueing can use up a request's time before the search starts; the
+    // answer then still lists `top` scored moves rather than one guess.
+    let state = State::start();
+    let budget = Budget::with_time_ms(0);
+    let analysis =
+        Reversi::analyze(&state, 3, &crate::game::BotParams::seeded(0), &budget).unwrap();
+    assert_eq!(analysis.moves.len(), 3);
+    assert_eq!(analysis.report.depth, Some(1));
+    let again = Reversi::analyze(&state, 3, &crate::game::BotParams::seeded(0), &budget).unwrap();
+    let notation =
+        |a: &crate::game::Analysis<Move>| a.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    assert_eq!(notation(&analysis), notation(&again));
+}

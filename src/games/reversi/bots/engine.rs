@@ -129,6 +129,9 @@ struct Midgame<'a> {
     solver: Solver<'a>,
     next_check: u64,
     stopped: Option<StopReason>,
+    /// Whether the depth-1 iteration is running: it takes microseconds, and
+    /// every answer needs its scores, so only cancellation may cut it short.
+    first_iteration: bool,
 }
 
 /// The midgame score of an exact final disc difference.
@@ -166,6 +169,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
         solver: Solver::new(budget, table_log2 + 1),
         next_check: 0,
         stopped: None,
+        first_iteration: true,
     };
     let empties = board.empties();
     let mut order = initial_order(board, plan.evaluation);
@@ -198,6 +202,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
         if depth > max_depth {
             break;
         }
+        mid.first_iteration = depth == 1;
         let (lines, complete) = mid.root(board, depth, plan.top, &order);
         let improved = lines
             .first()
@@ -460,7 +465,13 @@ impl Midgame<'_> {
         let nodes = self.solver.nodes;
         if self.stopped.is_none() && nodes >= self.next_check {
             self.next_check = nodes + CHECK_EVERY;
-            if self.budget.nodes_exhausted(nodes) {
+            if self.first_iteration {
+                self.stopped = self
+                    .budget
+                    .stop
+                    .is_raised()
+                    .then_some(StopReason::Cancelled);
+            } else if self.budget.nodes_exhausted(nodes) {
                 self.stopped = Some(StopReason::Nodes);
             } else {
                 self.stopped = self.budget.interrupted();
