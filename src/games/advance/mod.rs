@@ -115,19 +115,19 @@ impl Bots for Advance {
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
     // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
     // temperature on a share of moves, since erring a little on every move
-    // loses every game. Above them `strong` under node caps. Run 4
-    // (docs/LADDER.md) passed every step but 25k -> top (+304), so two
-    // capped rungs split 8% -> top (probes: 8% -> 10k +111, 12k -> 35k
-    // +135). Run 5 of this table had every pair in 100-300 but was stopped
-    // with 35k -> top at +147 after 80 games, still too wide an interval.
+    // loses every game. Above them `strong` under a node cap, then the top.
+    // Every step is aimed near 200, since an 80-game pair moves by up to
+    // 100 between runs (docs/LADDER.md): probes put 68% -> 55% at +196 and
+    // 8% -> 20k at +186; run 4's 25k -> top was +304 and run 5's 35k ->
+    // top +147.
     const LADDER: &'static [Rung] = &[
+        Rung::slipping(2, 100_000, 0.68, 300.0),
         Rung::slipping(2, 100_000, 0.55, 300.0),
         Rung::slipping(2, 100_000, 0.40, 300.0),
         Rung::slipping(2, 100_000, 0.28, 300.0),
         Rung::slipping(2, 100_000, 0.18, 300.0),
         Rung::slipping(2, 100_000, 0.08, 300.0),
-        Rung::capped(12_000, ""),
-        Rung::capped(35_000, ""),
+        Rung::capped(20_000, ""),
         Rung::Full,
     ];
 
