@@ -68,6 +68,64 @@ fn the_ladder_command_plays_every_pair_and_writes_a_fitted_file() {
 }
 
 #[test]
+fn a_stopped_run_resumes_from_its_journal_and_plays_only_the_missing_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reversi.json");
+    let journal = dir.path().join("reversi.pairs.jsonl");
+    // What an earlier run of the same command journaled before it was
+    // stopped: a result no replay of these settings can give (six games,
+    // where rounds of two stop at four), so a replay would show.
+    let command = "gamebot ladder reversi --games 2 --max-games 4 --seed 3 --random-plies 8 \
+                   --threads 2 --levels 2-4";
+    let earlier = serde_json::json!({
+        "command": command,
+        "build": "earlier",
+        "seconds": 12.5,
+        "pair": {"a": 2, "b": 3, "games": 6, "a_points": 1.0},
+    });
+    std::fs::write(&journal, format!("{earlier}\n")).unwrap();
+    let ladder = |resume: bool| {
+        let mut command = Command::new(GAMEBOT);
+        command
+            .args(["ladder", "reversi", "--games", "2", "--max-games", "4"])
+            .args(["--levels", "2-4", "--threads", "2", "--seed", "3", "--out"])
+            .arg(&out);
+        if resume {
+            command.arg("--resume");
+        }
+        command.output().unwrap()
+    };
+
+    let refused = ladder(false);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
+    assert!(!out.exists());
+
+    let resumed = ladder(true);
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        resumed.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(
+        stdout.contains("level 2 vs 3: 1.0 of 6 points for 2 (journaled by earlier)"),
+        "{stdout}"
+    );
+    let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(file.command, command);
+    let played: Vec<(u8, u8, u32)> = file.pairs.iter().map(|p| (p.a, p.b, p.games)).collect();
+    assert_eq!(played[0], (2, 3, 6));
+    assert_eq!(played.len(), 3, "{played:?}");
+    assert!(file.build.starts_with("earlier + "), "{}", file.build);
+    assert!(file.seconds >= 12.5);
+    assert!(
+        !journal.exists(),
+        "the journal is removed once the file is written"
+    );
+}
+
+#[test]
 fn ladder_runs_that_cannot_be_played_are_refused() {
     for (args, says) in [
         (&["crush"][..], "`gamebot crush --benchmark --ladder`"),

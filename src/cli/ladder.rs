@@ -4,9 +4,12 @@
 //! the service's default time per move; fits Elo ratings to all the results
 //! by maximum likelihood, level 1 at 0; prints them with their 95%
 //! intervals; and writes `data/ladder/<game>.json`, which the build
-//! includes so that `GET /v1/games` shows the ratings.
+//! includes so that `GET /v1/games` shows the ratings. Finished pairs are
+//! journaled as they end ([`super::ladder_journal`]), so a stopped run can
+//! be resumed.
 
 use super::arena::{play_arena, ArenaArgs, ResignArgs};
+use super::ladder_journal::{self, journal_path, JournalEntry};
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
@@ -57,8 +60,14 @@ pub struct LadderArgs {
     #[command(flatten)]
     pub resign: ResignArgs,
     /// Where to write the ladder file [default: data/ladder/GAME.json].
+    /// Each finished pair is journaled beside it (`GAME.pairs.jsonl`)
+    /// until the file is written.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Keep the pairs an earlier, stopped run of the same command
+    /// journaled, and play only the rest.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// Runs the ladder and writes its file.
@@ -93,22 +102,41 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     // The build is read before the run: a commit made while it runs is not
     // the build that played.
     let build = build_id();
-    let started = Instant::now();
-    let mut pairs = Vec::new();
+    let command = command_line(args);
+    let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
+    let journal = journal_path(&path);
+    let mut played = ladder_journal::start(&journal, &command, args.resume)?;
     for (low, high) in pairs_to_play(last - first + 1) {
         let (low, high) = (low + first - 1, high + first - 1);
+        if let Some(done) = played.iter().find(|e| (e.pair.a, e.pair.b) == (low, high)) {
+            println!(
+                "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
+                done.pair.a_points, done.pair.games, done.build
+            );
+            continue;
+        }
+        let started = Instant::now();
         let pair = play_pair(args, low, high)?;
         println!(
             "level {low} vs {high}: {:.1} of {} points for {low}",
             pair.a_points, pair.games
         );
-        pairs.push(pair);
+        let entry = JournalEntry {
+            command: command.clone(),
+            build: build.clone(),
+            seconds: started.elapsed().as_secs_f64(),
+            pair,
+        };
+        ladder_journal::append(&journal, &entry)?;
+        played.push(entry);
     }
-    let seconds = started.elapsed().as_secs_f64();
-    let file = ladder_file(args, build, first..=last, pairs, seconds)?;
+    let file = ladder_file(args, first..=last, &played)?;
     print_ratings(&file);
-    let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
-    write_file(&path, &file)
+    write_file(&path, &file)?;
+    std::fs::remove_file(&journal).map_err(|source| CliError::Output {
+        path: journal,
+        source,
+    })
 }
 
 /// Where a game's ladder file lives: `data/ladder/GAME.json`.
@@ -247,12 +275,12 @@ pub fn pairs_to_play(levels: u8) -> Vec<(u8, u8)> {
 /// The fitted ladder.
 fn ladder_file(
     args: &LadderArgs,
-    build: String,
     levels: std::ops::RangeInclusive<u8>,
-    pairs: Vec<PairResult>,
-    seconds: f64,
+    played: &[JournalEntry],
 ) -> Result<LadderFile, CliError> {
     let first = *levels.start();
+    let pairs: Vec<PairResult> = played.iter().map(|entry| entry.pair.clone()).collect();
+    let seconds: f64 = played.iter().map(|entry| entry.seconds).sum();
     let pairings: Vec<Pairing> = pairs
         .iter()
         .map(|pair| Pairing {
@@ -287,7 +315,7 @@ fn ladder_file(
         .collect();
     Ok(LadderFile {
         game: args.game.clone(),
-        build,
+        build: ladder_journal::builds(played),
         command: command_line(args),
         seconds: (seconds * 10.0).round() / 10.0,
         levels,

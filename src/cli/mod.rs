@@ -30,6 +30,7 @@ pub mod crush;
 pub mod error;
 pub mod halma;
 pub mod ladder;
+pub mod ladder_journal;
 pub mod naughts;
 
 pub use error::{report, CliError};

@@ -351,11 +351,13 @@ pub fn draw(scores: &[i64], temperature: f64, rng: &mut impl Rng) -> Option<usiz
 pub struct LadderFile {
     /// The game's id.
     pub game: String,
-    /// The build (commit) the ratings were measured with.
+    /// The build (commit) the ratings were measured with; several joined
+    /// by " + " when a stopped run was resumed on another build.
     pub build: String,
     /// The command that measured them.
     pub command: String,
-    /// Wall time of the run, in seconds.
+    /// Wall time of the run's matches, in seconds (a resumed run's parts
+    /// added up).
     pub seconds: f64,
     /// Every numbered level of a two-player game, lowest first, rated.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

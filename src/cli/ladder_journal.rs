@@ -1,0 +1,169 @@
+//! The ladder's journal: every pair `gamebot ladder` finishes is appended
+//! to a file beside its output, so that a run that is stopped (a shared
+//! machine needed back, a session ending) keeps what it measured, and
+//! `--resume` plays only the pairs still missing. A pair's games depend
+//! only on the command and the pair (its seed is derived from both), so a
+//! resumed run gives the same file as one that ran straight through; the
+//! journal records each pair's build, and the file names every build that
+//! played.
+
+use super::CliError;
+use crate::game::ladder::PairResult;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One finished pair, a line of the journal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalEntry {
+    /// The ladder command that played it (without `--out` or `--resume`).
+    pub command: String,
+    /// The build (commit) that played it.
+    pub build: String,
+    /// The pair's wall time, in seconds.
+    pub seconds: f64,
+    /// What the pair scored.
+    pub pair: PairResult,
+}
+
+/// The journal of a run writing `out`: `out` with `.pairs.jsonl` in place
+/// of its extension.
+pub fn journal_path(out: &Path) -> PathBuf {
+    out.with_extension("pairs.jsonl")
+}
+
+/// The pairs an earlier run of `command` journaled at `path`, when
+/// resuming; otherwise a check that no journal would be overwritten.
+pub fn start(path: &Path, command: &str, resume: bool) -> Result<Vec<JournalEntry>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(CliError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let entries = parse(path, &text)?;
+    if !resume {
+        return Err(CliError::usage(format!(
+            "{} holds {} finished pairs of an earlier run: pass --resume to keep them, \
+             or remove the file to start again",
+            path.display(),
+            entries.len()
+        )));
+    }
+    if let Some(other) = entries.iter().find(|entry| entry.command != command) {
+        return Err(CliError::usage(format!(
+            "{} was written by `{}`, not by this run's `{command}`: \
+             resume with the same command, or remove the file",
+            path.display(),
+            other.command
+        )));
+    }
+    Ok(entries)
+}
+
+fn parse(path: &Path, text: &str) -> Result<Vec<JournalEntry>, CliError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(index, line)| {
+            serde_json::from_str(line).map_err(|e| CliError::Input {
+                path: path.to_path_buf(),
+                detail: format!("line {}: {e}", index + 1),
+            })
+        })
+        .collect()
+}
+
+/// Appends a finished pair to the journal at `path`.
+pub fn append(path: &Path, entry: &JournalEntry) -> Result<(), CliError> {
+    let line = serde_json::to_string(entry).expect("a journal entry serializes");
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    folder
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+        })
+        .and_then(|mut file| writeln!(file, "{line}"))
+        .map_err(|source| CliError::Output {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// The builds that played `entries`, in the order they first played,
+/// joined with " + " (one commit for a run that was never resumed on
+/// another build).
+pub fn builds(entries: &[JournalEntry]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for entry in entries {
+        if !seen.contains(&entry.build.as_str()) {
+            seen.push(&entry.build);
+        }
+    }
+    seen.join(" + ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(build: &str, a: u8) -> JournalEntry {
+        JournalEntry {
+            command: "gamebot ladder reversi --games 2".into(),
+            build: build.into(),
+            seconds: 1.5,
+            pair: PairResult {
+                a,
+                b: a + 1,
+                games: 4,
+                a_points: 1.5,
+            },
+        }
+    }
+
+    #[test]
+    fn builds_are_named_once_each_in_the_order_they_played() {
+        let entries = [entry("abc", 1), entry("abc", 2), entry("def", 3)];
+        assert_eq!(builds(&entries), "abc + def");
+        assert_eq!(builds(&entries[..2]), "abc");
+    }
+
+    #[test]
+    fn entries_round_trip_and_a_bad_line_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.pairs.jsonl");
+        let command = "gamebot ladder reversi --games 2";
+        assert!(start(&path, command, false).unwrap().is_empty());
+        append(&path, &entry("abc", 1)).unwrap();
+        append(&path, &entry("abc", 2)).unwrap();
+        assert_eq!(
+            start(&path, command, true).unwrap(),
+            [entry("abc", 1), entry("abc", 2)]
+        );
+        let refused = start(&path, command, false).unwrap_err().to_string();
+        assert!(refused.contains("--resume"), "{refused}");
+        let other = start(&path, "gamebot ladder reversi --games 4", true)
+            .unwrap_err()
+            .to_string();
+        assert!(other.contains("not by this run's"), "{other}");
+        std::fs::write(&path, "{\"command\": 1}\n").unwrap();
+        let bad = start(&path, command, true).unwrap_err().to_string();
+        assert!(bad.contains("line 1"), "{bad}");
+    }
+
+    #[test]
+    fn the_journal_sits_beside_the_output() {
+        assert_eq!(
+            journal_path(Path::new("data/ladder/halma.json")),
+            Path::new("data/ladder/halma.pairs.jsonl")
+        );
+    }
+}
