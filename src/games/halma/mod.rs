@@ -116,11 +116,10 @@ impl Bots for Halma {
     // 25 a square it still has to go. Low levels are 2-ply searches that
     // slip (a draw at T 30, about two squares) on a share of moves; above
     // them `strong` under node caps, whose strength comes in lumps where an
-    // iteration completes. Every step below the top was probed at 100 to
-    // 300 Elo pair by pair (docs/LADDER.md); 80k -> top was 16-0, so a rung
-    // above 80k is still to come, then a whole run.
+    // iteration completes. Every step up to 80k was probed at 100 to 300
+    // Elo pair by pair (docs/LADDER.md); 80k -> top was 16-0 and 300k ->
+    // top 13-3, so 300k splits the top step (and the 40% slip makes room).
     const LADDER: &'static [Rung] = &[
-        Rung::slipping(2, 50_000, 0.40, 30.0),
         Rung::slipping(2, 50_000, 0.28, 30.0),
         Rung::slipping(2, 50_000, 0.18, 30.0),
         Rung::slipping(2, 50_000, 0.06, 30.0),
@@ -131,6 +130,7 @@ impl Bots for Halma {
         Rung::capped(4_000, ""),
         Rung::capped(20_000, ""),
         Rung::capped(80_000, ""),
+        Rung::capped(300_000, ""),
         Rung::Full,
     ];
 
