@@ -9,6 +9,7 @@
 //! - [`bots`]: the levels; [`bots::norvig`], and `strong`'s [`bots::engine`],
 //!   [`bots::endgame`] solver and [`bots::eval`]uation.
 //! - [`perft`]: the fast move counter (bulk counting at the last ply).
+//! - [`obf`]: Edax's position format, in which the FFO endgame suites come.
 //!
 //! Decisions worth knowing:
 //! - `norvig`: depth from `norvig:depth=N`, else the request's `max_depth`,
@@ -26,6 +27,7 @@
 pub mod board;
 pub mod bots;
 pub mod notation;
+pub mod obf;
 pub mod perft;
 pub mod state;
 
