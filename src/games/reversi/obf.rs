@@ -34,7 +34,7 @@ impl ObfPosition {
     /// Reads one line of an `.obf` file.
     pub fn parse(line: &str) -> Result<Self, ObfError> {
         let bytes = line.as_bytes();
-        if bytes.len() < 66 || !line.is_char_boundary(64) {
+        if bytes.len() < 66 {
             return Err(ObfError(format!(
                 "expected 64 squares, a space and the side to move, got {} characters",
                 line.len()

@@ -737,7 +737,7 @@ fn ffo_all_positions_are_solved() {
 /// FFO #40-59 that the test solves by default: the ones the solver finishes
 /// in release within about two minutes each on the project's 2-core machine
 /// (the times are in the README and docs/BENCHMARKS-HISTORY.md);
-/// `FFO_40_59=all` adds #53-58 (28-30 empties), which take 3 to 15 minutes
+/// `FFO_40_59=all` adds #53-58 (28-30 empties), which took 3 to 23 minutes
 /// each, and `research/src/bin/reversi_ffo.rs` solves any of them with
 /// several processes at once.
 const FFO_40_59_ASSERTED: &[usize] = &[40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 59];
