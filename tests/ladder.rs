@@ -126,6 +126,48 @@ fn a_stopped_run_resumes_from_its_journal_and_plays_only_the_missing_pairs() {
 }
 
 #[test]
+fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reversi.json");
+    let journal = dir.path().join("reversi.pairs.jsonl");
+    // Reversi's levels 9 and 10 are node-capped, 11 thinks a fixed time
+    // (here cut to 20 ms): only 9 vs 10 is load-independent.
+    let ladder = |extra: &str| {
+        Command::new(GAMEBOT)
+            .args(["ladder", "reversi", "--games", "2", "--max-games", "2"])
+            .args(["--levels", "9-11", "--threads", "2", "--seed", "3"])
+            .args(["--time-ms", "20", extra, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+
+    let first = ladder("--skip-timed");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(first.status.success(), "{stdout}");
+    assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
+    assert!(!stdout.contains("vs 11"), "{stdout}");
+    assert!(
+        stdout.contains("2 pairs with a timed level are left"),
+        "{stdout}"
+    );
+    assert!(!out.exists(), "no file until every pair is played");
+    let journaled = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(journaled.lines().count(), 1, "{journaled}");
+
+    let rest = ladder("--resume");
+    let stdout = String::from_utf8_lossy(&rest.stdout);
+    assert!(rest.status.success(), "{stdout}");
+    assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
+    assert!(stdout.contains("journaled by"), "{stdout}");
+    let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let mut played: Vec<(u8, u8)> = file.pairs.iter().map(|p| (p.a, p.b)).collect();
+    played.sort();
+    assert_eq!(played, [(9, 10), (9, 11), (10, 11)]);
+    assert!(!file.command.contains("skip"), "{}", file.command);
+}
+
+#[test]
 fn ladder_runs_that_cannot_be_played_are_refused() {
     for (args, says) in [
         (&["crush"][..], "`gamebot crush --benchmark --ladder`"),

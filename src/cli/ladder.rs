@@ -6,7 +6,9 @@
 //! intervals; and writes `data/ladder/<game>.json`, which the build
 //! includes so that `GET /v1/games` shows the ratings. Finished pairs are
 //! journaled as they end ([`super::ladder_journal`]), so a stopped run can
-//! be resumed.
+//! be resumed. The pairs whose results do not depend on the machine's
+//! load (both levels node-capped) play first, and `--skip-timed` plays
+//! only those, leaving the timed ones for a quiet machine.
 
 use super::arena::{play_arena, ArenaArgs, ResignArgs};
 use super::ladder_journal::{self, journal_path, JournalEntry};
@@ -14,8 +16,8 @@ use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
 use crate::config::ServeConfig;
-use crate::game::ladder::{LadderFile, PairResult, RatedLevel};
-use crate::game::{Bots, Game, GameError};
+use crate::game::ladder::{keeps_its_own_budget, LadderFile, PairResult, RatedLevel};
+use crate::game::{AnyLevel, Bots, Game, GameError};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use std::path::PathBuf;
@@ -68,6 +70,12 @@ pub struct LadderArgs {
     /// journaled, and play only the rest.
     #[arg(long)]
     pub resume: bool,
+    /// Play only the pairs whose levels both search to their own node
+    /// caps (their results do not depend on how busy the machine is),
+    /// journal them and stop without writing the file: the pairs with a
+    /// timed level are left for a `--resume` on a quiet machine.
+    #[arg(long)]
+    pub skip_timed: bool,
 }
 
 /// Runs the ladder and writes its file.
@@ -106,8 +114,22 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
     let journal = journal_path(&path);
     let mut played = ladder_journal::start(&journal, &command, args.resume)?;
-    for (low, high) in pairs_to_play(last - first + 1) {
-        let (low, high) = (low + first - 1, high + first - 1);
+    let pairs = pairs_to_play(last - first + 1)
+        .into_iter()
+        .map(|(low, high)| (low + first - 1, high + first - 1));
+    let (untimed, timed): (Vec<_>, Vec<_>) = pairs.partition(|&(low, high)| {
+        shape.keeps_own_budget[usize::from(low - 1)]
+            && shape.keeps_own_budget[usize::from(high - 1)]
+    });
+    let timed_left = if args.skip_timed { timed.len() } else { 0 };
+    // The load-independent pairs come first, so that a run stopped when the
+    // timed ones start has done all the work a busy machine can do.
+    let to_play = if args.skip_timed {
+        untimed
+    } else {
+        [untimed, timed].concat()
+    };
+    for (low, high) in to_play {
         if let Some(done) = played.iter().find(|e| (e.pair.a, e.pair.b) == (low, high)) {
             println!(
                 "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
@@ -129,6 +151,13 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         };
         ladder_journal::append(&journal, &entry)?;
         played.push(entry);
+    }
+    if timed_left > 0 {
+        println!(
+            "--skip-timed: {timed_left} pairs with a timed level are left; run the same \
+             command with --resume instead on a quiet machine to play them and write the file"
+        );
+        return Ok(());
     }
     let file = ladder_file(args, first..=last, &played)?;
     print_ratings(&file);
@@ -224,6 +253,10 @@ struct LadderShape;
 struct Shape {
     levels: u8,
     opening_plies: usize,
+    /// Per level (index 0 for level 1), whether it searches to its own
+    /// node caps whatever time it is given, so that its pairs' results do
+    /// not depend on the machine's load.
+    keeps_own_budget: Vec<bool>,
 }
 
 impl GameVisitor for LadderShape {
@@ -244,6 +277,9 @@ impl GameVisitor for LadderShape {
             n => Ok(Shape {
                 levels: n as u8,
                 opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
+                keeps_own_budget: (1..=n as u8)
+                    .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
+                    .collect(),
             }),
         }
     }

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JournalEntry {
-    /// The ladder command that played it (without `--out` or `--resume`).
+    /// The ladder command that played it (without `--out`, `--resume` or
+    /// `--skip-timed`).
     pub command: String,
     /// The build (commit) that played it.
     pub build: String,
