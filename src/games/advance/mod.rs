@@ -117,9 +117,8 @@ impl Bots for Advance {
     // temperature on a share of moves, since erring a little on every move
     // loses every game. Above them `strong` under a node cap, then the top.
     // Every step is aimed near 200, since an 80-game pair moves by up to
-    // 100 between runs (docs/LADDER.md): probes put 68% -> 55% at +196 and
-    // 8% -> 20k at +186; run 4's 25k -> top was +304 and run 5's 35k ->
-    // top +147.
+    // 100 between runs (docs/LADDER.md); measured whole in
+    // data/ladder/advance.json.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 100_000, 0.68, 300.0),
         Rung::slipping(2, 100_000, 0.55, 300.0),
@@ -130,6 +129,8 @@ impl Bots for Advance {
         Rung::capped(20_000, ""),
         Rung::Full,
     ];
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/advance.json"));
 
     fn choose_move(
         state: &State,
