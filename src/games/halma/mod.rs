@@ -116,11 +116,11 @@ impl Bots for Halma {
     // 25 a square it still has to go. Low levels are 2-ply searches that
     // slip (a draw at T 30, about two squares) on a share of moves; above
     // them `strong` under node caps, whose strength comes in lumps where an
-    // iteration completes. Every step up to 80k was probed at 100 to 300
-    // Elo pair by pair (docs/LADDER.md); 80k -> top was 16-0 and 300k ->
-    // top 13-3, so 300k splits the top step (and the 40% slip makes room).
+    // iteration completes. Every step up to 4k positions was probed at 100
+    // to 300 Elo pair by pair (docs/LADDER.md); above it 4k -> 20k was
+    // +282 and 20k -> 80k +269, so the caps from 4k to 300k grow about
+    // threefold a level (near 200 each), and 300k -> top was 13-3.
     const LADDER: &'static [Rung] = &[
-        Rung::slipping(2, 50_000, 0.28, 30.0),
         Rung::slipping(2, 50_000, 0.18, 30.0),
         Rung::slipping(2, 50_000, 0.06, 30.0),
         Rung::capped(250, ""),
@@ -128,8 +128,9 @@ impl Bots for Halma {
         Rung::capped(700, ""),
         Rung::capped(1_000, ""),
         Rung::capped(4_000, ""),
-        Rung::capped(20_000, ""),
-        Rung::capped(80_000, ""),
+        Rung::capped(12_000, ""),
+        Rung::capped(35_000, ""),
+        Rung::capped(100_000, ""),
         Rung::capped(300_000, ""),
         Rung::Full,
     ];
