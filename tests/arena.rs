@@ -192,6 +192,41 @@ fn the_games_log_has_every_game_with_its_moves_and_result() {
 }
 
 #[test]
+fn a_stopped_match_keeps_the_games_it_finished_in_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    // A match far longer than the test: 200 games of 20 ms moves.
+    let mut arena = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args(["arena", "reversi", "--a", "strong", "--b", "strong"])
+        .args(["--games", "200", "--threads", "1", "--time-ms", "20"])
+        .arg("--games-log")
+        .arg(&log)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let first_game_logged = (0..600).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::fs::read_to_string(&log).is_ok_and(|text| text.ends_with('\n'))
+    });
+    arena.kill().unwrap();
+    arena.wait().unwrap();
+    assert!(first_game_logged, "no game logged in a minute");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert!(
+        !games.is_empty() && games.len() < 200,
+        "{} games",
+        games.len()
+    );
+    assert!(games
+        .iter()
+        .all(|game| !game["moves"].as_array().unwrap().is_empty()));
+}
+
+#[test]
 fn halma_under_game_clocks_plays_to_the_end_without_time_losses() {
     let report = play_arena(&ArenaArgs {
         game: "halma".into(),

@@ -340,15 +340,20 @@ fn finish<G: Game>(state: &G::State, index: usize, record: &mut GameRecord) {
 
 /// Plays a whole match from `start`: `spec.games` games on `spec.threads`
 /// threads, each with fresh players from `make_player` (called with the
-/// seat), colours alternating. The records come back in game order.
+/// seat), colours alternating. `on_game` sees each record as its game
+/// ends (in the order they end), so that a long match can be followed and
+/// a stopped one keeps its games; the records come back in game order.
 pub fn play_match<G: Game>(
     spec: &MatchSpec,
     start: &G::State,
     make_player: &(dyn Fn(Seat) -> Result<Box<dyn Player<G>>, String> + Sync),
+    on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<Vec<GameRecord>, String> {
     run_parallel(spec.games, spec.threads, |index| {
         let mut players = [make_player(Seat::A)?, make_player(Seat::B)?];
-        Ok(play_game(spec, index, start, &mut players))
+        let record = play_game(spec, index, start, &mut players);
+        on_game(&record);
+        Ok(record)
     })
 }
 

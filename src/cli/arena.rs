@@ -14,13 +14,15 @@ use crate::arena::gtp::{self, GtpPlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{
-    play_match, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
+    play_match, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
 };
 use crate::game::{AnyLevel, Game, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use serde_json::{Map, Value};
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Duration;
 
 // The command line's defaults, shared with [`ArenaArgs::new`].
@@ -99,7 +101,10 @@ pub struct ArenaArgs {
     pub json: bool,
     /// Write every game to this file, one JSON object a line: its index,
     /// whether A played first, the result and why, and the moves in
-    /// notation, so that a lost game can be replayed and studied.
+    /// notation, so that a lost game can be replayed and studied. Each
+    /// game is appended as it ends, so a long match can be followed and a
+    /// stopped one keeps its finished games; at the end the file is
+    /// rewritten in game order.
     #[arg(long)]
     pub games_log: Option<std::path::PathBuf>,
 }
@@ -310,9 +315,19 @@ impl GameVisitor for Arena<'_> {
         let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
         // player that cannot be made is one the command line named wrongly.
-        let records = play_match(&spec, &start, &make_player).map_err(CliError::Usage)?;
-        if let Some(path) = &args.games_log {
-            write_games_log(path, &records)?;
+        let log = args
+            .games_log
+            .as_deref()
+            .map(GamesLog::create)
+            .transpose()?;
+        let on_game = |record: &GameRecord| {
+            if let Some(log) = &log {
+                log.append(record);
+            }
+        };
+        let records = play_match(&spec, &start, &make_player, &on_game).map_err(CliError::Usage)?;
+        if let Some(log) = log {
+            log.finish(&records)?;
         }
         let setups = Seat::BOTH.map(|seat| {
             let control = spec.time[seat.index()];
@@ -404,20 +419,66 @@ fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, CliError> {
     }
 }
 
-fn write_games_log(
-    path: &std::path::Path,
-    records: &[crate::arena::GameRecord],
-) -> Result<(), CliError> {
-    let mut lines = String::new();
-    for record in records {
-        let line = serde_json::to_string(record).map_err(std::io::Error::from)?;
-        lines.push_str(&line);
-        lines.push('\n');
+/// The `--games-log` file: games appended as they end, then the whole
+/// match rewritten in game order. A failed write is kept and reported at
+/// the end rather than stopping the match's other games.
+struct GamesLog {
+    path: std::path::PathBuf,
+    file: Mutex<std::fs::File>,
+    failure: Mutex<Option<std::io::Error>>,
+}
+
+impl GamesLog {
+    /// Creates (or empties) the file before any game is played, so that a
+    /// path that cannot be written is refused at once.
+    fn create(path: &std::path::Path) -> Result<GamesLog, CliError> {
+        let file = std::fs::File::create(path).map_err(|source| CliError::Output {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(GamesLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+            failure: Mutex::new(None),
+        })
     }
-    std::fs::write(path, lines).map_err(|source| CliError::Output {
-        path: path.to_path_buf(),
-        source,
-    })
+
+    /// Appends one finished game as a line.
+    fn append(&self, record: &GameRecord) {
+        let written = game_line(record).and_then(|line| {
+            let mut file = self.file.lock().expect("no writer panics holding it");
+            file.write_all(line.as_bytes()).and_then(|()| file.flush())
+        });
+        if let Err(error) = written {
+            self.failure
+                .lock()
+                .expect("no writer panics holding it")
+                .get_or_insert(error);
+        }
+    }
+
+    /// Rewrites the file with every game in game order, or reports the
+    /// first write that failed.
+    fn finish(self, records: &[GameRecord]) -> Result<(), CliError> {
+        let output = |source| CliError::Output {
+            path: self.path.clone(),
+            source,
+        };
+        if let Some(error) = self.failure.into_inner().expect("games ended") {
+            return Err(output(error));
+        }
+        let lines: String = records
+            .iter()
+            .map(game_line)
+            .collect::<Result<_, _>>()
+            .map_err(output)?;
+        std::fs::write(&self.path, lines).map_err(output)
+    }
+}
+
+/// One game of the log, as a line of JSON.
+fn game_line(record: &GameRecord) -> std::io::Result<String> {
+    Ok(serde_json::to_string(record)? + "\n")
 }
 
 fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
