@@ -116,10 +116,10 @@ impl Bots for Halma {
     // 25 a square it still has to go. Low levels are 2-ply searches that
     // slip (a draw at T 30, about two squares) on a share of moves; above
     // them `strong` under node caps, whose strength comes in lumps where an
-    // iteration completes. Every step up to 4k positions was probed at 100
-    // to 300 Elo pair by pair (docs/LADDER.md); above it 4k -> 20k was
-    // +282 and 20k -> 80k +269, so the caps from 4k to 300k grow about
-    // threefold a level (near 200 each), and 300k -> top was 13-3.
+    // iteration completes (docs/LADDER.md): the run of 5baacab measured
+    // every step up to 4k -> 12k at 144 to 263 Elo, but 12k -> 35k at only
+    // +57, while probes put 12k -> 50k at +230 and 50k -> 150k at +263;
+    // 300k -> top was 13-3.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 50_000, 0.18, 30.0),
         Rung::slipping(2, 50_000, 0.06, 30.0),
@@ -129,8 +129,8 @@ impl Bots for Halma {
         Rung::capped(1_000, ""),
         Rung::capped(4_000, ""),
         Rung::capped(12_000, ""),
-        Rung::capped(35_000, ""),
-        Rung::capped(100_000, ""),
+        Rung::capped(50_000, ""),
+        Rung::capped(150_000, ""),
         Rung::capped(300_000, ""),
         Rung::Full,
     ];
