@@ -121,14 +121,12 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         shape.keeps_own_budget[usize::from(low - 1)]
             && shape.keeps_own_budget[usize::from(high - 1)]
     });
-    let timed_left = if args.skip_timed { timed.len() } else { 0 };
     // The load-independent pairs come first, so that a run stopped when the
     // timed ones start has done all the work a busy machine can do.
-    let to_play = if args.skip_timed {
-        untimed
-    } else {
-        [untimed, timed].concat()
-    };
+    let mut to_play = untimed;
+    if !args.skip_timed {
+        to_play.extend(&timed);
+    }
     for (low, high) in to_play {
         if let Some(done) = played.iter().find(|e| (e.pair.a, e.pair.b) == (low, high)) {
             println!(
@@ -152,10 +150,11 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         ladder_journal::append(&journal, &entry)?;
         played.push(entry);
     }
-    if timed_left > 0 {
+    if args.skip_timed && !timed.is_empty() {
         println!(
-            "--skip-timed: {timed_left} pairs with a timed level are left; run the same \
-             command with --resume instead on a quiet machine to play them and write the file"
+            "--skip-timed: {} pairs with a timed level are left; run the same \
+             command with --resume instead on a quiet machine to play them and write the file",
+            timed.len()
         );
         return Ok(());
     }

@@ -290,11 +290,10 @@ impl Searcher<'_> {
             self.lists[ply] = list;
             return 0;
         }
-        let width = list.len();
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = list[0].1;
-        for (n, &(_, mv)) in list[..width].iter().enumerate() {
+        for (n, &(_, mv)) in list.iter().enumerate() {
             let mut child = state.clone();
             child.apply_move(mv.from, mv.to);
             let score = if n == 0 {
