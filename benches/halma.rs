@@ -1,7 +1,7 @@
-//! Halma: move generation, perft and strong-search speed.
+//! Halma: move generation, perft, strong-search and ladder-level speed.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gamebot::game::{perft, BotParams, Bots, Budget, LevelSpec, Player, Rules};
+use gamebot::game::{ladder, perft, AnyLevel, BotParams, Bots, Budget, LevelSpec, Player, Rules};
 use gamebot::games::halma::bots::eval::progress;
 use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
 use rand::{Rng, SeedableRng};
@@ -63,6 +63,19 @@ fn search(c: &mut Criterion) {
                 &level,
                 &BotParams::seeded(1),
                 &Budget::unlimited().depth(3),
+            )
+            .unwrap()
+        })
+    });
+    // Level 1 scores every move at 2 plies (the generic analysis), the
+    // cost of most of a ladder run's low pairs.
+    group.bench_function("ladder level 1 midgame", |b| {
+        b.iter(|| {
+            ladder::choose::<Halma>(
+                &mid,
+                &AnyLevel::Numbered(1),
+                &BotParams::seeded(1),
+                &Budget::unlimited(),
             )
             .unwrap()
         })

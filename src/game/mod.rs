@@ -250,6 +250,15 @@ pub trait Rules: Send + Sync + 'static {
 
     /// How the game stands.
     fn outcome(state: &Self::State) -> Outcome;
+
+    /// Whether the side to move has any legal move: what a search asks at
+    /// its horizon, where it needs no list. The default generates the list;
+    /// a game whose moves are costly to list answers sooner.
+    fn has_legal_move(state: &Self::State) -> bool {
+        let mut moves = Vec::new();
+        Self::legal_moves(state, &mut moves);
+        !moves.is_empty()
+    }
 }
 
 /// A game's bots on top of its [`Rules`]: its typed levels, the options a

@@ -388,17 +388,15 @@ impl<G: Evaluate> Searcher<'_, G> {
         if self.out_of_budget() {
             return 0;
         }
+        if depth == 0 || ply >= MAX_PLY - QUIESCENCE_PLIES - 1 {
+            return self.horizon_score(state, ply, alpha, beta);
+        }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
         G::legal_moves(state, &mut moves);
         if moves.is_empty() {
             self.move_lists[ply] = moves;
             return G::terminal_score(state, ply);
-        }
-        if depth == 0 || ply >= MAX_PLY - QUIESCENCE_PLIES - 1 {
-            self.move_lists[ply] = moves;
-            self.horizon = true;
-            return self.quiescence(state, ply, alpha, beta, 0);
         }
 
         let key = G::hash(state);
@@ -544,20 +542,17 @@ impl<G: Evaluate> Searcher<'_, G> {
         best_score
     }
 
-    /// Captures-only search past the horizon, so that exchanges are not cut off mid-way.
-    fn quiescence(
-        &mut self,
-        state: &G::State,
-        ply: usize,
-        mut alpha: i32,
-        beta: i32,
-        qply: usize,
-    ) -> i32 {
-        let stand_pat = G::evaluate(state);
-        if qply >= QUIESCENCE_PLIES || stand_pat >= beta {
-            return stand_pat;
+    /// The score of a node at the horizon: a finished game's, else the
+    /// quiescence search's (the static evaluation in a game without noisy
+    /// moves, which needs no move list, only whether a move exists).
+    fn horizon_score(&mut self, state: &G::State, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if !G::HAS_NOISY_MOVES {
+            if !G::has_legal_move(state) {
+                return G::terminal_score(state, ply);
+            }
+            self.horizon = true;
+            return G::evaluate(state);
         }
-        alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
         G::legal_moves(state, &mut moves);
@@ -565,6 +560,43 @@ impl<G: Evaluate> Searcher<'_, G> {
             self.move_lists[ply] = moves;
             return G::terminal_score(state, ply);
         }
+        self.horizon = true;
+        self.quiescence(state, ply, alpha, beta, 0, Some(moves))
+    }
+
+    /// Captures-only search past the horizon, so that exchanges are not cut
+    /// off mid-way. `known` is the position's move list when the caller has
+    /// it (not empty), so that it is not generated twice.
+    fn quiescence(
+        &mut self,
+        state: &G::State,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: usize,
+        known: Option<Vec<G::Move>>,
+    ) -> i32 {
+        let stand_pat = G::evaluate(state);
+        if qply >= QUIESCENCE_PLIES || stand_pat >= beta {
+            if let Some(moves) = known {
+                self.move_lists[ply] = moves;
+            }
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let moves = match known {
+            Some(moves) => moves,
+            None => {
+                let mut moves = std::mem::take(&mut self.move_lists[ply]);
+                moves.clear();
+                G::legal_moves(state, &mut moves);
+                if moves.is_empty() {
+                    self.move_lists[ply] = moves;
+                    return G::terminal_score(state, ply);
+                }
+                moves
+            }
+        };
         let mut noisy: Vec<usize> = (0..moves.len())
             .filter(|&i| G::is_noisy(state, &moves[i]))
             .collect();
@@ -578,9 +610,9 @@ impl<G: Evaluate> Searcher<'_, G> {
             }
             let child = G::apply(state, &moves[i]);
             let score = if G::to_move(&child) == mover {
-                self.quiescence(&child, ply + 1, alpha, beta, qply + 1)
+                self.quiescence(&child, ply + 1, alpha, beta, qply + 1, None)
             } else {
-                -self.quiescence(&child, ply + 1, -beta, -alpha, qply + 1)
+                -self.quiescence(&child, ply + 1, -beta, -alpha, qply + 1, None)
             };
             if score > best {
                 best = score;

@@ -40,6 +40,11 @@ pub trait Evaluate: Rules {
         0
     }
 
+    /// Whether [`Evaluate::is_noisy`] calls any move noisy: a game that
+    /// overrides it sets this too, or its quiescence search is skipped.
+    /// Without noisy moves a horizon node is only asked whether it has a move.
+    const HAS_NOISY_MOVES: bool = false;
+
     /// Whether a move is "noisy" enough to be searched past the horizon in
     /// quiescence (captures, shots). The default has no quiescence search.
     fn is_noisy(_state: &Self::State, _mv: &Self::Move) -> bool {

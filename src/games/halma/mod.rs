@@ -89,6 +89,10 @@ impl Rules for Halma {
         next
     }
 
+    fn has_legal_move(state: &HalmaState) -> bool {
+        movegen::has_any_move(state)
+    }
+
     fn outcome(state: &HalmaState) -> Outcome {
         let last = state.to_move().other();
         if state.has_won(last) {

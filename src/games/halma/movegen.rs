@@ -192,9 +192,28 @@ pub fn move_path(state: &HalmaState, mv: &HalmaMove) -> Vec<Cell> {
     }
 }
 
-/// Whether the side to move has any legal move.
+/// Whether the side to move has any legal move. Most positions answer
+/// at the first piece with a step the camp rules allow, without listing
+/// jump chains. Referee rule (b) only narrows the moves to some the basic
+/// rules allow, so a step allowed by them is enough, and failing one the
+/// full list decides.
 pub fn has_any_move(state: &HalmaState) -> bool {
+    if state.has_won(state.to_move.other()) {
+        return false;
+    }
+    let side = state.to_move;
+    let occupied = state.occupied();
+    let has_step = state.side(side).cells().any(|from| {
+        NEIGHBOURS[from as usize].iter().any(|&n| {
+            n != NONE
+                && !occupied.has(n as Cell)
+                && camp_allows(state.camp_rule, side, from, n as Cell)
+        })
+    });
+    if has_step {
+        return true;
+    }
     let mut moves = Vec::new();
-    generate(state, &mut moves);
+    generate_ignoring_outcome(state, &mut moves);
     !moves.is_empty()
 }

@@ -2,7 +2,7 @@
 
 use super::board::{cell, col, goal, home, row, Bits, CampRule, Cell, HalmaState, CELLS};
 use super::bots::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
-use super::movegen::{generate, HalmaMove};
+use super::movegen::{generate, has_any_move, HalmaMove};
 use super::notation::{notation, parse_move};
 use super::Halma;
 use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
@@ -454,6 +454,27 @@ fn filling_the_opposing_camp_wins() {
         moves(&after).is_empty(),
         "no legal move once the game is over"
     );
+}
+
+#[test]
+fn a_piece_hemmed_in_moves_only_by_jumps_and_not_at_all_once_they_are_blocked() {
+    let ring = [(1, 0), (0, 1), (1, 1)];
+    let s = place(&[(0, 0)], &ring, Player::First, CampRule::Basic);
+    let legal = moves(&s);
+    assert_eq!(legal.len(), 3);
+    assert!(legal.iter().all(|m| m.jump));
+    assert!(has_any_move(&s));
+    assert_eq!(Halma::outcome(&s), Outcome::Ongoing);
+
+    let walled: Vec<_> = ring
+        .iter()
+        .chain(&[(2, 0), (0, 2), (2, 2)])
+        .copied()
+        .collect();
+    let s = place(&[(0, 0)], &walled, Player::First, CampRule::Basic);
+    assert!(moves(&s).is_empty());
+    assert!(!has_any_move(&s));
+    assert!(matches!(Halma::outcome(&s), Outcome::Draw { .. }));
 }
 
 #[test]
@@ -992,6 +1013,7 @@ fn playout(seed: u64, plies: usize, rule: CampRule) {
         let legal = moves(&s);
         let listed: BTreeSet<_> = legal.iter().map(|m| (m.from, m.to, m.jump)).collect();
         assert_eq!(listed.len(), legal.len(), "duplicate moves");
+        assert_eq!(has_any_move(&s), !legal.is_empty());
         assert_eq!(
             listed,
             reference_moves(&s),
@@ -1054,6 +1076,7 @@ fn long_playouts_reach_the_endgame_rules() {
         );
         for _ in 0..400 {
             let legal = moves(&s);
+            assert_eq!(has_any_move(&s), !legal.is_empty());
             assert_eq!(
                 legal
                     .iter()

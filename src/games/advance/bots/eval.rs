@@ -320,6 +320,8 @@ impl Evaluate for Advance {
         order_hint(state, mv)
     }
 
+    const HAS_NOISY_MOVES: bool = true;
+
     fn is_noisy(state: &State, mv: &Move) -> bool {
         is_noisy(state, mv)
     }
