@@ -165,6 +165,41 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     played.sort();
     assert_eq!(played, [(9, 10), (9, 11), (10, 11)]);
     assert!(!file.command.contains("skip"), "{}", file.command);
+
+    // The timed pairs alone first, as on a quiet machine while the others
+    // wait; the run that journals the last pair writes the file.
+    std::fs::remove_file(&out).unwrap();
+    let timed = ladder("--only-timed");
+    let stdout = String::from_utf8_lossy(&timed.stdout);
+    assert!(timed.status.success(), "{stdout}");
+    assert!(!stdout.contains("level 9 vs 10"), "{stdout}");
+    assert!(stdout.contains("level 9 vs 11: "), "{stdout}");
+    assert!(stdout.contains("level 10 vs 11: "), "{stdout}");
+    assert!(
+        stdout.contains("1 pairs whose levels keep their own budgets are left"),
+        "{stdout}"
+    );
+    assert!(!out.exists(), "no file until every pair is played");
+    let journaled = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(journaled.lines().count(), 2, "{journaled}");
+    let untimed = Command::new(GAMEBOT)
+        .args(["ladder", "reversi", "--games", "2", "--max-games", "2"])
+        .args(["--levels", "9-11", "--threads", "2", "--seed", "3"])
+        .args(["--time-ms", "20", "--skip-timed", "--resume", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&untimed.stdout);
+    assert!(untimed.status.success(), "{stdout}");
+    assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
+    assert_eq!(
+        LadderFile::parse(&std::fs::read_to_string(&out).unwrap())
+            .unwrap()
+            .pairs
+            .len(),
+        3
+    );
+    assert!(!journal.exists());
 }
 
 #[test]

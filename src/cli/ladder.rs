@@ -7,8 +7,9 @@
 //! includes so that `GET /v1/games` shows the ratings. Finished pairs are
 //! journaled as they end ([`super::ladder_journal`]), so a stopped run can
 //! be resumed. The pairs whose results do not depend on the machine's
-//! load (both levels node-capped) play first, and `--skip-timed` plays
-//! only those, leaving the timed ones for a quiet machine.
+//! load (both levels node-capped) play first; `--skip-timed` plays only
+//! those and `--only-timed` only the others, so that the timed pairs get
+//! a quiet machine.
 
 use super::arena::{play_arena, ArenaArgs, ResignArgs};
 use super::ladder_journal::{self, journal_path, JournalEntry};
@@ -71,11 +72,18 @@ pub struct LadderArgs {
     #[arg(long)]
     pub resume: bool,
     /// Play only the pairs whose levels both search to their own node
-    /// caps (their results do not depend on how busy the machine is),
-    /// journal them and stop without writing the file: the pairs with a
-    /// timed level are left for a `--resume` on a quiet machine.
+    /// caps (their results do not depend on how busy the machine is) and
+    /// journal them; the file is written only once every pair is
+    /// journaled: the pairs with a timed level are left for a `--resume`
+    /// (or `--only-timed`) on a quiet machine.
     #[arg(long)]
     pub skip_timed: bool,
+    /// Play only the pairs with a timed level and journal them, writing
+    /// the file if no other pair is left: the counterpart of
+    /// `--skip-timed`, for a quiet machine while the load-independent
+    /// pairs wait (before or after it, or paused meanwhile).
+    #[arg(long, conflicts_with = "skip_timed")]
+    pub only_timed: bool,
 }
 
 /// Runs the ladder and writes its file.
@@ -123,7 +131,11 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     });
     // The load-independent pairs come first, so that a run stopped when the
     // timed ones start has done all the work a busy machine can do.
-    let mut to_play = untimed;
+    let every_pair: Vec<(u8, u8)> = untimed.iter().chain(&timed).copied().collect();
+    let mut to_play = Vec::new();
+    if !args.only_timed {
+        to_play.extend(&untimed);
+    }
     if !args.skip_timed {
         to_play.extend(&timed);
     }
@@ -150,11 +162,19 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         ladder_journal::append(&journal, &entry)?;
         played.push(entry);
     }
-    if args.skip_timed && !timed.is_empty() {
+    let left = every_pair
+        .iter()
+        .filter(|&&(low, high)| !played.iter().any(|e| (e.pair.a, e.pair.b) == (low, high)))
+        .count();
+    if left > 0 {
+        let what = if args.skip_timed {
+            "with a timed level"
+        } else {
+            "whose levels keep their own budgets"
+        };
         println!(
-            "--skip-timed: {} pairs with a timed level are left; run the same \
-             command with --resume instead on a quiet machine to play them and write the file",
-            timed.len()
+            "{left} pairs {what} are left; run the same command with --resume \
+             (on a quiet machine for the timed ones) to play them and write the file"
         );
         return Ok(());
     }

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JournalEntry {
-    /// The ladder command that played it (without `--out`, `--resume` or
-    /// `--skip-timed`).
+    /// The ladder command that played it (without `--out`, `--resume`,
+    /// `--skip-timed` or `--only-timed`).
     pub command: String,
     /// The build (commit) that played it.
     pub build: String,
