@@ -132,17 +132,19 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let journal = dir.path().join("reversi.pairs.jsonl");
     // Reversi's levels 9 and 10 are node-capped, 11 thinks a fixed time
     // (here cut to 20 ms): only 9 vs 10 is load-independent.
-    let ladder = |extra: &str| {
+    let ladder = |extra: &[&str]| {
         Command::new(GAMEBOT)
             .args(["ladder", "reversi", "--games", "2", "--max-games", "2"])
             .args(["--levels", "9-11", "--threads", "2", "--seed", "3"])
-            .args(["--time-ms", "20", extra, "--out"])
+            .args(["--time-ms", "20"])
+            .args(extra)
+            .arg("--out")
             .arg(&out)
             .output()
             .unwrap()
     };
 
-    let first = ladder("--skip-timed");
+    let first = ladder(&["--skip-timed"]);
     let stdout = String::from_utf8_lossy(&first.stdout);
     assert!(first.status.success(), "{stdout}");
     assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
@@ -155,7 +157,7 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let journaled = std::fs::read_to_string(&journal).unwrap();
     assert_eq!(journaled.lines().count(), 1, "{journaled}");
 
-    let rest = ladder("--resume");
+    let rest = ladder(&["--resume"]);
     let stdout = String::from_utf8_lossy(&rest.stdout);
     assert!(rest.status.success(), "{stdout}");
     assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
@@ -169,7 +171,7 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     // The timed pairs alone first, as on a quiet machine while the others
     // wait; the run that journals the last pair writes the file.
     std::fs::remove_file(&out).unwrap();
-    let timed = ladder("--only-timed");
+    let timed = ladder(&["--only-timed"]);
     let stdout = String::from_utf8_lossy(&timed.stdout);
     assert!(timed.status.success(), "{stdout}");
     assert!(!stdout.contains("level 9 vs 10"), "{stdout}");
@@ -182,13 +184,7 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     assert!(!out.exists(), "no file until every pair is played");
     let journaled = std::fs::read_to_string(&journal).unwrap();
     assert_eq!(journaled.lines().count(), 2, "{journaled}");
-    let untimed = Command::new(GAMEBOT)
-        .args(["ladder", "reversi", "--games", "2", "--max-games", "2"])
-        .args(["--levels", "9-11", "--threads", "2", "--seed", "3"])
-        .args(["--time-ms", "20", "--skip-timed", "--resume", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let untimed = ladder(&["--skip-timed", "--resume"]);
     let stdout = String::from_utf8_lossy(&untimed.stdout);
     assert!(untimed.status.success(), "{stdout}");
     assert!(stdout.contains("level 9 vs 10: "), "{stdout}");

@@ -140,7 +140,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         to_play.extend(&timed);
     }
     for (low, high) in to_play {
-        if let Some(done) = played.iter().find(|e| (e.pair.a, e.pair.b) == (low, high)) {
+        if let Some(done) = journaled(&played, low, high) {
             println!(
                 "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
                 done.pair.a_points, done.pair.games, done.build
@@ -164,7 +164,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     }
     let left = every_pair
         .iter()
-        .filter(|&&(low, high)| !played.iter().any(|e| (e.pair.a, e.pair.b) == (low, high)))
+        .filter(|&&(low, high)| journaled(&played, low, high).is_none())
         .count();
     if left > 0 {
         let what = if args.skip_timed {
@@ -185,6 +185,11 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         path: journal,
         source,
     })
+}
+
+/// The journal's entry for the pair of levels `low` and `high`, if played.
+fn journaled(played: &[JournalEntry], low: u8, high: u8) -> Option<&JournalEntry> {
+    played.iter().find(|e| (e.pair.a, e.pair.b) == (low, high))
 }
 
 /// Where a game's ladder file lives: `data/ladder/GAME.json`.

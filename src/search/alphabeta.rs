@@ -391,13 +391,10 @@ impl<G: Evaluate> Searcher<'_, G> {
         if depth == 0 || ply >= MAX_PLY - QUIESCENCE_PLIES - 1 {
             return self.horizon_score(state, ply, alpha, beta);
         }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        moves.clear();
-        G::legal_moves(state, &mut moves);
-        if moves.is_empty() {
-            self.move_lists[ply] = moves;
-            return G::terminal_score(state, ply);
-        }
+        let moves = match self.legal_moves_at(state, ply) {
+            Ok(moves) => moves,
+            Err(terminal) => return terminal,
+        };
 
         let key = G::hash(state);
         let mut tt_best = None;
@@ -542,6 +539,19 @@ impl<G: Evaluate> Searcher<'_, G> {
         best_score
     }
 
+    /// The legal moves of `state`, in the list kept for `ply` (to be put
+    /// back when done with), or the finished game's score when there are none.
+    fn legal_moves_at(&mut self, state: &G::State, ply: usize) -> Result<Vec<G::Move>, i32> {
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        G::legal_moves(state, &mut moves);
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return Err(G::terminal_score(state, ply));
+        }
+        Ok(moves)
+    }
+
     /// The score of a node at the horizon: a finished game's, else the
     /// quiescence search's (the static evaluation in a game without noisy
     /// moves, which needs no move list, only whether a move exists).
@@ -553,13 +563,10 @@ impl<G: Evaluate> Searcher<'_, G> {
             self.horizon = true;
             return G::evaluate(state);
         }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        moves.clear();
-        G::legal_moves(state, &mut moves);
-        if moves.is_empty() {
-            self.move_lists[ply] = moves;
-            return G::terminal_score(state, ply);
-        }
+        let moves = match self.legal_moves_at(state, ply) {
+            Ok(moves) => moves,
+            Err(terminal) => return terminal,
+        };
         self.horizon = true;
         self.quiescence(state, ply, alpha, beta, 0, Some(moves))
     }
@@ -584,18 +591,9 @@ impl<G: Evaluate> Searcher<'_, G> {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let moves = match known {
-            Some(moves) => moves,
-            None => {
-                let mut moves = std::mem::take(&mut self.move_lists[ply]);
-                moves.clear();
-                G::legal_moves(state, &mut moves);
-                if moves.is_empty() {
-                    self.move_lists[ply] = moves;
-                    return G::terminal_score(state, ply);
-                }
-                moves
-            }
+        let moves = match known.map_or_else(|| self.legal_moves_at(state, ply), Ok) {
+            Ok(moves) => moves,
+            Err(terminal) => return terminal,
         };
         let mut noisy: Vec<usize> = (0..moves.len())
             .filter(|&i| G::is_noisy(state, &moves[i]))
