@@ -139,6 +139,8 @@ impl Bots for Halma {
         Rung::capped(150_000, ""),
         Rung::Full,
     ];
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/halma.json"));
 
     fn choose_move(
         state: &HalmaState,
