@@ -233,6 +233,14 @@ fn checked_in_ladders_meet_the_bar() {
             continue;
         }
         let file = LadderFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for pair in &file.pairs {
+            assert_eq!(
+                (pair.a_points * 2.0).fract(),
+                0.0,
+                "{}: points are counted in halves: {pair:?}",
+                file.game
+            );
+        }
         let game = REGISTRY
             .iter()
             .find(|g| g.info().id == file.game)

@@ -241,7 +241,9 @@ fn play_pair(args: &LadderArgs, low: u8, high: u8) -> Result<PairResult, CliErro
             ..ArenaArgs::new(&args.game)
         })?;
         pair.games += summary.games as u32;
-        pair.a_points += summary.a_score * summary.games as f64;
+        // Counted from the games, not from the rounded mean score, so the
+        // points stay whole or half over any number of rounds.
+        pair.a_points += summary.a.wins as f64 + summary.draws as f64 / 2.0;
         if measured_well_enough(&pair) || pair.games as usize + args.games > args.max_games {
             break;
         }
