@@ -139,7 +139,8 @@ impl ApiError {
         match self {
             ApiError::MalformedJson { pointer, .. } => pointer.clone(),
             ApiError::Game(GameError::InvalidState { pointer, .. })
-            | ApiError::Game(GameError::MalformedRequest { pointer, .. }) => pointer.clone(),
+            | ApiError::Game(GameError::MalformedRequest { pointer, .. })
+            | ApiError::Game(GameError::IllegalMove { pointer, .. }) => pointer.clone(),
             _ => None,
         }
     }

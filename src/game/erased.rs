@@ -359,7 +359,7 @@ impl<G: Game> DynGame for Erased<G> {
     fn play(&self, state: &Value, mv: &Value) -> Result<PlayReply, GameError> {
         let state = Self::state(state)?;
         Self::ongoing(&state)?;
-        let mv = G::parse_move(&state, mv)?;
+        let mv = G::parse_move(&state, mv).map_err(|e| e.under("/move", mv))?;
         let after = G::apply(&state, &mv);
         let (_, outcome) = Self::outcome(&after);
         Ok(PlayReply {

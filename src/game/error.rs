@@ -14,11 +14,15 @@ pub enum GameError {
         detail: String,
     },
     /// The move is not legal (or not readable) in the state. `code` is
-    /// `illegal_move` unless the game has a finer-grained code.
+    /// `illegal_move` unless the game has a finer-grained code. `pointer`
+    /// is a JSON pointer into the move (`/row`) where one field is at
+    /// fault, moved under the move's place in the body by [`GameError::under`].
     #[error("{detail}")]
     IllegalMove {
         /// The machine code (`illegal_move`, or a game's own such as `invalid_row`).
         code: &'static str,
+        /// Where the problem is, as a JSON pointer, if it is in one place.
+        pointer: Option<String>,
         /// Why, in words.
         detail: String,
     },
@@ -75,18 +79,33 @@ impl GameError {
     pub fn illegal_move(detail: impl Into<String>) -> Self {
         GameError::IllegalMove {
             code: "illegal_move",
+            pointer: None,
             detail: detail.into(),
         }
     }
 
-    /// The same error with its pointer moved under `prefix` (`/state`), where
-    /// `value` is the JSON the pointer points into. A pointer to a member
+    /// The same error with its pointer moved under `prefix` (`/state`,
+    /// `/move`, `/moves/17`), where `value` is the JSON the pointer points
+    /// into. An illegal move without a pointer of its own points at the
+    /// whole move. A pointer to a member
     /// that is not there (a missing field) is cut back to the deepest place
     /// that is, the object lacking it, so every pointer resolves in the
     /// request body; the detail still names the missing field.
     pub fn under(self, prefix: &str, value: &serde_json::Value) -> Self {
         match self {
             GameError::InvalidState { pointer, detail } => GameError::InvalidState {
+                pointer: Some(format!(
+                    "{prefix}{}",
+                    existing_prefix(value, pointer.as_deref().unwrap_or_default())
+                )),
+                detail,
+            },
+            GameError::IllegalMove {
+                code,
+                pointer,
+                detail,
+            } => GameError::IllegalMove {
+                code,
                 pointer: Some(format!(
                     "{prefix}{}",
                     existing_prefix(value, pointer.as_deref().unwrap_or_default())

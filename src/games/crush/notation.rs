@@ -215,7 +215,7 @@ mod tests {
 
     fn reason(value: Value) -> String {
         match Swap::from_json(&value) {
-            Err(GameError::IllegalMove { code, detail }) => {
+            Err(GameError::IllegalMove { code, detail, .. }) => {
                 assert_eq!(code, "illegal_move");
                 detail
             }

@@ -23,6 +23,7 @@ pub const HELP_MESSAGE: &str = "Enter a row, column & piece size in the format: 
 fn error(code: &'static str, detail: impl Into<String>) -> GameError {
     GameError::IllegalMove {
         code,
+        pointer: None,
         detail: detail.into(),
     }
 }
@@ -61,7 +62,7 @@ fn checked_pass(state: &State) -> Result<Turn, GameError> {
 /// Adds to an illegal placement's detail that the mover has to pass, when it has to.
 fn hint_pass(state: &State, failure: GameError) -> GameError {
     match failure {
-        GameError::IllegalMove { code, detail } if state.must_pass() => error(
+        GameError::IllegalMove { code, detail, .. } if state.must_pass() => error(
             code,
             format!(
                 "{detail} ({} has no legal move and must pass)",

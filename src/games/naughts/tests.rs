@@ -42,7 +42,7 @@ fn typed(state: &State, text: &str) -> Result<Move, GameError> {
 
 fn code_of<T: std::fmt::Debug>(result: Result<T, GameError>) -> (&'static str, String) {
     match result {
-        Err(GameError::IllegalMove { code, detail }) => (code, detail),
+        Err(GameError::IllegalMove { code, detail, .. }) => (code, detail),
         other => panic!("expected an illegal move, got {other:?}"),
     }
 }
@@ -765,6 +765,7 @@ fn the_registry_serves_naughts() {
         err,
         GameError::IllegalMove {
             code: "invalid_size",
+            pointer: Some("/move".to_string()),
             detail: notation::SIZE_MESSAGE.to_string()
         }
     );
