@@ -250,7 +250,7 @@ impl<O> BotParams<O> {
 
 /// The bot options of a game that has none: a request with any field the
 /// API does not know is refused.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoOptions {}
 

@@ -31,6 +31,7 @@ pub use ladder::{AnyLevel, Rung};
 pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -270,7 +271,14 @@ pub trait Bots: Rules {
     /// The bot options a request may carry besides the fields every game
     /// shares (Halma's `clock`); [`NoOptions`] for none. Deserialized with
     /// unknown fields refused, so a typo in a request is an error.
-    type BotOptions: DeserializeOwned + Default + Clone + std::fmt::Debug + Send + Sync + 'static;
+    type BotOptions: DeserializeOwned
+        + JsonSchema
+        + Default
+        + Clone
+        + std::fmt::Debug
+        + Send
+        + Sync
+        + 'static;
 
     /// The level used when a request names none.
     const DEFAULT_LEVEL: Self::Level;
@@ -316,7 +324,15 @@ pub trait Codec: Bots {
     /// The options of a new game (`new`'s `options` object), deserialized
     /// with unknown fields refused; [`NoOptions`] for a game that always
     /// starts from one position. `Default` is the game's default start.
-    type NewOptions: DeserializeOwned + Default + std::fmt::Debug + Send + 'static;
+    type NewOptions: DeserializeOwned + JsonSchema + Default + std::fmt::Debug + Send + 'static;
+
+    /// The state's JSON form as a type: what [`Codec::state_to_json`]
+    /// writes, whose schema the API's contract publishes (`ReversiState`).
+    type StateJson: JsonSchema;
+
+    /// The move object's JSON form as a type: what [`Codec::move_to_json`]
+    /// writes, whose schema the API's contract publishes (`ReversiMove`).
+    type MoveJson: JsonSchema;
 
     /// Static description: id, name, sides, options, rules.
     fn info() -> GameInfo;

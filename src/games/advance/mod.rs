@@ -209,6 +209,8 @@ impl Bots for Advance {
 
 impl Codec for Advance {
     type NewOptions = NoOptions;
+    type StateJson = state::StateJson;
+    type MoveJson = notation::MoveJson;
 
     fn info() -> GameInfo {
         GameInfo {

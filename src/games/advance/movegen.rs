@@ -10,8 +10,10 @@ use super::board::{
     JESTER, KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, WIDTH, ZOMBIE,
 };
 
-/// What a move does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What a move does (in JSON, its lower-case name: `move`, `capture`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "AdvanceMoveKind")]
 pub enum Kind {
     /// A step or slide to an empty square.
     Move,

@@ -20,7 +20,7 @@
 use super::board::{col_of, row_of, square, State, SIZE};
 use super::movegen::{Kind, Move};
 use crate::game::GameError;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The sign written between the two squares for a kind.
 fn sign(kind: Kind) -> char {
@@ -52,12 +52,32 @@ pub fn notation(mv: &Move) -> String {
 
 /// A move's JSON object.
 pub fn move_json(mv: &Move) -> Value {
-    json!({
-        "kind": mv.kind.name(),
-        "from": mv.from_row_col(),
-        "to": mv.to_row_col(),
-        "notation": notation(mv),
-    })
+    let form = MoveJson {
+        kind: mv.kind,
+        from: mv.from_row_col(),
+        to: mv.to_row_col(),
+        notation: notation(mv),
+    };
+    serde_json::to_value(form).expect("a move always serializes")
+}
+
+/// An Advance move as JSON: what [`move_json`] writes, and the schema the
+/// API's contract publishes as `AdvanceMove`. A request may send this
+/// object or just its notation.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "AdvanceMove")]
+pub struct MoveJson {
+    /// What the move does.
+    pub kind: Kind,
+    /// The acting piece's square as `[row, col]` of the text board (row 0
+    /// is the top line, black's side; col 0 the left column).
+    #[schemars(inner(range(min = 0, max = 8)))]
+    pub from: [usize; 2],
+    /// The square it acts on (moves to, captures, builds on, shoots at), as `[row, col]`.
+    #[schemars(inner(range(min = 0, max = 8)))]
+    pub to: [usize; 2],
+    /// The move as a person types it: `e2-e3`, `e2xe4`, `a2#b3`, `b1~a1`, `b1=b2`, `c1*c4`.
+    pub notation: String,
 }
 
 /// Reads a square name (`e1`) into a padded index.

@@ -3,7 +3,7 @@
 use super::board::{square, BoardError, Color, State, PLY_LIMIT, SIZE};
 use super::notation::square_name;
 use crate::game::{place, GameError};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// The JSON state as read, before validation.
 #[derive(Clone, Debug)]
@@ -148,12 +148,48 @@ pub fn state_from_json(value: &Value) -> Result<State, GameError> {
 
 /// The JSON form of a state (`ply` only when known).
 pub fn state_to_json(state: &State) -> Value {
-    let board: Vec<String> = (0..SIZE).map(|row| state.row_text(row)).collect();
-    let mut object = json!({"board": board, "to_move": state.to_move().name()});
-    if let Some(ply) = state.ply() {
-        object["ply"] = json!(ply);
-    }
-    object
+    let form = StateJson {
+        board: (0..SIZE).map(|row| state.row_text(row)).collect(),
+        to_move: match state.to_move() {
+            Color::White => SideJson::White,
+            Color::Black => SideJson::Black,
+        },
+        ply: state.ply(),
+    };
+    serde_json::to_value(form).expect("a state always serializes")
+}
+
+/// An Advance state as JSON: what [`state_to_json`] writes, and the schema
+/// the API's contract publishes as `AdvanceState`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "AdvanceState")]
+pub struct StateJson {
+    /// The 9 rows of the text board, row 0 (black's side) first, each 9
+    /// characters: white's pieces in capitals (`Z` zombie, `B` builder,
+    /// `J` jester, `M` miner, `S` sentinel, `C` catapult, `D` dragon, `G`
+    /// general), black's in lower case, `#` a wall, `.` an empty square.
+    #[schemars(
+        length(min = 9, max = 9),
+        inner(regex(pattern = r"^[ZBJMSCDGzbjmscdg.#]{9}$"))
+    )]
+    pub board: Vec<String>,
+    /// The side to move.
+    pub to_move: SideJson,
+    /// Plies played so far (0 at the start); absent when unknown, and then
+    /// the 200-ply limit is not applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+}
+
+/// A side as Advance's JSON names it.
+#[derive(Clone, Copy, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "AdvanceSide")]
+pub enum SideJson {
+    /// White, who moves first, from the bottom of the text board.
+    White,
+    /// Black.
+    Black,
 }
 
 /// Splits the text form into its lines: one final newline is allowed, and

@@ -207,14 +207,17 @@ fn run_json(run: &board::Run) -> Value {
 
 /// The options of a new game: `k` and `seed` for a random board, or
 /// `preset: "course"` for the course's game.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "CrushNewOptions")]
 pub struct CrushNew {
     /// Digits on the board, 4 to 7 (default 4).
+    #[schemars(range(min = 4, max = 7))]
     pub k: Option<u8>,
     /// The generator's seed (default 0).
     pub seed: Option<u32>,
     /// `"course"`: the course's hand-typed board, k 4, seed 0.
+    #[schemars(extend("enum" = ["course", null]))]
     pub preset: Option<String>,
 }
 
@@ -295,6 +298,8 @@ impl Bots for Crush {
 
 impl Codec for Crush {
     type NewOptions = CrushNew;
+    type StateJson = state::StateJson;
+    type MoveJson = notation::MoveJson;
 
     fn info() -> GameInfo {
         GameInfo {

@@ -2,10 +2,28 @@
 
 use super::board::SIDE;
 use crate::game::GameError;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Every distinct swap: 90 horizontal and 90 vertical neighbour pairs.
 pub const SWAP_COUNT: usize = 2 * SIDE * (SIDE - 1);
+
+/// A swap as JSON: what [`Swap::to_json`] writes, and the schema the API's
+/// contract publishes as `CrushMove`. A request may send this object or
+/// just its notation.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "CrushMove")]
+pub struct MoveJson {
+    /// The first cell as two digits, row then column, 0-based from the top
+    /// left (`"21"`: row 2, column 1).
+    #[schemars(regex(pattern = r"^[0-9]{2}$"))]
+    pub a: String,
+    /// The adjacent cell it swaps with, the same way.
+    #[schemars(regex(pattern = r"^[0-9]{2}$"))]
+    pub b: String,
+    /// The swap as a person types it: both cells, `2122`.
+    #[schemars(regex(pattern = r"^[0-9]{4}$"))]
+    pub notation: String,
+}
 
 /// A swap of two adjacent cells, stored with the smaller index first, so
 /// `2122` and `2221` are the same move.
@@ -90,11 +108,12 @@ impl Swap {
 
     /// The JSON object `{"a": "21", "b": "22", "notation": "2122"}`.
     pub fn to_json(self) -> Value {
-        json!({
-            "a": format!("{:02}", self.a),
-            "b": format!("{:02}", self.b),
-            "notation": self.notation(),
-        })
+        let form = MoveJson {
+            a: format!("{:02}", self.a),
+            b: format!("{:02}", self.b),
+            notation: self.notation(),
+        };
+        serde_json::to_value(form).expect("a swap always serializes")
     }
 
     /// Reads a swap given as its notation string or JSON object.
@@ -212,6 +231,7 @@ fn not_a_swap(word: &str) -> GameError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn reason(value: Value) -> String {
         match Swap::from_json(&value) {

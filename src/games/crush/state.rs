@@ -5,7 +5,7 @@
 use super::board::{Board, Runs, CELLS, SIDE};
 use super::rng::TinyMt32;
 use crate::game::{place, GameError};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Swaps in a whole game.
 pub const SWAPS_PER_GAME: u8 = 100;
@@ -30,6 +30,27 @@ pub struct State {
     pub score: i64,
 }
 
+/// A Number Crush state as JSON: what [`State::to_json`] writes, and the
+/// schema the API's contract publishes as `CrushState`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "CrushState")]
+pub struct StateJson {
+    /// The digits in play run from 1 to `k` (4 to 7).
+    #[schemars(range(min = 4, max = 7))]
+    pub k: u8,
+    /// The 10 rows, row 0 (the top) first, each 10 digits from 1 to `k`,
+    /// settled: no run of three or more.
+    #[schemars(length(min = 10, max = 10), inner(regex(pattern = r"^[1-9]{10}$")))]
+    pub board: Vec<String>,
+    /// The refill generator's four TinyMT32 state words (never all zero).
+    pub rng: [u32; 4],
+    /// Swaps still to play, 0 to 100; the game is over at 0.
+    #[schemars(range(max = 100))]
+    pub swaps_left: u8,
+    /// Points scored so far.
+    pub score: i64,
+}
+
 /// The state as read from JSON, before the rules are checked.
 #[derive(Clone, Debug)]
 pub struct RawState {
@@ -48,13 +69,14 @@ pub struct RawState {
 impl State {
     /// The JSON form: `{"k", "board", "rng", "swaps_left", "score"}`.
     pub fn to_json(&self) -> Value {
-        json!({
-            "k": self.k,
-            "board": (0..SIDE).map(|r| self.board.row_text(r)).collect::<Vec<_>>(),
-            "rng": self.rng.status(),
-            "swaps_left": self.swaps_left,
-            "score": self.score,
-        })
+        let form = StateJson {
+            k: self.k,
+            board: (0..SIDE).map(|r| self.board.row_text(r)).collect(),
+            rng: self.rng.status(),
+            swaps_left: self.swaps_left,
+            score: self.score,
+        };
+        serde_json::to_value(form).expect("a state always serializes")
     }
 
     /// Reads and validates a JSON state.

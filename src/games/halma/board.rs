@@ -227,8 +227,20 @@ pub fn goal_distance(side: Player, c: Cell) -> u32 {
 }
 
 /// Which camp rules apply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
+#[schemars(rename = "HalmaCampRule")]
 pub enum CampRule {
     /// The course referee's rules: the basic rule plus (a) and (b).
     #[default]

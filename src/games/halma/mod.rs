@@ -40,8 +40,9 @@ use std::time::{Duration, Instant};
 pub struct Halma;
 
 /// The options of a new Halma game.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "HalmaNewOptions")]
 pub struct HalmaNew {
     /// The camp rules (default: the course referee's).
     #[serde(default)]
@@ -52,8 +53,9 @@ pub struct HalmaNew {
 }
 
 /// A side, as Halma's options name it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[schemars(rename = "HalmaFirstMover")]
 pub enum HalmaSide {
     /// Black, who moves first by default.
     #[default]
@@ -203,6 +205,8 @@ impl Bots for Halma {
 
 impl Codec for Halma {
     type NewOptions = HalmaNew;
+    type StateJson = state::StateJson;
+    type MoveJson = notation::MoveJson;
 
     fn info() -> GameInfo {
         GameInfo {

@@ -4,7 +4,7 @@
 use super::board::{cell, col, home, row, CampRule, Cell, HalmaState, SIZE};
 use super::movegen::{camp_allows, generate, move_path, HalmaMove};
 use crate::game::{GameError, Player};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A cell as `x,y`.
 pub fn format_cell(c: Cell) -> String {
@@ -36,12 +36,29 @@ pub fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
 /// The JSON object of a move: path, jump flag and notation.
 pub fn move_json(state: &HalmaState, mv: &HalmaMove) -> Value {
     let path = move_path(state, mv);
-    let cells: Vec<Value> = path.iter().map(|&c| json!([col(c), row(c)])).collect();
-    json!({
-        "path": cells,
-        "jump": mv.jump,
-        "notation": path_notation(&path, mv.jump),
-    })
+    let form = MoveJson {
+        path: path.iter().map(|&c| [col(c), row(c)]).collect(),
+        jump: mv.jump,
+        notation: path_notation(&path, mv.jump),
+    };
+    serde_json::to_value(form).expect("a move always serializes")
+}
+
+/// A Halma move as JSON: what [`move_json`] writes, and the schema the
+/// API's contract publishes as `HalmaMove`. A request may send this object
+/// or just its notation.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "HalmaMove")]
+pub struct MoveJson {
+    /// The cells the piece visits as `[x, y]`, from where it starts to
+    /// where it ends: two cells for a step, one more for each hop of a jump.
+    #[schemars(length(min = 2), inner(inner(range(min = 0, max = 15))))]
+    pub path: Vec<[usize; 2]>,
+    /// Whether the move is a chain of jumps (else a single step).
+    pub jump: bool,
+    /// The move as the course's `output.txt` writes it: `E x,y x,y` for a
+    /// step, one `J x,y x,y` line per hop for a jump, joined by newlines.
+    pub notation: String,
 }
 
 fn bad(detail: impl Into<String>) -> GameError {

@@ -4,7 +4,7 @@
 use super::board::{cell, Bits, CampRule, HalmaState, PIECES, SIZE};
 use super::notation::side_name;
 use crate::game::{place, GameError, Player};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// A fault in one board row: the column it is at (0-based), if one, and
 /// what is wrong. The JSON and text readers each add the place in their
@@ -172,9 +172,40 @@ fn check_keys(map: &Map<String, Value>) -> Result<(), GameError> {
 
 /// The JSON form of a state.
 pub fn state_to_json(state: &HalmaState) -> Value {
-    json!({
-        "board": state.rows(),
-        "to_move": side_name(state.to_move),
-        "camp_rule": state.camp_rule.name(),
-    })
+    let form = StateJson {
+        board: state.rows(),
+        to_move: match state.to_move {
+            Player::First => SideJson::Black,
+            Player::Second => SideJson::White,
+        },
+        camp_rule: state.camp_rule,
+    };
+    serde_json::to_value(form).expect("a state always serializes")
+}
+
+/// A Halma state as JSON: what [`state_to_json`] writes, and the schema
+/// the API's contract publishes as `HalmaState`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "HalmaState")]
+pub struct StateJson {
+    /// The 16 rows, y = 0 first, each 16 characters for x = 0 to 15: `B`
+    /// a black piece, `W` a white piece, `.` an empty cell. Black's camp
+    /// is the top-left corner, white's the bottom-right.
+    #[schemars(length(min = 16, max = 16), inner(regex(pattern = r"^[BW.]{16}$")))]
+    pub board: Vec<String>,
+    /// The side to move.
+    pub to_move: SideJson,
+    /// Which camp rules apply (absent: `referee`).
+    pub camp_rule: CampRule,
+}
+
+/// A side as Halma's JSON names it.
+#[derive(Clone, Copy, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "HalmaSide")]
+pub enum SideJson {
+    /// Black.
+    Black,
+    /// White.
+    White,
 }

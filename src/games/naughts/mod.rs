@@ -46,15 +46,16 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules, Rung,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
 
 /// The game, as registered under the id `naughts`.
 pub struct Naughts;
 
 /// The options of a new game: the grid's size and the markers each hand holds.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
+#[schemars(rename = "NaughtsNewOptions")]
 pub struct NaughtsNew {
     /// Rows and columns, 2 to 8.
     pub grid_size: u8,
@@ -185,6 +186,8 @@ impl Bots for Naughts {
 
 impl Codec for Naughts {
     type NewOptions = NaughtsNew;
+    type StateJson = RawState;
+    type MoveJson = notation::MoveJson;
 
     fn info() -> GameInfo {
         GameInfo {
@@ -226,20 +229,7 @@ impl Codec for Naughts {
     }
 
     fn move_to_json(_state: &State, turn: &Turn) -> Value {
-        match turn {
-            Turn::Place(mv) => json!({
-                "row": mv.row,
-                "col": mv.col,
-                "size": mv.size,
-                "notation": notation::notation(mv),
-            }),
-            Turn::Pass => json!({
-                "row": null,
-                "col": null,
-                "size": null,
-                "notation": notation::PASS,
-            }),
-        }
+        serde_json::to_value(notation::MoveJson::from(turn)).expect("a move always serializes")
     }
 
     fn parse_move(state: &State, value: &Value) -> Result<Turn, GameError> {

@@ -248,3 +248,41 @@ pub fn parse(state: &State, value: &Value) -> Result<Turn, GameError> {
         )),
     }
 }
+
+/// A Naughts move as JSON: what the game writes, and the schema the API's
+/// contract publishes as `NaughtsMove`. A request may send this object or
+/// just its notation.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "NaughtsMove")]
+pub struct MoveJson {
+    /// The row, 0-based from the top (the notation counts from 1); null
+    /// for a pass.
+    pub row: Option<usize>,
+    /// The column, 0-based from the left (the notation counts from 1);
+    /// null for a pass.
+    pub col: Option<usize>,
+    /// The marker's size, 1 to the state's `pieces`; null for a pass.
+    pub size: Option<usize>,
+    /// The move as a person types it: `row col size`, 1-based (`2 3 5`),
+    /// or `pass` when the mover has no legal move and the opponent has one.
+    pub notation: String,
+}
+
+impl From<&Turn> for MoveJson {
+    fn from(turn: &Turn) -> Self {
+        match turn {
+            Turn::Place(mv) => MoveJson {
+                row: Some(mv.row.into()),
+                col: Some(mv.col.into()),
+                size: Some(mv.size.into()),
+                notation: notation(mv),
+            },
+            Turn::Pass => MoveJson {
+                row: None,
+                col: None,
+                size: None,
+                notation: PASS.to_string(),
+            },
+        }
+    }
+}

@@ -308,18 +308,26 @@ impl State {
     }
 }
 
-/// The JSON form of a state, before validation.
-#[derive(Clone, Debug, Serialize)]
+/// The JSON form of a state, before validation: what the game writes, and
+/// the schema the API's contract publishes as `NaughtsState`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "NaughtsState")]
 pub struct RawState {
     /// Rows (and columns), 2–8.
+    #[schemars(range(min = 2, max = 8))]
     pub grid_size: usize,
-    /// Markers per side at the start, 5–9.
+    /// Markers per side at the start, sized 1 to `pieces`; 5–9.
+    #[schemars(range(min = 5, max = 9))]
     pub pieces: usize,
-    /// `grid_size` rows of `grid_size` cells: `""`, `"O3"`, `"X1"`.
+    /// `grid_size` rows of `grid_size` cells, row 0 first; a cell is its top
+    /// marker, side and size (`"O3"`, `"X1"`), or `""` when empty.
+    #[schemars(inner(inner(regex(pattern = r"^([OX][1-9])?$"))))]
     pub board: Vec<Vec<String>>,
-    /// The sizes each side still holds, keyed `O` and `X`.
+    /// The marker sizes each side still holds, keyed `O` and `X`.
+    #[schemars(extend("required" = ["O", "X"], "propertyNames" = {"enum": ["O", "X"]}))]
     pub hands: BTreeMap<String, Vec<usize>>,
-    /// `O` or `X`.
+    /// The side to move: `O` (who moves first) or `X`.
+    #[schemars(extend("enum" = ["O", "X"]))]
     pub to_move: String,
 }
 

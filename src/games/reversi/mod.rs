@@ -125,6 +125,8 @@ impl Bots for Reversi {
 
 impl Codec for Reversi {
     type NewOptions = NoOptions;
+    type StateJson = state::StateJson;
+    type MoveJson = notation::MoveJson;
 
     fn info() -> GameInfo {
         GameInfo {

@@ -4,7 +4,22 @@
 use super::board::{parse_square, square_name, Bits};
 use super::state::{side_name, State};
 use crate::game::GameError;
-use serde_json::{json, Value};
+use serde_json::Value;
+
+/// A Reversi move as JSON: what [`Move::to_json`] writes, and the schema
+/// the API's contract publishes as `ReversiMove`. A request may send this
+/// object or just its notation.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "ReversiMove")]
+pub struct MoveJson {
+    /// The square the disc goes on (`d3`: column a-h, row 1-8 from the
+    /// top), or null for a pass, which is legal only when the mover has no
+    /// other move and the opponent has one.
+    #[schemars(regex(pattern = r"^[a-h][1-8]$"))]
+    pub square: Option<String>,
+    /// The move as a person types it: the square, or `pass`.
+    pub notation: String,
+}
 
 /// A move: a disc placed on a square (0 = a1 … 63 = h8), or a forced pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,12 +41,14 @@ impl Move {
 
     /// The move's JSON object.
     pub fn to_json(self) -> Value {
-        match self {
-            Move::Place(sq) => {
-                json!({"square": square_name(u32::from(sq)), "notation": self.notation()})
-            }
-            Move::Pass => json!({"square": null, "notation": "pass"}),
-        }
+        let form = MoveJson {
+            square: match self {
+                Move::Place(sq) => Some(square_name(u32::from(sq))),
+                Move::Pass => None,
+            },
+            notation: self.notation(),
+        };
+        serde_json::to_value(form).expect("a move always serializes")
     }
 }
 

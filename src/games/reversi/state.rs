@@ -4,7 +4,31 @@ use super::board::{square_name, Board};
 use super::notation::Move;
 use crate::game::{place, GameError, Player};
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
+
+/// A Reversi state as JSON: what [`State::to_json`] writes, and the
+/// schema the API's contract publishes as `ReversiState`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "ReversiState")]
+pub struct StateJson {
+    /// The 8 rows, row 1 first, each 8 characters from column a to h:
+    /// `B` a black disc, `W` a white disc, `.` an empty square.
+    #[schemars(length(min = 8, max = 8), inner(regex(pattern = r"^[BW.]{8}$")))]
+    pub board: Vec<String>,
+    /// The side to move.
+    pub to_move: SideJson,
+}
+
+/// A side as Reversi's JSON names it.
+#[derive(Clone, Copy, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(rename = "ReversiSide")]
+pub enum SideJson {
+    /// Black, who moves first.
+    Black,
+    /// White.
+    White,
+}
 
 /// A Reversi position: the discs of each colour and whose turn it is. Any
 /// arrangement of discs is a valid position (the rules are defined on all of them).
@@ -70,7 +94,14 @@ impl State {
 
     /// The state's JSON form.
     pub fn to_json(&self) -> Value {
-        json!({"board": self.lines(), "to_move": side_name(self.to_move)})
+        let form = StateJson {
+            board: self.lines(),
+            to_move: match self.to_move {
+                Player::First => SideJson::Black,
+                Player::Second => SideJson::White,
+            },
+        };
+        serde_json::to_value(form).expect("a state always serializes")
     }
 
     /// The state after a legal move.

@@ -26,8 +26,9 @@ pub enum ClockMode {
 
 /// The `clock` field of a bot request, as the course's referee gave it in
 /// `input.txt`: `{"mode": "SINGLE"|"GAME", "time_left_s": seconds > 0}`.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "RawClock")]
+#[schemars(rename = "HalmaClock", with = "RawClock")]
 pub struct Clock {
     /// Single move or whole game.
     pub mode: ClockMode,
@@ -36,10 +37,15 @@ pub struct Clock {
 }
 
 /// A clock as it arrives, before its values are checked.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawClock {
+    /// `SINGLE` (the time is for this move) or `GAME` (for the rest of
+    /// the game), in any case.
+    #[schemars(regex(pattern = r"^(?i)(single|game)$"))]
     mode: String,
+    /// Seconds of play time left, more than 0.
+    #[schemars(range(min = 0.001))]
     time_left_s: f64,
 }
 
@@ -83,10 +89,12 @@ impl Clock {
 
 /// Halma's own bot options: the mover's clock, which the `strong` level's
 /// clock manager plans its time from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "HalmaBotOptions")]
 pub struct HalmaOptions {
-    /// The clock, if the request gives one.
+    /// The mover's clock as the course's referee gave it, if the request
+    /// gives one: the `strong` level plans its time from it.
     #[serde(default)]
     pub clock: Option<Clock>,
 }
