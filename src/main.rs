@@ -47,6 +47,9 @@ enum Command {
     Naughts(cli::naughts::NaughtsArgs),
     /// Number Crush in the terminal (or played by a bot).
     Crush(cli::crush::CrushArgs),
+    /// Print the OpenAPI document the server serves (the repository's
+    /// `openapi.yaml` is this output: `gamebot openapi > openapi.yaml`).
+    Openapi,
 }
 
 fn main() -> ExitCode {
@@ -60,6 +63,10 @@ fn main() -> ExitCode {
         Some(Command::Halma(args)) => cli::halma::run(args),
         Some(Command::Naughts(args)) => cli::naughts::run(args),
         Some(Command::Crush(args)) => cli::crush::run(args),
+        Some(Command::Openapi) => {
+            print!("{}", gamebot::api::openapi_yaml());
+            ExitCode::SUCCESS
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! finished game lists no moves, and that `bot-move` at every level returns a
 //! listed move. A new game is covered by adding it to the registry.
 
-use gamebot::game::erased::BotRequest;
+use gamebot::game::erased::{BotRequest, StateInput};
 use gamebot::game::{Budget, DynGame, GameError};
 use gamebot::games::REGISTRY;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -59,7 +59,7 @@ fn conform(game: &dyn DynGame) {
                 );
                 assert!(matches!(
                     game.play(&state, &seen_moves[0]),
-                    Err(GameError::GameOver)
+                    Err(GameError::GameOver { .. })
                 ));
                 break;
             }
@@ -120,10 +120,10 @@ fn bots_return_listed_moves(game: &dyn DynGame, states: &[Value]) {
     for level in &game.listing().levels {
         for (i, state) in states.iter().take(3).enumerate() {
             let request = BotRequest {
-                state: state.clone(),
+                state: StateInput::Json(state.clone()),
                 level: Some(level.id.to_string()),
                 seed: Some(i as u64),
-                own_fields: Default::default(),
+                ..Default::default()
             };
             let reply = game
                 .bot_move(&request, &Budget::with_time_ms(40))

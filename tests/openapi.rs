@@ -9,7 +9,7 @@ use axum::http::{Method, StatusCode};
 use common::*;
 use gamebot::api::{router, AppState};
 use gamebot::config::ServeConfig;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -47,21 +47,63 @@ fn every_route_is_documented_and_every_documented_operation_is_routed() {
 }
 
 #[test]
+fn the_checked_in_document_is_the_generated_one() {
+    let checked_in = include_str!("../openapi.yaml");
+    assert!(
+        checked_in == gamebot::api::openapi_yaml(),
+        "openapi.yaml differs from the document the code generates; \
+         regenerate it with `cargo run -- openapi > openapi.yaml`"
+    );
+}
+
+#[test]
 fn the_document_is_openapi_3_1_and_every_ref_resolves() {
     let doc = openapi();
     assert_eq!(doc["openapi"], "3.1.0");
-    let text = gamebot::api::OPENAPI_YAML;
-    for line in text.lines().filter(|l| l.contains("$ref")) {
-        let after = line.split("$ref:").nth(1).unwrap_or_default();
-        let reference = after
-            .split('"')
-            .nth(1)
-            .unwrap_or_else(|| panic!("quoted $ref: {line}"));
+    let mut references = Vec::new();
+    collect_refs(doc, &mut references);
+    assert!(references.len() > 100, "{}", references.len());
+    for reference in references {
         assert!(
             doc.pointer(reference.trim_start_matches('#')).is_some(),
             "dangling {reference}"
         );
     }
+}
+
+fn collect_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                match (key.as_str(), item) {
+                    ("$ref", Value::String(target)) => out.push(target.clone()),
+                    _ => collect_refs(item, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, out)),
+        _ => {}
+    }
+}
+
+/// A finished game of `id`: its moves played from a new game (with a short
+/// ply limit where the game has one) until it ends.
+fn finished_state(id: &str) -> Value {
+    let game = gamebot::games::find(id).unwrap();
+    let mut state = game
+        .new_game(&json!({"ply_limit": 4}))
+        .or_else(|_| game.new_game(&Value::Null))
+        .unwrap()
+        .state;
+    for _ in 0..5_000 {
+        let legal = game.legal_moves(&state).unwrap();
+        if legal.outcome["status"] != "ongoing" {
+            return state;
+        }
+        let pick = legal.moves.len() / 2;
+        state = game.play(&state, &legal.moves[pick]).unwrap().state;
+    }
+    panic!("{id}: no finished game within 5,000 plies")
 }
 
 /// Produces every documented status of every operation, so that each one is
@@ -77,70 +119,74 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     });
     let pool = state.pool.clone();
     let app = router(state);
-    let start = json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"});
-    let over = json!({"board": vec!["BBBBBBBB"; 8], "to_move": "white"});
     let mut produced = BTreeSet::new();
     let game_routes = ["new", "legal-moves", "play", "bot-move", "analyze"];
 
-    for route in game_routes {
-        let uri = format!("/v1/games/reversi/{route}");
-        let template = format!("/v1/games/{{game}}/{route}");
-        let good = match route {
-            "new" => json!({}),
-            "legal-moves" => json!({"state": start}),
-            "play" => json!({"state": start, "move": "d3"}),
-            "bot-move" => json!({"state": start, "max_depth": 2}),
-            _ => json!({"state": start, "max_depth": 2, "top": 2}),
-        };
-        let mut cases = vec![
-            post_json(&app, &uri, &good).await,
-            send(&app, Method::POST, &uri, Some("application/json"), "{").await,
-            post_json(&app, &format!("/v1/games/nope/{route}"), &good).await,
-            post_json(
-                &app,
-                &uri,
-                &json!({"state": start, "pad": "x".repeat(5000)}),
-            )
-            .await,
-            send(&app, Method::POST, &uri, Some("image/png"), "x").await,
-            send(
-                &app,
-                Method::POST,
-                &uri,
-                Some("application/json"),
-                Body::new(StalledBody),
-            )
-            .await,
-        ];
-        if route == "new" {
-            cases.push(post_json(&app, &uri, &json!({"options": {"size": 10}})).await);
-        } else {
-            let broken = json!({"board": [], "to_move": "black"});
-            let invalid = if route == "play" {
-                json!({"state": broken, "move": "d3"})
-            } else {
-                json!({"state": broken})
+    for id in gamebot::games::ids() {
+        let game = gamebot::games::find(id).unwrap();
+        let start = game.new_game(&Value::Null).unwrap().state;
+        let first = game.legal_moves(&start).unwrap().moves[0]["notation"].clone();
+        let over = finished_state(id);
+        for route in game_routes {
+            let uri = format!("/v1/games/{id}/{route}");
+            let templates = [uri.clone(), format!("/v1/games/{{game}}/{route}")];
+            let good = match route {
+                "new" => json!({}),
+                "legal-moves" => json!({"state": start}),
+                "play" => json!({"state": start, "move": first}),
+                "bot-move" => json!({"state": start, "level": "1", "seed": 1}),
+                _ => json!({"state": start, "max_nodes": 2000, "top": 2}),
             };
-            cases.push(post_json(&app, &uri, &invalid).await);
-            let finished = if route == "play" {
-                json!({"state": over, "move": "pass"})
+            let mut cases = vec![
+                post_json(&app, &uri, &good).await,
+                send(&app, Method::POST, &uri, Some("application/json"), "{").await,
+                post_json(
+                    &app,
+                    &uri,
+                    &json!({"state": start, "pad": "x".repeat(5000)}),
+                )
+                .await,
+                send(&app, Method::POST, &uri, Some("image/png"), "x").await,
+                send(
+                    &app,
+                    Method::POST,
+                    &uri,
+                    Some("application/json"),
+                    Body::new(StalledBody),
+                )
+                .await,
+            ];
+            if id == "reversi" {
+                let unknown = post_json(&app, &format!("/v1/games/nope/{route}"), &good).await;
+                produced.insert((templates[1].clone(), unknown.status.as_u16().to_string()));
+            }
+            if route == "new" {
+                cases.push(post_json(&app, &uri, &json!({"options": {"size": 10}})).await);
             } else {
-                json!({"state": over})
-            };
-            cases.push(post_json(&app, &uri, &finished).await);
-        }
-        // Overloaded: hold the only worker with a long search.
-        let busy_app = app.clone();
-        let busy = tokio::spawn(async move {
-            post_json(&busy_app, "/v1/games/reversi/bot-move", &json!({"state": {"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"}, "level": "strong", "time_ms": 400})).await
-        });
-        while pool.running() == 0 {
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        cases.push(post_json(&app, &uri, &good).await);
-        busy.await.unwrap();
-        for reply in cases {
-            produced.insert((template.clone(), reply.status.as_u16().to_string()));
+                let broken = json!({"board": [], "to_move": "black"});
+                let with_state = |state: &Value| {
+                    let mut body = good.clone();
+                    body["state"] = state.clone();
+                    body
+                };
+                cases.push(post_json(&app, &uri, &with_state(&broken)).await);
+                cases.push(post_json(&app, &uri, &with_state(&over)).await);
+            }
+            // Overloaded: hold the only worker with a long search.
+            let busy_app = app.clone();
+            let busy = tokio::spawn(async move {
+                post_json(&busy_app, "/v1/games/reversi/bot-move", &json!({"state": {"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"}, "level": "strong", "time_ms": 400})).await
+            });
+            while pool.running() == 0 {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            cases.push(post_json(&app, &uri, &good).await);
+            busy.await.unwrap();
+            for reply in cases {
+                for template in &templates {
+                    produced.insert((template.clone(), reply.status.as_u16().to_string()));
+                }
+            }
         }
     }
     for path in [

@@ -54,10 +54,7 @@ pub async fn read(
         {
             ApiError::PayloadTooLarge { limit }
         } else {
-            ApiError::MalformedJson {
-                pointer: None,
-                detail: format!("could not read the request body: {error}"),
-            }
+            ApiError::malformed(None, format!("could not read the request body: {error}"))
         }
     })?;
     if bytes.is_empty() {
@@ -90,21 +87,20 @@ pub async fn read(
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Every request body is an object; serde would also take an array for a struct.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::MalformedJson {
-            pointer: None,
-            detail: "the body must be a JSON object ({...})".into(),
-        });
+        return Err(ApiError::malformed(
+            None,
+            "the body must be a JSON object ({...})",
+        ));
     }
     // serde_json's recursion limit (128 levels) caps the nesting depth.
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(&mut deserializer) {
-        Ok(value) => deserializer
-            .end()
-            .map(|()| value)
-            .map_err(|e| ApiError::MalformedJson {
-                pointer: None,
-                detail: format!("the body is not the JSON this endpoint takes: {e}"),
-            }),
+        Ok(value) => deserializer.end().map(|()| value).map_err(|e| {
+            ApiError::malformed(
+                None,
+                format!("the body is not the JSON this endpoint takes: {e}"),
+            )
+        }),
         Err(error) => {
             let pointer = pointer_of(error.path());
             let place = match &pointer {
@@ -112,10 +108,10 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
                 None => String::new(),
             };
             let inner = error.into_inner();
-            Err(ApiError::MalformedJson {
+            Err(ApiError::malformed(
                 pointer,
-                detail: format!("the body is not the JSON this endpoint takes{place}: {inner}"),
-            })
+                format!("the body is not the JSON this endpoint takes{place}: {inner}"),
+            ))
         }
     }
 }
@@ -158,7 +154,9 @@ mod tests {
             top: Option<u32>,
         }
         match parse_json::<Body>(body.as_bytes()) {
-            Err(ApiError::MalformedJson { pointer, .. }) => pointer,
+            Err(ApiError::Game(crate::game::GameError::MalformedRequest { pointer, .. })) => {
+                pointer
+            }
             other => panic!("{body}: expected malformed_json, got {other:?}"),
         }
     }

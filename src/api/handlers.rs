@@ -1,131 +1,27 @@
-//! The game endpoints: parse the request, run the game's work on the compute
-//! pool under a budget, answer JSON (or the game's text form).
+//! The game endpoints: read the request once into its typed form, run the
+//! game's work on the compute pool under a budget, answer JSON (or the
+//! game's text form).
 
 use super::body::{self, Payload};
+use super::requests::{
+    AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, StateRequest,
+};
 use super::{ApiError, AppState};
-use crate::game::erased::BotRequest;
-use crate::game::{ladder, Budget, DynGame, GameError, StopFlag};
+use crate::game::erased::{BotReply, TextParams};
+use crate::game::{Budget, Clamped, DynGame, StopFlag};
 use crate::games;
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
-use axum::http::header;
+use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
+use axum::http::{header, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// The largest `top` an analysis may ask for.
-pub const MAX_TOP: usize = 10;
-/// The `top` of an analysis that names none.
-pub const DEFAULT_TOP: usize = 3;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewRequest {
-    #[serde(default)]
-    options: Value,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StateRequest {
-    state: Value,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlayRequest {
-    state: Value,
-    #[serde(rename = "move")]
-    mv: Value,
-}
-
-/// The budget fields shared by `bot-move` and `analyze`.
-#[derive(Deserialize, Default)]
-struct Limits {
-    #[serde(default, deserialize_with = "whole_number")]
-    time_ms: Option<u64>,
-    #[serde(default, deserialize_with = "whole_number")]
-    max_depth: Option<u64>,
-    #[serde(default, deserialize_with = "whole_number")]
-    max_nodes: Option<u64>,
-}
-
-impl Limits {
-    /// Refuses a budget beside a numbered level, which carries its own: a
-    /// request's time must not turn level 2 into a master.
-    fn check_for_level(&self, level: &str) -> Result<(), GameError> {
-        let set: Vec<&str> = [
-            ("time_ms", self.time_ms),
-            ("max_depth", self.max_depth),
-            ("max_nodes", self.max_nodes),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| value.map(|_| name))
-        .collect();
-        if set.is_empty() || !ladder::is_numbered(level) {
-            return Ok(());
-        }
-        Err(GameError::InvalidOption(format!(
-            "{} with level {}: numbered levels carry their own budget (depth and time), \
-             so leave out time_ms, max_depth and max_nodes, or name a level such as the default",
-            set.join(", "),
-            level.trim()
-        )))
-    }
-}
-
-/// A non-negative whole number, written as an integer or as a float with no
-/// fraction (`8.0`), as JSON Schema's `integer` allows; values beyond u64
-/// saturate, since every such field is clamped to a server cap anyway.
-fn whole_number<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<u64>, D::Error> {
-    use serde::de::Error;
-    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
-        return Ok(None);
-    };
-    if let Some(n) = number.as_u64() {
-        return Ok(Some(n));
-    }
-    match number.as_f64() {
-        Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(if x >= u64::MAX as f64 {
-            u64::MAX
-        } else {
-            x as u64
-        })),
-        _ => Err(D::Error::custom(format!(
-            "invalid value {number}, expected a whole number ≥ 0"
-        ))),
-    }
-}
-
-#[derive(Deserialize)]
-struct BotMoveRequest {
-    state: Value,
-    level: Option<String>,
-    #[serde(default, deserialize_with = "whole_number")]
-    seed: Option<u64>,
-    #[serde(flatten)]
-    limits: Limits,
-    /// Game-specific fields (such as Halma's `clock`).
-    #[serde(flatten)]
-    own_fields: Map<String, Value>,
-}
-
-#[derive(Deserialize)]
-struct AnalyzeRequest {
-    state: Value,
-    #[serde(default, deserialize_with = "whole_number")]
-    top: Option<u64>,
-    #[serde(default, deserialize_with = "whole_number")]
-    seed: Option<u64>,
-    #[serde(flatten)]
-    limits: Limits,
-    #[serde(flatten)]
-    own_fields: Map<String, Value>,
-}
+/// The header that names the move a bot played, in notation (a Halma
+/// jump's lines joined by `;`), on every `bot-move` answer: a text answer
+/// has no other place to say it.
+pub const MOVE_HEADER: HeaderName = HeaderName::from_static("gamebot-move");
 
 /// What every game endpoint starts from: the game the path names, the query,
 /// the body sorted by content type, and when the request arrived (a search's
@@ -149,13 +45,17 @@ impl FromRequest<AppState> for GameRequest {
     async fn from_request(request: Request, app: &AppState) -> Result<Self, ApiError> {
         let arrived = Instant::now();
         let (mut parts, body) = request.into_parts();
-        let Path(id) = Path::<String>::from_request_parts(&mut parts, app)
-            .await
-            .map_err(|e| ApiError::UnknownGame(e.body_text()))?;
+        let id = parts
+            .uri
+            .path()
+            .strip_prefix("/v1/games/")
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_default()
+            .to_string();
         let game = games::find(&id).ok_or_else(|| ApiError::UnknownGame(id.clone()))?;
         let Query(query) = Query::<HashMap<String, String>>::from_request_parts(&mut parts, app)
             .await
-            .map_err(|e| ApiError::InvalidOption(e.body_text()))?;
+            .map_err(|e| ApiError::invalid_option(e.body_text()))?;
         let payload = body::read(&parts.headers, body, app.body_limits()).await?;
         Ok(GameRequest {
             id,
@@ -167,15 +67,12 @@ impl FromRequest<AppState> for GameRequest {
     }
 }
 
-fn json_body<T: serde::de::DeserializeOwned>(
-    payload: Payload,
-    empty: Option<T>,
-) -> Result<T, ApiError> {
+/// The bytes of a JSON body; `empty` answers for a request without one.
+fn json_bytes(payload: Payload, empty: Option<&'static [u8]>) -> Result<bytes::Bytes, ApiError> {
     match payload {
-        Payload::Json(bytes) => body::parse_json(&bytes),
-        Payload::Empty => empty.ok_or_else(|| ApiError::MalformedJson {
-            pointer: None,
-            detail: "the body is empty; this endpoint takes a JSON object".into(),
+        Payload::Json(bytes) => Ok(bytes),
+        Payload::Empty => empty.map(bytes::Bytes::from_static).ok_or_else(|| {
+            ApiError::malformed(None, "the body is empty; this endpoint takes a JSON object")
         }),
         Payload::Text(_) => Err(ApiError::UnsupportedMediaType(
             "this endpoint takes application/json only".into(),
@@ -185,6 +82,35 @@ fn json_body<T: serde::de::DeserializeOwned>(
 
 fn text_response(text: String) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+}
+
+/// Adds the move and any cut budget to a bot's or an analysis' answer.
+fn with_search_headers(
+    mut response: Response,
+    mv: Option<&Value>,
+    clamped: &[Clamped],
+) -> Response {
+    let headers = response.headers_mut();
+    let notation = mv.and_then(|m| m["notation"].as_str());
+    if let Some(value) = notation.and_then(|n| HeaderValue::from_str(&n.replace('\n', ";")).ok()) {
+        headers.insert(MOVE_HEADER, value);
+    }
+    if !clamped.is_empty() {
+        let warning = clamped
+            .iter()
+            .map(|c| {
+                format!(
+                    "299 gamebot \"{}={} was cut to the server's cap of {}\"",
+                    c.field, c.requested, c.used
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        if let Ok(value) = HeaderValue::from_str(&warning) {
+            headers.insert(header::WARNING, value);
+        }
+    }
+    response
 }
 
 impl AppState {
@@ -216,6 +142,27 @@ impl AppState {
             stop: stop.clone(),
             game_time_left_ms: None,
         }
+    }
+
+    /// The budget fields of `limits` above the server's caps, as
+    /// `search.clamped` reports them.
+    fn clamped(&self, limits: &Limits) -> Vec<Clamped> {
+        let config = &self.config;
+        [
+            ("time_ms", limits.time_ms, config.max_time_ms),
+            ("max_depth", limits.max_depth, u64::from(config.max_depth)),
+            ("max_nodes", limits.max_nodes, config.max_nodes),
+        ]
+        .into_iter()
+        .filter_map(|(field, requested, cap)| {
+            let requested = requested?;
+            (requested > cap).then_some(Clamped {
+                field,
+                requested,
+                used: cap,
+            })
+        })
+        .collect()
     }
 
     /// Runs `job` on the compute pool.
@@ -253,7 +200,14 @@ pub async fn list_games() -> Json<Value> {
 
 /// `GET /v1/games/{game}/rules`: the game's rules in the project's own words,
 /// as Markdown.
-pub async fn rules(Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn rules(request: Request) -> Result<Response, ApiError> {
+    let id = request
+        .uri()
+        .path()
+        .strip_prefix("/v1/games/")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_default()
+        .to_string();
     let game = games::find(&id).ok_or(ApiError::UnknownGame(id))?;
     Ok((
         [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
@@ -268,15 +222,11 @@ pub async fn new_game(
     request: GameRequest,
 ) -> Result<Response, ApiError> {
     let GameRequest { game, payload, .. } = request;
-    let request: NewRequest = json_body(
-        payload,
-        Some(NewRequest {
-            options: Value::Null,
-        }),
-    )?;
+    let body: NewRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
     let reply = app
-        .compute(move |_| game.new_game(&request.options))
-        .await?;
+        .compute(move |_| game.new_game(&body.options))
+        .await
+        .map_err(|e| e.at("/options"))?;
     Ok(Json(reply).into_response())
 }
 
@@ -293,17 +243,15 @@ pub async fn legal_moves(
     } = request;
     match payload {
         Payload::Text(text) => {
-            let query = query_map(query);
+            let params = TextParams::from_pairs(query);
             let reply = app
-                .compute(move |_| game.text_legal_moves(&text, &query))
+                .compute(move |_| game.text_legal_moves(&text, &params))
                 .await?;
             Ok(text_response(reply))
         }
         payload => {
-            let request: StateRequest = json_body(payload, None)?;
-            let reply = app
-                .compute(move |_| game.legal_moves(&request.state))
-                .await?;
+            let body: StateRequest = body::parse_json(&json_bytes(payload, None)?)?;
+            let reply = app.compute(move |_| game.legal_moves(&body.state)).await?;
             Ok(Json(reply).into_response())
         }
     }
@@ -312,14 +260,15 @@ pub async fn legal_moves(
 /// `POST /v1/games/{game}/play`.
 pub async fn play(State(app): State<AppState>, request: GameRequest) -> Result<Response, ApiError> {
     let GameRequest { game, payload, .. } = request;
-    let request: PlayRequest = json_body(payload, None)?;
+    let body: PlayRequest = body::parse_json(&json_bytes(payload, None)?)?;
     let reply = app
-        .compute(move |_| game.play(&request.state, &request.mv))
+        .compute(move |_| game.play(&body.state, &body.mv))
         .await?;
     Ok(Json(reply).into_response())
 }
 
-/// `POST /v1/games/{game}/bot-move` (JSON, or the game's text form).
+/// `POST /v1/games/{game}/bot-move` (JSON, or the game's text form): the
+/// same typed request either way, logged and counted the same.
 pub async fn bot_move(
     State(app): State<AppState>,
     request: GameRequest,
@@ -331,52 +280,60 @@ pub async fn bot_move(
         payload,
         arrived,
     } = request;
-    // The query's limits are for text bodies; they are checked whatever the body.
-    let limits = Limits {
-        time_ms: query_number(&query, "time_ms")?,
-        max_depth: query_number(&query, "max_depth")?,
-        max_nodes: query_number(&query, "max_nodes")?,
-    };
-    query_number::<u64>(&query, "seed")?;
-    match payload {
-        Payload::Text(text) => {
-            if let Some(level) = query.get("level") {
-                game.check_level(level)?;
-                limits.check_for_level(level)?;
-            }
-            let query = query_map(query);
-            let worker_app = app.clone();
-            let reply = app
-                .compute(move |stop| {
-                    let budget = worker_app.budget(&limits, arrived, stop);
-                    game.text_bot_move(&text, &query, &budget)
-                })
-                .await?;
-            Ok(text_response(reply))
-        }
+    let (call, is_text) = match payload {
+        Payload::Text(text) => (BotMoveRequest::from_text(text, query)?, true),
         payload => {
-            let request: BotMoveRequest = json_body(payload, None)?;
-            if let Some(level) = &request.level {
-                game.check_level(level)?;
-                request.limits.check_for_level(level)?;
+            if !query.is_empty() {
+                check_query_for_json(&query)?;
             }
-            let worker_app = app.clone();
-            let reply = app
-                .compute(move |stop| {
-                    let budget = worker_app.budget(&request.limits, arrived, stop);
-                    let bot = BotRequest {
-                        state: request.state,
-                        level: request.level,
-                        seed: request.seed,
-                        own_fields: request.own_fields,
-                    };
-                    game.bot_move(&bot, &budget)
-                })
-                .await?;
-            record_search(&id, &reply.search, &reply.outcome);
-            Ok(Json(reply).into_response())
+            (
+                BotMoveRequest::from_json(&json_bytes(payload, None)?)?,
+                false,
+            )
         }
-    }
+    };
+    let clamped = app.clamped(&call.limits);
+    let limits = call.limits;
+    let job = game.prepare_bot(call.request).map_err(|error| {
+        let error = ApiError::from(error);
+        if is_text {
+            error
+        } else {
+            error.at("/level")
+        }
+    })?;
+    let worker_app = app.clone();
+    let mut answer = app
+        .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
+        .await?;
+    answer.reply.search.clamped = clamped;
+    let BotReply {
+        search,
+        outcome,
+        mv,
+        ..
+    } = &answer.reply;
+    record_search(&id, search, outcome);
+    let response = match answer.text {
+        Some(text) => text_response(text),
+        None => Json(&answer.reply).into_response(),
+    };
+    Ok(with_search_headers(
+        response,
+        Some(mv),
+        &answer.reply.search.clamped,
+    ))
+}
+
+/// A JSON bot request takes its fields from the body; a query parameter
+/// beside it would be silently ignored, so it is refused.
+fn check_query_for_json(query: &HashMap<String, String>) -> Result<(), ApiError> {
+    let mut names: Vec<&str> = query.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    Err(ApiError::invalid_option(format!(
+        "query parameters ({}) are for text bodies; a JSON request gives them in the body",
+        names.join(", ")
+    )))
 }
 
 /// `POST /v1/games/{game}/analyze`.
@@ -391,47 +348,16 @@ pub async fn analyze(
         arrived,
         ..
     } = request;
-    let request: AnalyzeRequest = json_body(payload, None)?;
-    let top = request.top.unwrap_or(DEFAULT_TOP as u64);
-    if !(1..=MAX_TOP as u64).contains(&top) {
-        return Err(ApiError::InvalidOption(format!(
-            "top={top}: expected a whole number from 1 to {MAX_TOP}"
-        )));
-    }
+    let call = AnalyzeRequest::from_json(&json_bytes(payload, None)?)?;
+    let clamped = app.clamped(&call.limits);
+    let limits = call.limits;
+    let job = game.prepare_analysis(call.request, call.top)?;
     let worker_app = app.clone();
-    let reply = app
-        .compute(move |stop| {
-            let budget = worker_app.budget(&request.limits, arrived, stop);
-            let bot = BotRequest {
-                state: request.state,
-                level: None,
-                seed: request.seed,
-                own_fields: request.own_fields,
-            };
-            game.analyze(&bot, top as usize, &budget)
-        })
+    let mut reply = app
+        .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
         .await?;
+    reply.search.clamped = clamped;
     record_search(&id, &reply.search, &Value::Null);
-    Ok(Json(reply).into_response())
-}
-
-fn query_map(query: HashMap<String, String>) -> Map<String, Value> {
-    query
-        .into_iter()
-        .map(|(k, v)| (k, Value::String(v)))
-        .collect()
-}
-
-fn query_number<T: std::str::FromStr>(
-    query: &HashMap<String, String>,
-    key: &str,
-) -> Result<Option<T>, ApiError> {
-    query
-        .get(key)
-        .map(|raw| {
-            raw.parse::<T>().map_err(|_| {
-                ApiError::InvalidOption(format!("{key}={raw}: expected a whole number"))
-            })
-        })
-        .transpose()
+    let response = Json(&reply).into_response();
+    Ok(with_search_headers(response, None, &reply.search.clamped))
 }

@@ -3,14 +3,16 @@
 //! work on the [`ComputePool`].
 
 mod body;
+mod contract;
 mod handlers;
 mod ops;
 mod playground;
 mod problem;
+pub mod requests;
 mod server;
 mod telemetry;
 
-pub use ops::OPENAPI_YAML;
+pub use contract::openapi_yaml;
 pub use problem::{ApiError, Problem};
 pub use server::{serve, shutdown_signal};
 
@@ -22,7 +24,7 @@ use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -56,40 +58,73 @@ impl AppState {
     }
 }
 
+/// Every game's own paths (`/v1/games/reversi/bot-move`), made once: the
+/// generic handlers serve them, reading the game from the path.
+fn game_paths() -> &'static [(String, &'static str)] {
+    static PATHS: OnceLock<Vec<(String, &'static str)>> = OnceLock::new();
+    PATHS.get_or_init(|| {
+        crate::games::REGISTRY
+            .iter()
+            .flat_map(|game| {
+                contract::GAME_OPERATIONS.iter().map(move |operation| {
+                    (
+                        format!("/v1/games/{}/{}", game.info().id, operation.suffix),
+                        operation.suffix,
+                    )
+                })
+            })
+            .collect()
+    })
+}
+
+/// The handler of a game operation, by its path suffix.
+fn game_handler(suffix: &str) -> MethodRouter<AppState> {
+    match suffix {
+        "new" => post(handlers::new_game),
+        "legal-moves" => post(handlers::legal_moves),
+        "play" => post(handlers::play),
+        "bot-move" => post(handlers::bot_move),
+        "analyze" => post(handlers::analyze),
+        other => unreachable!("no handler for the game operation {other}"),
+    }
+}
+
 /// Every route: path, method and handler. The router is built from this
 /// table, and the OpenAPI test checks the document against it.
 fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     let mut table = vec![
         ("/v1/games", Method::GET, get(handlers::list_games)),
         ("/v1/games/{game}/rules", Method::GET, get(handlers::rules)),
-        (
-            "/v1/games/{game}/new",
-            Method::POST,
-            post(handlers::new_game),
-        ),
-        (
-            "/v1/games/{game}/legal-moves",
-            Method::POST,
-            post(handlers::legal_moves),
-        ),
-        ("/v1/games/{game}/play", Method::POST, post(handlers::play)),
-        (
-            "/v1/games/{game}/bot-move",
-            Method::POST,
-            post(handlers::bot_move),
-        ),
-        (
-            "/v1/games/{game}/analyze",
-            Method::POST,
-            post(handlers::analyze),
-        ),
         ("/healthz", Method::GET, get(ops::healthz)),
         ("/readyz", Method::GET, get(ops::readyz)),
         ("/metrics", Method::GET, get(ops::metrics)),
         ("/openapi.yaml", Method::GET, get(ops::openapi)),
     ];
+    for operation in contract::GAME_OPERATIONS {
+        let generic: &'static str = generic_path(operation.suffix);
+        table.push((generic, Method::POST, game_handler(operation.suffix)));
+    }
+    for (path, suffix) in game_paths() {
+        table.push((path.as_str(), Method::POST, game_handler(suffix)));
+    }
     table.extend(playground::routes());
     table
+}
+
+/// The generic path of a game operation (`/v1/games/{game}/bot-move`).
+fn generic_path(suffix: &str) -> &'static str {
+    static PATHS: OnceLock<Vec<String>> = OnceLock::new();
+    let paths = PATHS.get_or_init(|| {
+        contract::GAME_OPERATIONS
+            .iter()
+            .map(|operation| format!("/v1/games/{{game}}/{}", operation.suffix))
+            .collect()
+    });
+    paths
+        .iter()
+        .find(|path| path.ends_with(&format!("/{suffix}")))
+        .map(String::as_str)
+        .unwrap_or("/v1/games/{game}")
 }
 
 /// The (method, path) of every route the router serves.
@@ -153,6 +188,8 @@ fn panic_response(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::res
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic with no message".into());
+    // Below the failure log: a panic is logged here, once.
+    tracing::error!(panic = %message, "request failed: a handler panicked");
     ApiError::Compute(crate::compute::ComputeError::Panicked(message)).into_response()
 }
 

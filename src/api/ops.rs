@@ -9,9 +9,6 @@ use axum::Json;
 use serde_json::json;
 use std::sync::atomic::Ordering;
 
-/// The OpenAPI document served at `/openapi.yaml`: the file in the repository.
-pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
-
 /// `GET /healthz`: the process is alive.
 pub async fn healthz() -> Json<serde_json::Value> {
     Json(json!({"status": "ok"}))
@@ -49,5 +46,9 @@ pub async fn metrics(State(app): State<AppState>) -> Response {
 
 /// `GET /openapi.yaml`.
 pub async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/yaml")],
+        super::contract::openapi_yaml(),
+    )
+        .into_response()
 }

@@ -2,22 +2,17 @@
 //! stable machine `code`.
 
 use crate::compute::ComputeError;
-use crate::game::GameError;
+use crate::game::{Fault, GameError};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-/// Every way a request can fail, mapped to one status and code of the API's error table.
+/// Every way a request can fail that the game cannot know of: the HTTP
+/// layer's own (routes, bodies, content types, the compute pool); what the
+/// game says about a request is [`GameError`], which knows its own code and
+/// whose fault it is.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The body is not the JSON the endpoint takes.
-    #[error("{detail}")]
-    MalformedJson {
-        /// Where in the body, as a JSON pointer, when known.
-        pointer: Option<String>,
-        /// What is wrong and where.
-        detail: String,
-    },
     /// No game has this id.
     #[error("no game '{0}'; GET /v1/games lists them")]
     UnknownGame(String),
@@ -39,19 +34,25 @@ pub enum ApiError {
     /// The body's content type is neither JSON nor a text form the endpoint takes.
     #[error("{0}")]
     UnsupportedMediaType(String),
-    /// An option of the request itself (not of a game) is out of range.
-    #[error("{0}")]
-    InvalidOption(String),
-    /// What the game said about the request.
+    /// What the game (or the request's shape) says is wrong.
     #[error(transparent)]
     Game(#[from] GameError),
+    /// A game's error whose place in the body only the API knows (the
+    /// `level` field for an unknown level).
+    #[error("{error}")]
+    Placed {
+        /// The JSON pointer to the field.
+        pointer: String,
+        /// The error.
+        error: GameError,
+    },
     /// The compute pool could not run the job.
     #[error(transparent)]
     Compute(#[from] ComputeError),
 }
 
 /// The JSON body of a problem response.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// A URI naming the kind of problem.
     #[serde(rename = "type")]
@@ -62,21 +63,74 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong in this request, and where.
     pub detail: String,
-    /// The stable machine code (`invalid_state`, `overloaded`, ...).
+    /// The stable machine code: `malformed_json`, `unknown_game`,
+    /// `not_found`, `method_not_allowed`, `request_timeout`,
+    /// `payload_too_large`, `unsupported_media_type`, `invalid_state`,
+    /// `illegal_move` (or a game's own move code, such as Naughts'
+    /// `invalid_row`), `unknown_level`, `invalid_option`, `game_over`,
+    /// `overloaded`, `internal_error`.
     pub code: &'static str,
-    /// A JSON pointer into the request body where the problem is, when known.
+    /// A JSON pointer (RFC 6901) into the request body where the problem
+    /// is, when it is in one place; it always resolves in the body sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
+    /// For `unknown_level`, the level name nearest to the one asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// For `game_over`, how the game ended (the game's outcome object).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<serde_json::Value>,
+}
+
+/// The HTTP status for an error of the game's, by whose fault it is.
+fn status_of(fault: Fault) -> StatusCode {
+    match fault {
+        Fault::Malformed => StatusCode::BAD_REQUEST,
+        Fault::Option | Fault::Content => StatusCode::UNPROCESSABLE_ENTITY,
+        Fault::Finished => StatusCode::CONFLICT,
+        Fault::Unsupported => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        Fault::Bug => StatusCode::INTERNAL_SERVER_ERROR,
+    }
 }
 
 impl ApiError {
+    /// A request body that is not the JSON the endpoint takes.
+    pub fn malformed(pointer: Option<String>, detail: impl Into<String>) -> Self {
+        ApiError::Game(GameError::MalformedRequest {
+            pointer,
+            detail: detail.into(),
+        })
+    }
+
+    /// A request option (of the API's, not of a game) that is out of range.
+    pub fn invalid_option(detail: impl Into<String>) -> Self {
+        ApiError::Game(GameError::InvalidOption(detail.into()))
+    }
+
+    /// The same error placed at `pointer` in the body, unless it has a
+    /// place of its own already.
+    pub fn at(self, pointer: &str) -> Self {
+        match self {
+            ApiError::Game(error) if error.pointer().is_none() => ApiError::Placed {
+                pointer: pointer.to_string(),
+                error,
+            },
+            other => other,
+        }
+    }
+
+    /// The game's error inside, if this is one.
+    fn game_error(&self) -> Option<&GameError> {
+        match self {
+            ApiError::Game(error) | ApiError::Placed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+
     /// The status, machine code and title of this error.
     pub fn classify(&self) -> (StatusCode, &'static str, &'static str) {
         use StatusCode as S;
         match self {
-            ApiError::MalformedJson { .. } => {
-                (S::BAD_REQUEST, "malformed_json", "Malformed JSON body")
-            }
             ApiError::UnknownGame(_) => (S::NOT_FOUND, "unknown_game", "Unknown game"),
             ApiError::RequestTimeout(_) => {
                 (S::REQUEST_TIMEOUT, "request_timeout", "Request timeout")
@@ -97,35 +151,9 @@ impl ApiError {
                 "unsupported_media_type",
                 "Unsupported media type",
             ),
-            ApiError::InvalidOption(_) => {
-                (S::UNPROCESSABLE_ENTITY, "invalid_option", "Invalid option")
+            ApiError::Game(error) | ApiError::Placed { error, .. } => {
+                (status_of(error.fault()), error.code(), error.title())
             }
-            ApiError::Game(error) => match error {
-                GameError::InvalidState { .. } => {
-                    (S::UNPROCESSABLE_ENTITY, "invalid_state", "Invalid state")
-                }
-                GameError::IllegalMove { code, .. } => {
-                    (S::UNPROCESSABLE_ENTITY, code, "Illegal move")
-                }
-                GameError::MalformedRequest { .. } => {
-                    (S::BAD_REQUEST, "malformed_json", "Malformed JSON body")
-                }
-                GameError::UnknownLevel { .. } => {
-                    (S::UNPROCESSABLE_ENTITY, "unknown_level", "Unknown level")
-                }
-                GameError::InvalidOption(_) => {
-                    (S::UNPROCESSABLE_ENTITY, "invalid_option", "Invalid option")
-                }
-                GameError::GameOver => (S::CONFLICT, "game_over", "Game over"),
-                GameError::NoTextForm => (
-                    S::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
-                    "Unsupported media type",
-                ),
-                GameError::Internal(_) => {
-                    (S::INTERNAL_SERVER_ERROR, "internal_error", "Internal error")
-                }
-            },
             ApiError::Compute(ComputeError::Overloaded { .. }) => {
                 (S::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
             }
@@ -135,26 +163,25 @@ impl ApiError {
         }
     }
 
-    fn pointer(&self) -> Option<String> {
-        match self {
-            ApiError::MalformedJson { pointer, .. } => pointer.clone(),
-            ApiError::Game(GameError::InvalidState { pointer, .. })
-            | ApiError::Game(GameError::MalformedRequest { pointer, .. })
-            | ApiError::Game(GameError::IllegalMove { pointer, .. }) => pointer.clone(),
-            _ => None,
-        }
-    }
-
     /// The problem document for this error.
     pub fn problem(&self) -> Problem {
         let (status, code, title) = self.classify();
+        let game = self.game_error();
         Problem {
             kind: format!("https://gamebot.dev/problems/{code}"),
             title,
             status: status.as_u16(),
             detail: self.to_string(),
             code,
-            pointer: self.pointer(),
+            pointer: match self {
+                ApiError::Placed { pointer, .. } => Some(pointer.clone()),
+                _ => game.and_then(GameError::pointer).map(str::to_string),
+            },
+            suggestion: None,
+            outcome: match game {
+                Some(GameError::GameOver { outcome }) => outcome.as_deref().cloned(),
+                _ => None,
+            },
         }
     }
 }
@@ -164,13 +191,10 @@ impl IntoResponse for ApiError {
         let problem = self.problem();
         let status =
             StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        if status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(code = problem.code, detail = %problem.detail, "request failed");
-        } else {
-            tracing::debug!(code = problem.code, detail = %problem.detail, "request refused");
-        }
         let body = serde_json::to_vec(&problem).unwrap_or_default();
         let mut response = (status, body).into_response();
+        // The failure log middleware reads it: failures are logged in one place.
+        response.extensions_mut().insert(problem);
         let headers = response.headers_mut();
         headers.insert(
             header::CONTENT_TYPE,

@@ -1,5 +1,6 @@
 //! Request metrics: counts and latency histograms by route, game and status.
 
+use super::Problem;
 use crate::games;
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
@@ -75,15 +76,44 @@ fn game_label(path: &str) -> &'static str {
     }
 }
 
-/// Middleware that counts and times every request.
+/// The route label: a game's own route is counted under its generic
+/// template (`/v1/games/reversi/play` → `/v1/games/{game}/play`), since
+/// the game has a label of its own.
+fn generic_route(matched: &str) -> String {
+    match matched
+        .strip_prefix("/v1/games/")
+        .and_then(|rest| rest.split_once('/'))
+    {
+        Some((id, operation)) if games::find(id).is_some() => {
+            format!("/v1/games/{{game}}/{operation}")
+        }
+        _ => matched.to_string(),
+    }
+}
+
+/// Logs a failed request, in one place for every route: a bug (500) as an
+/// error, a refused request at debug level (a 503 under load is expected).
+fn log_failure(response: &Response) {
+    let Some(problem) = response.extensions().get::<Problem>() else {
+        return;
+    };
+    if response.status().is_server_error() && problem.code != "overloaded" {
+        tracing::error!(code = problem.code, detail = %problem.detail, "request failed");
+    } else {
+        tracing::debug!(code = problem.code, detail = %problem.detail, "request refused");
+    }
+}
+
+/// Middleware that counts, times and logs every request.
 pub async fn track(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let route = request
         .extensions()
         .get::<MatchedPath>()
-        .map_or("unmatched".to_string(), |p| p.as_str().to_string());
+        .map_or("unmatched".to_string(), |p| generic_route(p.as_str()));
     let game = game_label(request.uri().path());
     let response = next.run(request).await;
+    log_failure(&response);
     let labels = [
         ("route", route),
         ("game", game.to_string()),

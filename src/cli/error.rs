@@ -2,7 +2,7 @@
 //! that reports it. The table of exit codes is in the [module doc of
 //! `cli`](super).
 
-use crate::game::GameError;
+use crate::game::{Fault, GameError};
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,12 +80,10 @@ impl CliError {
 /// rest is the game's.
 impl From<GameError> for CliError {
     fn from(error: GameError) -> Self {
-        match error {
-            GameError::UnknownLevel { .. }
-            | GameError::InvalidOption(_)
-            | GameError::MalformedRequest { .. } => CliError::Usage(error.to_string()),
-            GameError::GameOver => CliError::NoMove(error.to_string()),
-            other => CliError::Game(other),
+        match error.fault() {
+            Fault::Malformed | Fault::Option => CliError::Usage(error.to_string()),
+            Fault::Finished => CliError::NoMove(error.to_string()),
+            Fault::Content | Fault::Unsupported | Fault::Bug => CliError::Game(error),
         }
     }
 }
@@ -152,7 +150,7 @@ mod tests {
         let option = GameError::InvalidOption("depth must be 1..=8".into());
         assert_eq!(CliError::from(option).exit_code(), 2);
         assert!(matches!(
-            CliError::from(GameError::GameOver),
+            CliError::from(GameError::game_over()),
             CliError::NoMove(_)
         ));
         let state = CliError::from(GameError::invalid_state("no"));

@@ -28,7 +28,7 @@ impl StopFlag {
 }
 
 /// Why a search stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// It reached its depth limit (or the level's fixed depth).
@@ -131,9 +131,21 @@ impl Budget {
     }
 }
 
+/// A budget field the server cut to its cap, as `search.clamped` reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Clamped {
+    /// The request field (`time_ms`, `max_depth`, `max_nodes`).
+    pub field: &'static str,
+    /// What the request asked for.
+    pub requested: u64,
+    /// What the search used: the server's cap.
+    pub used: u64,
+}
+
 /// What a bot's search did, returned as the `search` object of `bot-move`
 /// and `analyze`.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Search")]
 pub struct SearchReport {
     /// The level that chose the move.
     pub level: String,
@@ -163,6 +175,14 @@ pub struct SearchReport {
     /// Why the search stopped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<StopReason>,
+    /// The unit of `score` (`"hundredths of a disc (estimate)"`), which is
+    /// always from the side to move's point of view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_unit: Option<String>,
+    /// The request's budget fields that were above the server's caps, each
+    /// with what was asked and what was used; absent when nothing was cut.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clamped: Vec<Clamped>,
     /// Whether the score is the game-theoretic value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proven: Option<bool>,

@@ -5,31 +5,113 @@
 use super::ladder::{self, AnyLevel};
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
-    NumberedLevelInfo, OptionInfo, Outcome, SearchReport,
+    NumberedLevelInfo, OptionInfo, Outcome, Player, SearchReport,
 };
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Instant;
 
-/// A bot request, with the fields every game shares; the rest travels in
-/// `own_fields` and must be the game's own bot options.
+/// A text form's own query parameters (`to_move`, `camp_rule`, `ply`):
+/// what is left of the query once the API has read the fields every
+/// request shares (`level`, `seed`, the budget).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextParams(BTreeMap<String, String>);
+
+impl TextParams {
+    /// The parameters from `(name, value)` pairs.
+    pub fn from_pairs<K: Into<String>, V: Into<String>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        TextParams(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        )
+    }
+
+    /// The value of parameter `name`, if the query has it.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+}
+
+/// Where a request's state comes from: its JSON object, or the game's own
+/// text form with its query parameters.
+#[derive(Clone, Debug)]
+pub enum StateInput {
+    /// The JSON state, not yet validated.
+    Json(Value),
+    /// The game's text form (`text/plain`), not yet parsed.
+    Text {
+        /// The body.
+        body: String,
+        /// The text form's own query parameters.
+        params: TextParams,
+    },
+}
+
+impl Default for StateInput {
+    fn default() -> Self {
+        StateInput::Json(Value::Null)
+    }
+}
+
+/// A bot or analysis request as the API read it, once: the fields every
+/// game shares are typed; the game's own (such as Halma's `clock`) travel
+/// in `own_fields` and are read as the game's typed bot options.
 #[derive(Clone, Debug, Default)]
 pub struct BotRequest {
-    /// The state, as JSON.
-    pub state: Value,
-    /// The level asked for (`None`: the game's default).
+    /// The state, as JSON or text.
+    pub state: StateInput,
+    /// The level asked for (`None`: the one the text names, else the game's default).
     pub level: Option<String>,
     /// The seed asked for (`None`: a fresh random one, echoed in the report).
     pub seed: Option<u64>,
+    /// The budget fields the request set (`time_ms`, ...): a numbered
+    /// level carries its own budget and refuses them.
+    pub budget_fields: Vec<&'static str>,
     /// The request's other fields as they arrived, which the game reads as
-    /// its typed [`Bots::BotOptions`](super::Bots::BotOptions) (such as
-    /// Halma's `clock`); anything else is refused.
+    /// its typed [`Bots::BotOptions`](super::Bots::BotOptions); anything
+    /// else is refused.
     pub own_fields: Map<String, Value>,
 }
 
+/// A bot's move as the answer gives it: the JSON reply, and the text
+/// answer when the state came in the game's text form.
+#[derive(Clone, Debug)]
+pub struct BotAnswer {
+    /// The JSON reply (also what a text request's logs and headers report).
+    pub reply: BotReply,
+    /// The answer in the game's text form, for a text request.
+    pub text: Option<String>,
+}
+
+/// A bot's work, checked and ready to run on a compute worker under a budget.
+pub type BotJob = Box<dyn FnOnce(&Budget) -> Result<BotAnswer, GameError> + Send>;
+
+/// An analysis, checked and ready to run on a compute worker under a budget.
+pub type AnalysisJob = Box<dyn FnOnce(&Budget) -> Result<AnalyzeReply, GameError> + Send>;
+
+/// The schemas of a game's own JSON forms, as references into the
+/// generator's definitions (`#/components/schemas/ReversiState`).
+#[derive(Clone, Debug)]
+pub struct GameSchemas {
+    /// The state.
+    pub state: Schema,
+    /// The move object.
+    pub mv: Schema,
+    /// `new`'s options.
+    pub new_options: Schema,
+    /// The bot options a bot or analysis request may carry.
+    pub bot_options: Schema,
+}
+
 /// A game as `GET /v1/games` lists it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct GameListing {
     /// The id used in URLs.
     pub id: &'static str,
@@ -53,14 +135,14 @@ pub struct GameListing {
 }
 
 /// The answer to `new`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct NewReply {
     /// The starting state.
     pub state: Value,
 }
 
 /// The answer to `legal-moves`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LegalMovesReply {
     /// Every legal move, as JSON objects.
     pub moves: Vec<Value>,
@@ -71,7 +153,7 @@ pub struct LegalMovesReply {
 }
 
 /// The answer to `play`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PlayReply {
     /// The move played, as a JSON object.
     #[serde(rename = "move")]
@@ -86,7 +168,8 @@ pub struct PlayReply {
 }
 
 /// The answer to `bot-move`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(rename = "BotMoveReply")]
 pub struct BotReply {
     /// The move chosen, as a JSON object.
     #[serde(rename = "move")]
@@ -103,7 +186,7 @@ pub struct BotReply {
 }
 
 /// One move of an analysis.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct AnalyzedMove {
     /// The move, as a JSON object.
     #[serde(rename = "move")]
@@ -118,7 +201,7 @@ pub struct AnalyzedMove {
 }
 
 /// The answer to `analyze`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct AnalyzeReply {
     /// The best moves, best first.
     pub moves: Vec<AnalyzedMove>,
@@ -132,36 +215,39 @@ pub trait DynGame: Send + Sync {
     fn info(&self) -> GameInfo;
     /// The game as `GET /v1/games` lists it, levels included.
     fn listing(&self) -> GameListing;
+    /// The schemas of the game's own JSON forms, added to `generator`'s definitions.
+    fn schemas(&self, generator: &mut SchemaGenerator) -> GameSchemas;
     /// `new`: a starting state from options (a JSON object, or null for the defaults).
     fn new_game(&self, options: &Value) -> Result<NewReply, GameError>;
     /// `legal-moves`.
     fn legal_moves(&self, state: &Value) -> Result<LegalMovesReply, GameError>;
     /// `play`.
     fn play(&self, state: &Value, mv: &Value) -> Result<PlayReply, GameError>;
-    /// `bot-move`.
-    fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError>;
-    /// `analyze`: the `top` best moves.
+    /// `bot-move`, checked now (level, seed, options: what can fail before
+    /// any work is queued) and run later on a compute worker.
+    fn prepare_bot(&self, request: BotRequest) -> Result<BotJob, GameError>;
+    /// `analyze`: the `top` best moves, checked now and run later. An
+    /// analysis searches as far as its budget allows: it uses no level.
+    fn prepare_analysis(&self, request: BotRequest, top: usize) -> Result<AnalysisJob, GameError>;
+    /// `legal-moves` in the game's own text form.
+    fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
+    /// The canonical JSON form of a state: parsed, validated and written back.
+    fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
+
+    /// `bot-move` at once: [`DynGame::prepare_bot`], then the job.
+    fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError> {
+        Ok(self.prepare_bot(request.clone())?(budget)?.reply)
+    }
+
+    /// `analyze` at once: [`DynGame::prepare_analysis`], then the job.
     fn analyze(
         &self,
         request: &BotRequest,
         top: usize,
         budget: &Budget,
-    ) -> Result<AnalyzeReply, GameError>;
-    /// The canonical JSON form of a state: parsed, validated and written back.
-    fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
-    /// Checks a level (`name[:key=value,...]`) before any work is queued, so
-    /// a typo fails fast.
-    fn check_level(&self, level: &str) -> Result<(), GameError>;
-    /// `legal-moves` in the game's own text form.
-    fn text_legal_moves(&self, body: &str, query: &Map<String, Value>)
-        -> Result<String, GameError>;
-    /// `bot-move` in the game's own text form.
-    fn text_bot_move(
-        &self,
-        body: &str,
-        query: &Map<String, Value>,
-        budget: &Budget,
-    ) -> Result<String, GameError>;
+    ) -> Result<AnalyzeReply, GameError> {
+        self.prepare_analysis(request.clone(), top)?(budget)
+    }
 }
 
 /// The adapter that gives a [`Game`] its [`DynGame`] view.
@@ -178,18 +264,83 @@ fn fresh_seed() -> u64 {
     rand::random::<u64>() >> 11
 }
 
+/// How a game stands, as JSON: what [`outcome_json`] writes, and the
+/// schema the contract publishes (as `Outcome`, and per game with its
+/// sides, as `ReversiOutcome`).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(rename = "Outcome")]
+pub struct OutcomeJson {
+    /// `ongoing`; `win` or `draw` when a two-player game is over;
+    /// `finished` when a one-player game is.
+    pub status: OutcomeStatus,
+    /// Who won, by the game's name for the side (`black`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// Why the game ended, in a few words for a person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// A one-player game's final score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OutcomeStatus {
+    /// Somebody still has to move.
+    Ongoing,
+    /// Over, and `winner` won.
+    Win,
+    /// Over without a winner.
+    Draw,
+    /// A one-player game is over.
+    Finished,
+}
+
 /// The JSON form of an outcome, with the game's names for the sides.
 pub fn outcome_json(outcome: &Outcome, sides: &[&str]) -> Value {
-    match outcome {
-        Outcome::Ongoing => json!({"status": "ongoing"}),
-        Outcome::Win { winner, reason } => json!({
-            "status": "win",
-            "winner": sides.get(winner.index()).copied().unwrap_or("?"),
-            "reason": reason,
-        }),
-        Outcome::Draw { reason } => json!({"status": "draw", "reason": reason}),
-        Outcome::Finished { score } => json!({"status": "finished", "score": score}),
-    }
+    let side = |player: &Player| {
+        sides
+            .get(player.index())
+            .copied()
+            .unwrap_or("?")
+            .to_string()
+    };
+    let form = match outcome {
+        Outcome::Ongoing => OutcomeJson {
+            status: OutcomeStatus::Ongoing,
+            winner: None,
+            reason: None,
+            score: None,
+        },
+        Outcome::Win { winner, reason } => OutcomeJson {
+            status: OutcomeStatus::Win,
+            winner: Some(side(winner)),
+            reason: Some(reason.clone()),
+            score: None,
+        },
+        Outcome::Draw { reason } => OutcomeJson {
+            status: OutcomeStatus::Draw,
+            winner: None,
+            reason: Some(reason.clone()),
+            score: None,
+        },
+        Outcome::Finished { score } => OutcomeJson {
+            status: OutcomeStatus::Finished,
+            winner: None,
+            reason: None,
+            score: Some(*score),
+        },
+    };
+    serde_json::to_value(form).expect("an outcome always serializes")
+}
+
+/// A level and the seeded options a bot request asked for, read once.
+struct BotSetup<G: Game> {
+    level: Option<AnyLevel<G::Level>>,
+    params: BotParams<G::BotOptions>,
+    budget_fields: Vec<&'static str>,
 }
 
 impl<G: Game> Erased<G> {
@@ -197,40 +348,57 @@ impl<G: Game> Erased<G> {
         G::state_from_json(value).map_err(|e| e.under("/state", value))
     }
 
-    fn outcome(state: &G::State) -> (Outcome, Value) {
-        let outcome = G::outcome(state);
-        let json = outcome_json(&outcome, G::info().sides);
-        (outcome, json)
+    fn outcome(state: &G::State) -> Value {
+        outcome_json(&G::outcome(state), G::info().sides)
     }
 
+    /// A finished game is an error for a move, which says how it ended.
     fn ongoing(state: &G::State) -> Result<(), GameError> {
-        if G::outcome(state).is_over() {
-            Err(GameError::GameOver)
+        let outcome = G::outcome(state);
+        if outcome.is_over() {
+            Err(GameError::GameOver {
+                outcome: Some(Box::new(outcome_json(&outcome, G::info().sides))),
+            })
         } else {
             Ok(())
         }
     }
 
-    /// The level a request names, or the game's default.
-    fn level(request_level: Option<&str>) -> Result<AnyLevel<G::Level>, GameError> {
-        match request_level {
-            None => Ok(AnyLevel::default_of::<G>()),
-            Some(text) => AnyLevel::parse::<G>(text),
+    /// Reads a level name once: a numbered level refuses a request's own
+    /// budget fields, which would change its strength.
+    fn level(text: &str, budget_fields: &[&'static str]) -> Result<AnyLevel<G::Level>, GameError> {
+        let level = AnyLevel::parse::<G>(text)?;
+        if matches!(level, AnyLevel::Numbered(_)) && !budget_fields.is_empty() {
+            return Err(GameError::InvalidOption(format!(
+                "{} with level {}: numbered levels carry their own budget (nodes, depth), \
+                 so leave out time_ms, max_depth and max_nodes, or name a level such as the default",
+                budget_fields.join(", "),
+                text.trim()
+            )));
         }
+        Ok(level)
     }
 
-    /// The request's seed (a fresh one if it names none, so the report can
-    /// give it back) and its game-specific fields as the game's options.
-    fn params(request: &BotRequest) -> Result<BotParams<G::BotOptions>, GameError> {
-        Ok(BotParams {
-            seed: request.seed.unwrap_or_else(fresh_seed),
-            options: bot_options(&request.own_fields)?,
+    /// Reads what a bot request asks for besides the state, once.
+    fn setup(request: &BotRequest) -> Result<BotSetup<G>, GameError> {
+        let level = request
+            .level
+            .as_deref()
+            .map(|text| Self::level(text, &request.budget_fields))
+            .transpose()?;
+        Ok(BotSetup {
+            level,
+            params: BotParams {
+                seed: request.seed.unwrap_or_else(fresh_seed),
+                options: bot_options(&request.own_fields)?,
+            },
+            budget_fields: request.budget_fields.clone(),
         })
     }
 
     /// Fills in what every search report says, once, for `bot-move` and
     /// `analyze` alike: who searched, for how long, under what budget, with
-    /// which seed.
+    /// which seed, in which unit.
     fn stamp(
         report: &mut SearchReport,
         label: String,
@@ -244,6 +412,9 @@ impl<G: Game> Erased<G> {
         report.max_depth = report.max_depth.or(budget.max_depth);
         report.max_nodes = report.max_nodes.or(budget.max_nodes);
         report.seed = Some(seed);
+        if report.score.is_some() && report.score_unit.is_none() {
+            report.score_unit = Some(G::info().score_unit.to_string());
+        }
     }
 
     /// Runs the level and checks that what it chose is legal: a bot must never
@@ -275,6 +446,59 @@ impl<G: Game> Erased<G> {
             choice.report.time_ms = ladder::rung_time_ms::<G>(*n, budget);
         }
         Ok(choice)
+    }
+
+    /// The bot's move from a state read from JSON or text.
+    fn run_bot(
+        state: StateInput,
+        setup: BotSetup<G>,
+        budget: &Budget,
+    ) -> Result<BotAnswer, GameError> {
+        let (state, text_level, is_text) = match state {
+            StateInput::Json(value) => (Self::state(&value)?, None, false),
+            StateInput::Text { body, params } => {
+                let request = G::parse_text(&body, &params)?;
+                (request.state, request.level, true)
+            }
+        };
+        let level = match (setup.level, text_level) {
+            (Some(level), _) => level,
+            (None, Some(text)) => Self::level(&text, &setup.budget_fields)?,
+            (None, None) => AnyLevel::default_of::<G>(),
+        };
+        Self::ongoing(&state)?;
+        let choice = Self::choose(&state, &level, &setup.params, budget)?;
+        let after = G::apply(&state, &choice.mv);
+        let text = is_text.then(|| G::text_bot_move(&state, &choice.mv, &after));
+        let reply = BotReply {
+            mv: G::move_to_json(&state, &choice.mv),
+            effects: G::describe_move(&state, &choice.mv),
+            state: G::state_to_json(&after),
+            outcome: Self::outcome(&after),
+            search: choice.report,
+        };
+        Ok(BotAnswer { reply, text })
+    }
+
+    fn run_analysis(
+        state: &Value,
+        params: &BotParams<G::BotOptions>,
+        top: usize,
+        budget: &Budget,
+    ) -> Result<AnalyzeReply, GameError> {
+        let state = Self::state(state)?;
+        Self::ongoing(&state)?;
+        let started = Instant::now();
+        let mut analysis = G::analyze(&state, top, params, budget)?;
+        analysis.moves.truncate(top);
+        Self::stamp(
+            &mut analysis.report,
+            "analyze".to_string(),
+            started,
+            budget,
+            params.seed,
+        );
+        Ok(Self::analysis_reply(&state, analysis))
     }
 
     fn pv_notation(state: &G::State, pv: &[G::Move]) -> Vec<String> {
@@ -337,6 +561,15 @@ impl<G: Game> DynGame for Erased<G> {
         }
     }
 
+    fn schemas(&self, generator: &mut SchemaGenerator) -> GameSchemas {
+        GameSchemas {
+            state: generator.subschema_for::<G::StateJson>(),
+            mv: generator.subschema_for::<G::MoveJson>(),
+            new_options: generator.subschema_for::<G::NewOptions>(),
+            bot_options: generator.subschema_for::<G::BotOptions>(),
+        }
+    }
+
     fn new_game(&self, options: &Value) -> Result<NewReply, GameError> {
         let state = G::new_game(super::read_new_options::<G>(options)?)?;
         Ok(NewReply {
@@ -348,11 +581,10 @@ impl<G: Game> DynGame for Erased<G> {
         let state = Self::state(state)?;
         let mut moves = Vec::new();
         G::legal_moves(&state, &mut moves);
-        let (_, outcome) = Self::outcome(&state);
         Ok(LegalMovesReply {
             count: moves.len(),
             moves: moves.iter().map(|m| G::move_to_json(&state, m)).collect(),
-            outcome,
+            outcome: Self::outcome(&state),
         })
     }
 
@@ -361,102 +593,40 @@ impl<G: Game> DynGame for Erased<G> {
         Self::ongoing(&state)?;
         let mv = G::parse_move(&state, mv).map_err(|e| e.under("/move", mv))?;
         let after = G::apply(&state, &mv);
-        let (_, outcome) = Self::outcome(&after);
         Ok(PlayReply {
             mv: G::move_to_json(&state, &mv),
             effects: G::describe_move(&state, &mv),
             state: G::state_to_json(&after),
-            outcome,
+            outcome: Self::outcome(&after),
         })
     }
 
-    fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError> {
-        let level = Self::level(request.level.as_deref())?;
-        let params = Self::params(request)?;
-        let state = Self::state(&request.state)?;
-        Self::ongoing(&state)?;
-        let choice = Self::choose(&state, &level, &params, budget)?;
-        let after = G::apply(&state, &choice.mv);
-        let (_, outcome) = Self::outcome(&after);
-        Ok(BotReply {
-            mv: G::move_to_json(&state, &choice.mv),
-            effects: G::describe_move(&state, &choice.mv),
-            state: G::state_to_json(&after),
-            outcome,
-            search: choice.report,
-        })
+    fn prepare_bot(&self, request: BotRequest) -> Result<BotJob, GameError> {
+        let setup = Self::setup(&request)?;
+        Ok(Box::new(move |budget| {
+            Self::run_bot(request.state, setup, budget)
+        }))
     }
 
-    fn analyze(
-        &self,
-        request: &BotRequest,
-        top: usize,
-        budget: &Budget,
-    ) -> Result<AnalyzeReply, GameError> {
-        let params = Self::params(request)?;
-        let state = Self::state(&request.state)?;
-        Self::ongoing(&state)?;
-        let started = Instant::now();
-        let mut analysis = G::analyze(&state, top, &params, budget)?;
-        analysis.moves.truncate(top);
-        Self::stamp(
-            &mut analysis.report,
-            "analyze".to_string(),
-            started,
-            budget,
-            params.seed,
-        );
-        Ok(Self::analysis_reply(&state, analysis))
+    fn prepare_analysis(&self, request: BotRequest, top: usize) -> Result<AnalysisJob, GameError> {
+        let setup = Self::setup(&request)?;
+        let StateInput::Json(state) = request.state else {
+            return Err(GameError::NoTextForm);
+        };
+        Ok(Box::new(move |budget| {
+            Self::run_analysis(&state, &setup.params, top, budget)
+        }))
     }
 
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError> {
         Ok(G::state_to_json(&Self::state(state)?))
     }
 
-    fn check_level(&self, level: &str) -> Result<(), GameError> {
-        Self::level(Some(level)).map(|_| ())
-    }
-
-    fn text_legal_moves(
-        &self,
-        body: &str,
-        query: &Map<String, Value>,
-    ) -> Result<String, GameError> {
-        let request = G::parse_text(body, query)?;
+    fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError> {
+        let request = G::parse_text(body, params)?;
         let mut moves = Vec::new();
         G::legal_moves(&request.state, &mut moves);
         Ok(G::text_legal_moves(&request.state, &moves))
-    }
-
-    fn text_bot_move(
-        &self,
-        body: &str,
-        query: &Map<String, Value>,
-        budget: &Budget,
-    ) -> Result<String, GameError> {
-        let request = G::parse_text(body, query)?;
-        let level_name = query
-            .get("level")
-            .and_then(Value::as_str)
-            .or(request.level.as_deref());
-        let level = Self::level(level_name)?;
-        Self::ongoing(&request.state)?;
-        let seed = query
-            .get("seed")
-            .and_then(Value::as_str)
-            .map(|s| {
-                s.parse::<u64>().map_err(|_| {
-                    GameError::InvalidOption(format!("seed={s}: expected a whole number"))
-                })
-            })
-            .transpose()?;
-        let params = BotParams {
-            seed: seed.unwrap_or_else(fresh_seed),
-            options: request.options.clone(),
-        };
-        let choice = Self::choose(&request.state, &level, &params, budget)?;
-        let after = G::apply(&request.state, &choice.mv);
-        Ok(G::text_bot_move(&request.state, &choice.mv, &after))
     }
 }
 

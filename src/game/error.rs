@@ -47,9 +47,14 @@ pub enum GameError {
     /// An option (of `new`, or of a level) that the game does not have, or a bad value.
     #[error("{0}")]
     InvalidOption(String),
-    /// A move or bot move was asked for in a finished game.
-    #[error("the game is over: no move can be played")]
-    GameOver,
+    /// A move or bot move was asked for in a finished game. `outcome` is
+    /// how it ended, as the JSON view writes outcomes, where the caller
+    /// knows it (the type-erased view always fills it in).
+    #[error("the game is over: no move can be played{}", ended(outcome.as_deref()))]
+    GameOver {
+        /// How the game ended (`{"status": "win", "winner": ...}`).
+        outcome: Option<Box<serde_json::Value>>,
+    },
     /// The game has no text form (for the endpoint asked).
     #[error("this game accepts only application/json here")]
     NoTextForm,
@@ -58,7 +63,84 @@ pub enum GameError {
     Internal(String),
 }
 
+/// Whose fault an error is, and so how every front end answers it: the
+/// HTTP status and the command line's exit code both map from this, in
+/// one place each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The request is not the shape the endpoint takes (HTTP 400; a usage
+    /// error on the command line).
+    Malformed,
+    /// A level or option the game does not have (422; a usage error).
+    Option,
+    /// A state or move that breaks the game's rules (422; a game error).
+    Content,
+    /// A move asked for in a finished game (409; "no move").
+    Finished,
+    /// A form of input the game does not take (415; a game error).
+    Unsupported,
+    /// A bug in the service, never caused by input (500; a game error).
+    Bug,
+}
+
 impl GameError {
+    /// A finished game's error, before the caller adds how it ended.
+    pub fn game_over() -> Self {
+        GameError::GameOver { outcome: None }
+    }
+
+    /// The stable machine code of this error (`invalid_state`,
+    /// `illegal_move` or a game's finer move code, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            GameError::InvalidState { .. } => "invalid_state",
+            GameError::IllegalMove { code, .. } => code,
+            GameError::MalformedRequest { .. } => "malformed_json",
+            GameError::UnknownLevel { .. } => "unknown_level",
+            GameError::InvalidOption(_) => "invalid_option",
+            GameError::GameOver { .. } => "game_over",
+            GameError::NoTextForm => "unsupported_media_type",
+            GameError::Internal(_) => "internal_error",
+        }
+    }
+
+    /// A short, fixed summary of the kind of error.
+    pub fn title(&self) -> &'static str {
+        match self {
+            GameError::InvalidState { .. } => "Invalid state",
+            GameError::IllegalMove { .. } => "Illegal move",
+            GameError::MalformedRequest { .. } => "Malformed JSON body",
+            GameError::UnknownLevel { .. } => "Unknown level",
+            GameError::InvalidOption(_) => "Invalid option",
+            GameError::GameOver { .. } => "Game over",
+            GameError::NoTextForm => "Unsupported media type",
+            GameError::Internal(_) => "Internal error",
+        }
+    }
+
+    /// Whose fault the error is.
+    pub fn fault(&self) -> Fault {
+        match self {
+            GameError::MalformedRequest { .. } => Fault::Malformed,
+            GameError::UnknownLevel { .. } | GameError::InvalidOption(_) => Fault::Option,
+            GameError::InvalidState { .. } | GameError::IllegalMove { .. } => Fault::Content,
+            GameError::GameOver { .. } => Fault::Finished,
+            GameError::NoTextForm => Fault::Unsupported,
+            GameError::Internal(_) => Fault::Bug,
+        }
+    }
+
+    /// The JSON pointer into the request body where the problem is, if it
+    /// is in one place.
+    pub fn pointer(&self) -> Option<&str> {
+        match self {
+            GameError::InvalidState { pointer, .. }
+            | GameError::IllegalMove { pointer, .. }
+            | GameError::MalformedRequest { pointer, .. } => pointer.as_deref(),
+            _ => None,
+        }
+    }
+
     /// An invalid state at `pointer` (relative to the state, e.g. `/board/3`).
     pub fn invalid_state_at(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
         GameError::InvalidState {
@@ -114,6 +196,20 @@ impl GameError {
             },
             other => other,
         }
+    }
+}
+
+/// How a finished game ended, for the game-over message.
+fn ended(outcome: Option<&serde_json::Value>) -> String {
+    let Some(outcome) = outcome else {
+        return String::new();
+    };
+    let reason = outcome["reason"].as_str().unwrap_or("");
+    match (outcome["status"].as_str(), outcome["winner"].as_str()) {
+        (Some("win"), Some(winner)) => format!(" ({winner} won: {reason})"),
+        (Some("draw"), _) => format!(" (a draw: {reason})"),
+        (Some("finished"), _) => " (no swaps are left)".to_string(),
+        _ => String::new(),
     }
 }
 

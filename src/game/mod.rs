@@ -24,9 +24,9 @@ mod level;
 mod perft;
 pub mod place;
 
-pub use budget::{Budget, SearchReport, StopFlag, StopReason};
-pub use erased::{DynGame, Erased};
-pub use error::GameError;
+pub use budget::{Budget, Clamped, SearchReport, StopFlag, StopReason};
+pub use erased::{DynGame, Erased, TextParams};
+pub use error::{Fault, GameError};
 pub use ladder::{AnyLevel, Rung};
 pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;
@@ -34,7 +34,7 @@ pub use perft::perft;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// A side. Two-player games use both; one-player games only `First`.
@@ -141,6 +141,9 @@ pub struct GameInfo {
     pub sides: &'static [&'static str],
     /// The options `new` accepts, each with a one-line description.
     pub new_options: &'static [OptionInfo],
+    /// The unit of a search's `score`, always from the side to move's
+    /// view (`"hundredths of a disc"`), where a level does not say its own.
+    pub score_unit: &'static str,
     /// The content types this game accepts besides JSON, if any (e.g. `text/plain`).
     pub text_forms: &'static [&'static str],
     /// The rules in the project's own words (Markdown, `docs/rules/<id>.md`),
@@ -149,7 +152,7 @@ pub struct GameInfo {
 }
 
 /// A bot level as `GET /v1/games` lists it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LevelInfo {
     /// The level id used in requests.
     pub id: &'static str,
@@ -160,7 +163,7 @@ pub struct LevelInfo {
 /// A numbered level as `GET /v1/games` lists it, with the rating
 /// `gamebot ladder` measured for it (or, in a one-player game, the mean
 /// scores the benchmark measured), if it has been.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct NumberedLevelInfo {
     /// The level number used in requests (`"level": "5"`).
     pub level: u8,
@@ -176,7 +179,7 @@ pub struct NumberedLevelInfo {
 }
 
 /// One option that `new` accepts.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
 pub struct OptionInfo {
     /// The key in `options`.
     pub name: &'static str,
@@ -367,7 +370,7 @@ pub trait Codec: Bots {
     /// which says so.
     fn parse_text(
         _body: &str,
-        _query: &Map<String, Value>,
+        _params: &TextParams,
     ) -> Result<TextRequest<Self::State, Self::BotOptions>, GameError> {
         Err(GameError::NoTextForm)
     }

@@ -33,7 +33,7 @@ use crate::game::{
     NoOptions, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{self, describe_decisive};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// The Advance game, for the registry.
@@ -142,7 +142,7 @@ impl Bots for Advance {
             level.only_options(&[])?;
         }
         if outcome(state).is_over() {
-            return Err(GameError::GameOver);
+            return Err(GameError::game_over());
         }
         let mut rng = params.rng();
         let mut scratch = bots::Scratch::new();
@@ -172,7 +172,7 @@ impl Bots for Advance {
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
         if outcome(state).is_over() {
-            return Err(GameError::GameOver);
+            return Err(GameError::game_over());
         }
         let (roots, depth, nodes, stopped_by) = search::analyze::<Advance>(
             state,
@@ -219,6 +219,7 @@ impl Codec for Advance {
             players: 2,
             sides: &["white", "black"],
             new_options: &[],
+            score_unit: "centipawns of material and position, from the side to move's view (a won game scores far above any material count)",
             text_forms: &["text/plain"],
             rules: include_str!("../../../docs/rules/advance.md"),
         }
@@ -250,7 +251,7 @@ impl Codec for Advance {
 
     fn parse_text(
         body: &str,
-        query: &Map<String, Value>,
+        query: &crate::game::TextParams,
     ) -> Result<TextRequest<State, NoOptions>, GameError> {
         Ok(TextRequest {
             state: state::parse_text_request(body, query)?,

@@ -2,8 +2,8 @@
 
 use super::board::{square, BoardError, Color, State, PLY_LIMIT, SIZE};
 use super::notation::square_name;
-use crate::game::{place, GameError};
-use serde_json::{Map, Value};
+use crate::game::{place, GameError, TextParams};
+use serde_json::Value;
 
 /// The JSON state as read, before validation.
 #[derive(Clone, Debug)]
@@ -237,9 +237,9 @@ pub fn parse_board_text(text: &str, to_move: Color, ply: Option<u32>) -> Result<
 
 /// Reads a text request: the board in the body, `to_move` (required) and
 /// `ply` (optional) from the query.
-pub fn parse_text_request(body: &str, query: &Map<String, Value>) -> Result<State, GameError> {
+pub fn parse_text_request(body: &str, query: &TextParams) -> Result<State, GameError> {
     let to_move = match query.get("to_move") {
-        Some(Value::String(name)) => Color::from_name(name).ok_or_else(|| {
+        Some(name) => Color::from_name(name).ok_or_else(|| {
             GameError::invalid_state_at(
                 "/to_move",
                 format!("to_move={name}: expected white or black"),
@@ -253,22 +253,16 @@ pub fn parse_text_request(body: &str, query: &Map<String, Value>) -> Result<Stat
         }
     };
     let ply = match query.get("ply") {
-        None | Some(Value::Null) => None,
-        Some(value) => {
-            let text = value
-                .as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| value.to_string());
-            match text.parse::<u32>() {
-                Ok(p) if p <= PLY_LIMIT => Some(p),
-                _ => {
-                    return Err(GameError::invalid_state_at(
-                        "/ply",
-                        format!("ply={text}: expected a whole number from 0 to {PLY_LIMIT}"),
-                    ))
-                }
+        None => None,
+        Some(text) => match text.parse::<u32>() {
+            Ok(p) if p <= PLY_LIMIT => Some(p),
+            _ => {
+                return Err(GameError::invalid_state_at(
+                    "/ply",
+                    format!("ply={text}: expected a whole number from 0 to {PLY_LIMIT}"),
+                ))
             }
-        }
+        },
     };
     parse_board_text(body, to_move, ply)
         .map_err(|detail| GameError::invalid_state_at("/board", detail))

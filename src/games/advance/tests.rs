@@ -3,7 +3,7 @@
 use super::board::{square, State};
 use super::movegen::{Kind, Move};
 use super::{Advance, Color};
-use crate::game::erased::BotRequest;
+use crate::game::erased::{BotRequest, StateInput, TextParams};
 use crate::game::{BotParams, Bots, Budget, Codec, Outcome, Player, Rules};
 use serde_json::{json, Value};
 
@@ -486,10 +486,10 @@ const LEVELS: [&str; 5] = ["legal", "win", "greedy", "predict", "strong"];
 fn seed_example_move(example: &Value, level: &str, seed: u64, budget: &Budget) -> Value {
     let game = crate::games::find("advance").expect("advance is registered");
     let request = BotRequest {
-        state: json!({"board": example["board"], "to_move": example["to_move"]}),
+        state: StateInput::Json(json!({"board": example["board"], "to_move": example["to_move"]})),
         level: Some(level.to_string()),
         seed: Some(seed),
-        own_fields: serde_json::Map::new(),
+        ..Default::default()
     };
     game.bot_move(&request, budget).expect("bot move").mv
 }
@@ -1054,17 +1054,24 @@ fn move_notation_and_objects_are_read_leniently_but_exactly() {
 fn text_forms_through_the_erased_view() {
     let game = crate::games::find("advance").unwrap();
     let text = State::start().to_text();
-    let mut query = serde_json::Map::new();
-    query.insert("to_move".into(), json!("white"));
+    let query = TextParams::from_pairs([("to_move", "white")]);
     let listed = game
         .text_legal_moves(&text.replace('\n', "\r\n"), &query)
         .unwrap();
     assert_eq!(listed.lines().count(), 43);
     assert!(listed.lines().any(|l| l == "b1~a2"));
-    query.insert("level".into(), json!("greedy"));
-    query.insert("seed".into(), json!("5"));
-    let reply = game
-        .text_bot_move(text.trim_end(), &query, &Budget::unlimited())
+    let request = BotRequest {
+        state: StateInput::Text {
+            body: text.trim_end().to_string(),
+            params: query.clone(),
+        },
+        level: Some("greedy".into()),
+        seed: Some(5),
+        ..Default::default()
+    };
+    let reply = game.prepare_bot(request).unwrap()(&Budget::unlimited())
+        .unwrap()
+        .text
         .unwrap();
     assert_eq!(reply.lines().count(), 9);
     assert!(reply.ends_with('\n'));
@@ -1091,11 +1098,10 @@ fn text_forms_through_the_erased_view() {
         assert!(error.to_string().contains(expected), "{expected}: {error}");
     }
     let no_side = game
-        .text_legal_moves(&text, &serde_json::Map::new())
+        .text_legal_moves(&text, &TextParams::default())
         .unwrap_err();
     assert!(no_side.to_string().contains("to_move"), "{no_side}");
-    let mut with_ply = query.clone();
-    with_ply.insert("ply".into(), json!("200"));
+    let with_ply = TextParams::from_pairs([("to_move", "white"), ("ply", "200")]);
     assert_eq!(game.text_legal_moves(&text, &with_ply).unwrap(), "");
 }
 
@@ -1167,10 +1173,10 @@ fn analyze_gives_scored_lines_and_proves_a_win_in_one() {
     let examples = fixture("seed-examples.json");
     let example = &examples["examples"][1];
     let request = BotRequest {
-        state: json!({"board": example["board"], "to_move": example["to_move"]}),
+        state: StateInput::Json(json!({"board": example["board"], "to_move": example["to_move"]})),
         level: None,
         seed: Some(1),
-        own_fields: serde_json::Map::new(),
+        ..Default::default()
     };
     let reply = game
         .analyze(&request, 3, &Budget::unlimited().depth(2))
@@ -1194,7 +1200,7 @@ fn play_through_the_erased_view_reports_the_outcome() {
     assert_eq!(reply.outcome["reason"], "no legal move");
     assert_eq!(game.legal_moves(&reply.state).unwrap().count, 0);
     let over = game.play(&reply.state, &json!("a9-a8")).unwrap_err();
-    assert!(matches!(over, crate::game::GameError::GameOver));
+    assert!(matches!(over, crate::game::GameError::GameOver { .. }));
     let finished = Advance::state_from_json(&reply.state).unwrap();
     for level in LEVELS {
         let spec = crate::game::LevelSpec::parse(level).unwrap();
@@ -1205,7 +1211,7 @@ fn play_through_the_erased_view_reports_the_outcome() {
             &Budget::unlimited(),
         );
         assert!(
-            matches!(error, Err(crate::game::GameError::GameOver)),
+            matches!(error, Err(crate::game::GameError::GameOver { .. })),
             "{level}"
         );
     }

@@ -321,6 +321,7 @@ impl Codec for Crush {
                     description: "\"course\": the course's hand-typed board with k 4 and seed 0 (not with k or seed)",
                 },
             ],
+            score_unit: "points the swap is expected to gain",
             text_forms: &[],
             rules: include_str!("../../../docs/rules/crush.md"),
         }
@@ -373,7 +374,7 @@ impl Codec for Crush {
 
     fn parse_move(state: &State, value: &Value) -> Result<Swap, GameError> {
         if state.swaps_left == 0 {
-            return Err(GameError::GameOver);
+            return Err(GameError::game_over());
         }
         Swap::from_json(value)
     }
@@ -393,7 +394,7 @@ impl Codec for Crush {
     /// its leading zero.
     fn read_program_line(state: &State, line: &str) -> Result<Swap, GameError> {
         if state.swaps_left == 0 {
-            return Err(GameError::GameOver);
+            return Err(GameError::game_over());
         }
         notation::swap_from_word(line.trim())
     }

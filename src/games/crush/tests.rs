@@ -316,7 +316,7 @@ fn the_game_ends_after_the_last_swap() {
     assert!(moves.is_empty());
     assert_eq!(
         Crush::parse_move(&after, &json!("0001")),
-        Err(GameError::GameOver)
+        Err(GameError::game_over())
     );
 }
 
@@ -518,7 +518,7 @@ fn the_json_view_plays_and_reports_effects() {
     let refused = game.play(&state, &json!("0022")).unwrap_err();
     assert!(matches!(refused, GameError::IllegalMove { .. }));
     let request = crate::game::erased::BotRequest {
-        state: state.clone(),
+        state: crate::game::erased::StateInput::Json(state.clone()),
         level: Some("greedy".into()),
         seed: Some(1),
         ..Default::default()
@@ -533,10 +533,10 @@ fn the_json_view_plays_and_reports_effects() {
     assert!(analysis.moves.windows(2).all(|w| w[0].score >= w[1].score));
     let mut finished = state.clone();
     finished["swaps_left"] = json!(0);
-    assert_eq!(
+    assert!(matches!(
         game.play(&finished, &json!("0001")).unwrap_err(),
-        GameError::GameOver
-    );
+        GameError::GameOver { .. }
+    ));
     assert_eq!(
         game.legal_moves(&finished).unwrap().outcome,
         json!({"status": "finished", "score": 0})

@@ -33,7 +33,7 @@ use crate::game::{
     OptionInfo, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
 };
 use crate::search::{describe_decisive, Evaluate, SearchOptions};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// The game of Halma, for the registry.
@@ -225,6 +225,7 @@ impl Codec for Halma {
                     description: "\"black\" (default) or \"white\": who moves first",
                 },
             ],
+            score_unit: "evaluation units of progress towards the opposing camp, from the side to move's view",
             text_forms: &["text/plain"],
             rules: include_str!("../../../docs/rules/halma.md"),
         }
@@ -260,18 +261,13 @@ impl Codec for Halma {
 
     fn parse_text(
         body: &str,
-        query: &Map<String, Value>,
+        query: &crate::game::TextParams,
     ) -> Result<TextRequest<HalmaState, HalmaOptions>, GameError> {
         let camp_rule = match query.get("camp_rule") {
             None => CampRule::Referee,
-            Some(value) => value
-                .as_str()
-                .and_then(state::parse_camp_rule)
-                .ok_or_else(|| {
-                    GameError::InvalidOption(format!(
-                        "camp_rule={value}: expected referee or basic"
-                    ))
-                })?,
+            Some(value) => state::parse_camp_rule(value).ok_or_else(|| {
+                GameError::InvalidOption(format!("camp_rule={value}: expected referee or basic"))
+            })?,
         };
         let input = text::parse_input(body, camp_rule)?;
         Ok(TextRequest {

@@ -8,7 +8,7 @@ use super::Halma;
 use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -585,10 +585,17 @@ fn seed_examples_through_the_text_bot_move() {
     let game = crate::games::find("halma").unwrap();
     for ex in fixtures()["examples"].as_array().unwrap() {
         let body = input_text(ex, None);
-        let mut query = Map::new();
-        query.insert("seed".into(), json!("7"));
-        let out = game
-            .text_bot_move(&body, &query, &Budget::with_time_ms(300))
+        let request = crate::game::erased::BotRequest {
+            state: crate::game::erased::StateInput::Text {
+                body: body.clone(),
+                params: Default::default(),
+            },
+            seed: Some(7),
+            ..Default::default()
+        };
+        let out = game.prepare_bot(request).unwrap()(&Budget::with_time_ms(300))
+            .unwrap()
+            .text
             .unwrap();
         assert!(out.ends_with('\n'));
         let s = state_of(ex);
@@ -984,7 +991,7 @@ fn analyze_returns_scored_lines() {
     let game = crate::games::find("halma").unwrap();
     let state = game.new_game(&Value::Null).unwrap().state;
     let request = crate::game::erased::BotRequest {
-        state,
+        state: crate::game::erased::StateInput::Json(state),
         seed: Some(1),
         ..Default::default()
     };

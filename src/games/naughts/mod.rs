@@ -205,6 +205,7 @@ impl Codec for Naughts {
                     description: "integer 5-9, default 5: markers per side, sizes 1..pieces",
                 },
             ],
+            score_unit: "game value from the side to move's view: positive wins, negative loses, 0 draws (larger magnitudes win sooner)",
             text_forms: &[],
             rules: include_str!("../../../docs/rules/naughts.md"),
         }

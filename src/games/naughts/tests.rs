@@ -784,7 +784,7 @@ fn the_registry_bot_answers_small_boards_proven() {
     let game = crate::games::find("naughts").unwrap();
     let state = game.new_game(&json!({})).unwrap().state;
     let request = crate::game::erased::BotRequest {
-        state,
+        state: crate::game::erased::StateInput::Json(state),
         seed: Some(3),
         ..Default::default()
     };

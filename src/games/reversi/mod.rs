@@ -42,7 +42,7 @@ use crate::game::{
     Outcome, Player, Rules, Rung, TextRequest,
 };
 use board::Bits;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// The game of Reversi, as seen by the registry.
 pub struct Reversi;
@@ -135,6 +135,7 @@ impl Codec for Reversi {
             players: 2,
             sides: &["black", "white"],
             new_options: &[],
+            score_unit: "hundredths of a disc (an estimate) or, where proven, discs of final difference, from the side to move's view",
             text_forms: &["text/plain"],
             rules: include_str!("../../../docs/rules/reversi.md"),
         }
@@ -187,7 +188,7 @@ impl Codec for Reversi {
 
     fn parse_text(
         body: &str,
-        query: &Map<String, Value>,
+        query: &crate::game::TextParams,
     ) -> Result<TextRequest<State, NoOptions>, GameError> {
         Ok(TextRequest {
             state: state::parse_text(body, query)?,

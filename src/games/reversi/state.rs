@@ -2,9 +2,9 @@
 
 use super::board::{square_name, Board};
 use super::notation::Move;
-use crate::game::{place, GameError, Player};
+use crate::game::{place, GameError, Player, TextParams};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A Reversi state as JSON: what [`State::to_json`] writes, and the
 /// schema the API's contract publishes as `ReversiState`.
@@ -269,12 +269,12 @@ fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
 
 /// Parses the text form: 8 lines of `B`/`W`/`.` (CRLF and final newlines
 /// allowed) with `to_move` taken from the query (`?to_move=black`).
-pub fn parse_text(body: &str, query: &Map<String, Value>) -> Result<State, GameError> {
+pub fn parse_text(body: &str, query: &TextParams) -> Result<State, GameError> {
     let to_move = match query.get("to_move") {
         None => return Err(GameError::invalid_state(
             "the text form needs the side to move in the query: ?to_move=black or ?to_move=white",
         )),
-        Some(value) => value.as_str().and_then(parse_side).ok_or_else(|| {
+        Some(value) => parse_side(value).ok_or_else(|| {
             GameError::invalid_state(format!("to_move must be black or white, not {value}"))
         })?,
     };

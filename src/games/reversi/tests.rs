@@ -7,11 +7,12 @@ use super::notation::Move;
 use super::obf::ObfPosition;
 use super::state::State;
 use super::Reversi;
+use crate::game::erased::{BotRequest, StateInput, TextParams};
 use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 fn fixture(name: &str) -> Value {
     crate::test_data::json(&format!("reversi/{name}"))
@@ -393,9 +394,7 @@ fn moves_parse_as_notation_or_object_and_illegal_ones_say_why() {
 
 #[test]
 fn text_form_reads_boards_with_crlf_and_names_bad_cells() {
-    let query = |side: &str| -> Map<String, Value> {
-        json!({"to_move": side}).as_object().unwrap().clone()
-    };
+    let query = |side: &str| TextParams::from_pairs([("to_move", side)]);
     let body = "........\r\n........\r\n........\r\n...WB...\r\n...BW...\r\n........\r\n........\r\n........\r\n";
     let request = Reversi::parse_text(body, &query("black")).unwrap();
     assert_eq!(request.state, State::start());
@@ -411,16 +410,25 @@ fn text_form_reads_boards_with_crlf_and_names_bad_cells() {
     );
     let err = Reversi::parse_text("........\n", &query("black")).unwrap_err();
     assert!(err.to_string().contains("8 lines"), "{err}");
-    let err = Reversi::parse_text(body, &Map::new()).unwrap_err();
+    let err = Reversi::parse_text(body, &TextParams::default()).unwrap_err();
     assert!(err.to_string().contains("to_move"), "{err}");
 
     let view = crate::games::find("reversi").unwrap();
     let listed = view.text_legal_moves(body, &query("black")).unwrap();
     assert_eq!(listed, "d3\nc4\nf5\ne6\n");
-    let mut q = query("black");
-    q.insert("level".into(), json!("norvig:depth=2"));
-    q.insert("seed".into(), json!("5"));
-    let answer = view.text_bot_move(body, &q, &Budget::unlimited()).unwrap();
+    let request = BotRequest {
+        state: StateInput::Text {
+            body: body.to_string(),
+            params: query("black"),
+        },
+        level: Some("norvig:depth=2".into()),
+        seed: Some(5),
+        ..Default::default()
+    };
+    let answer = view.prepare_bot(request).unwrap()(&Budget::unlimited())
+        .unwrap()
+        .text
+        .unwrap();
     assert_eq!(answer.lines().count(), 8);
     assert_eq!(answer.matches('B').count(), 4);
 }
@@ -444,35 +452,35 @@ fn erased_view_plays_and_reports() {
     let err = view.play(&start, &json!("a1")).unwrap_err();
     assert!(matches!(err, GameError::IllegalMove { .. }));
     let over = json!({"board": vec!["BBBBBBBB"; 8], "to_move": "black"});
-    assert_eq!(
+    assert!(matches!(
         view.play(&over, &json!("pass")).unwrap_err(),
-        GameError::GameOver
-    );
+        GameError::GameOver { .. }
+    ));
     assert_eq!(view.legal_moves(&over).unwrap().outcome["winner"], "black");
 
     for level in ["random", "norvig", "norvig:depth=3", "strong"] {
-        let request = crate::game::erased::BotRequest {
-            state: played.state.clone(),
+        let request = BotRequest {
+            state: StateInput::Json(played.state.clone()),
             level: Some(level.to_string()),
             seed: Some(11),
-            own_fields: Map::new(),
+            ..Default::default()
         };
         let reply = view.bot_move(&request, &Budget::with_time_ms(200)).unwrap();
         assert_eq!(reply.search.level, level);
         assert_eq!(reply.state["to_move"], "black", "{level}");
     }
-    assert!(view.check_level("norvig:depth=11").is_ok());
-    let request = crate::game::erased::BotRequest {
-        state: played.state.clone(),
-        level: Some("norvig:depth=11".into()),
+    let asking = |level: &str| BotRequest {
+        state: StateInput::Json(played.state.clone()),
+        level: Some(level.into()),
         ..Default::default()
     };
     assert!(matches!(
-        view.bot_move(&request, &Budget::unlimited()),
+        view.bot_move(&asking("norvig:depth=11"), &Budget::unlimited()),
         Err(GameError::InvalidOption(_))
     ));
+    // An unknown level is refused before any work is queued.
     assert!(matches!(
-        view.check_level("grandmaster"),
+        view.prepare_bot(asking("grandmaster")),
         Err(GameError::UnknownLevel { .. })
     ));
 }

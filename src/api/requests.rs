@@ -1,0 +1,420 @@
+//! The request of every game endpoint as one type, read once: from its JSON
+//! body (whose shape the contract publishes, field by field) or, for the
+//! endpoints that take a game's text form, from the text and the query.
+//! Every error names the field at fault with a pointer that resolves in the
+//! body sent, wrong types included.
+
+use super::body::{self, escape_token};
+use super::ApiError;
+use crate::game::erased::{BotRequest, StateInput, TextParams};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// The largest `top` an analysis may ask for.
+pub const MAX_TOP: u64 = 10;
+/// The `top` of an analysis that names none.
+pub const DEFAULT_TOP: u64 = 3;
+
+/// A request body whose fields the API reads itself; any other field
+/// belongs to the game (its bot options) or is refused by it.
+pub trait SharedFields {
+    /// The JSON names of the fields this type reads.
+    const FIELDS: &'static [&'static str];
+}
+
+/// `new`'s body.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewRequest {
+    /// The game's options for a new game (`GET /v1/games` lists them);
+    /// absent or null for the defaults.
+    #[serde(default)]
+    pub options: Value,
+}
+
+/// `legal-moves`' body.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateRequest {
+    /// The state, in the game's JSON form.
+    pub state: Value,
+}
+
+/// `play`'s body.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    /// The state, in the game's JSON form.
+    pub state: Value,
+    /// The move: its notation as a person types it (`"d3"`), or the move
+    /// object as the service writes it.
+    #[serde(rename = "move")]
+    pub mv: Value,
+}
+
+/// A level id: a name from `GET /v1/games` (`"strong"`, with options
+/// `"norvig:depth=8"`), or a numbered level of the game's ladder, as a
+/// string (`"5"`) or an integer (`5`).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum LevelId {
+    /// A level name, or a number written as a string.
+    Name(String),
+    /// A numbered level.
+    Number(u64),
+}
+
+impl LevelId {
+    /// The level as the game reads it.
+    pub fn into_text(self) -> String {
+        match self {
+            LevelId::Name(name) => name,
+            LevelId::Number(n) => n.to_string(),
+        }
+    }
+}
+
+/// `bot-move`'s body: the fields every game shares. A game's own bot
+/// options (Halma's `clock`) sit beside them; any other field is refused.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BotMoveRequest {
+    /// The state, in the game's JSON form.
+    pub state: Value,
+    /// The bot level (default: the game's `default_level`). A numbered
+    /// level carries its own budget, so `time_ms`, `max_depth` and
+    /// `max_nodes` beside it are refused (422 `invalid_option`).
+    #[serde(default)]
+    pub level: Option<LevelId>,
+    /// The search's time in milliseconds (default: the server's, 1000
+    /// unless configured), cut to the server's cap (`search.clamped` then
+    /// says so). The deadline counts from the request's arrival.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub time_ms: Option<u64>,
+    /// A cap on the search's depth in plies, cut to the server's cap.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub max_depth: Option<u64>,
+    /// A cap on the positions the search visits, cut to the server's cap.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub max_nodes: Option<u64>,
+    /// The seed of the bot's random choices, echoed in `search.seed`;
+    /// absent or null for a fresh one. With a seed and a node or depth
+    /// budget (or a numbered level) the answer is the same every time.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub seed: Option<u64>,
+}
+
+impl SharedFields for BotMoveRequest {
+    const FIELDS: &'static [&'static str] = &[
+        "state",
+        "level",
+        "time_ms",
+        "max_depth",
+        "max_nodes",
+        "seed",
+    ];
+}
+
+/// `analyze`'s body: the fields every game shares, beside a game's own bot
+/// options; any other field is refused.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// The state, in the game's JSON form.
+    pub state: Value,
+    /// How many of the best moves to give, 1 to 10 (default 3).
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 1, max = 10))]
+    pub top: Option<u64>,
+    /// The search's time in milliseconds, cut to the server's cap.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub time_ms: Option<u64>,
+    /// A cap on the search's depth in plies, cut to the server's cap.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub max_depth: Option<u64>,
+    /// A cap on the positions the search visits, cut to the server's cap.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub max_nodes: Option<u64>,
+    /// The seed of random choices, echoed in `search.seed`.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub seed: Option<u64>,
+}
+
+impl SharedFields for AnalyzeRequest {
+    const FIELDS: &'static [&'static str] =
+        &["state", "top", "time_ms", "max_depth", "max_nodes", "seed"];
+}
+
+/// The budget a bot or analysis request asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// `time_ms`.
+    pub time_ms: Option<u64>,
+    /// `max_depth`.
+    pub max_depth: Option<u64>,
+    /// `max_nodes`.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// The names of the fields the request set.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("time_ms", self.time_ms),
+            ("max_depth", self.max_depth),
+            ("max_nodes", self.max_nodes),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.map(|_| name))
+        .collect()
+    }
+}
+
+/// A bot request read once, with the budget it asks for.
+#[derive(Debug)]
+pub struct BotCall {
+    /// What the game reads.
+    pub request: BotRequest,
+    /// The budget asked for, which the server clamps.
+    pub limits: Limits,
+}
+
+/// An analysis request read once.
+#[derive(Debug)]
+pub struct AnalysisCall {
+    /// What the game reads (no level).
+    pub request: BotRequest,
+    /// The budget asked for.
+    pub limits: Limits,
+    /// How many moves to give.
+    pub top: usize,
+}
+
+impl BotMoveRequest {
+    /// The bot call of a JSON body.
+    pub fn from_json(bytes: &[u8]) -> Result<BotCall, ApiError> {
+        let (body, own_fields): (BotMoveRequest, _) = with_game_fields(bytes)?;
+        let limits = Limits {
+            time_ms: body.time_ms,
+            max_depth: body.max_depth,
+            max_nodes: body.max_nodes,
+        };
+        Ok(BotCall {
+            request: BotRequest {
+                state: StateInput::Json(body.state),
+                level: body.level.map(LevelId::into_text),
+                seed: body.seed,
+                budget_fields: limits.given(),
+                own_fields,
+            },
+            limits,
+        })
+    }
+
+    /// The bot call of a text body: the shared fields come from the query
+    /// (`level`, `seed`, `time_ms`, `max_depth`, `max_nodes`), the rest of
+    /// the query is the text form's own (`to_move`, `camp_rule`).
+    pub fn from_text(body: String, query: HashMap<String, String>) -> Result<BotCall, ApiError> {
+        let mut query = query;
+        let limits = Limits {
+            time_ms: query_number(&mut query, "time_ms")?,
+            max_depth: query_number(&mut query, "max_depth")?,
+            max_nodes: query_number(&mut query, "max_nodes")?,
+        };
+        let seed = query_number(&mut query, "seed")?;
+        let level = query.remove("level");
+        Ok(BotCall {
+            request: BotRequest {
+                state: StateInput::Text {
+                    body,
+                    params: TextParams::from_pairs(query),
+                },
+                level,
+                seed,
+                budget_fields: limits.given(),
+                own_fields: Map::new(),
+            },
+            limits,
+        })
+    }
+}
+
+impl AnalyzeRequest {
+    /// The analysis call of a JSON body.
+    pub fn from_json(bytes: &[u8]) -> Result<AnalysisCall, ApiError> {
+        let (body, own_fields): (AnalyzeRequest, _) = with_game_fields(bytes)?;
+        let top = body.top.unwrap_or(DEFAULT_TOP);
+        if !(1..=MAX_TOP).contains(&top) {
+            return Err(ApiError::invalid_option(format!(
+                "top={top}: expected a whole number from 1 to {MAX_TOP}"
+            ))
+            .at("/top"));
+        }
+        let limits = Limits {
+            time_ms: body.time_ms,
+            max_depth: body.max_depth,
+            max_nodes: body.max_nodes,
+        };
+        Ok(AnalysisCall {
+            request: BotRequest {
+                state: StateInput::Json(body.state),
+                level: None,
+                seed: body.seed,
+                budget_fields: limits.given(),
+                own_fields,
+            },
+            limits,
+            top: top as usize,
+        })
+    }
+}
+
+/// Reads a JSON object body into `T`'s fields, with the fields `T` does
+/// not read handed back for the game. Every error has the pointer of its
+/// field (`/time_ms` for `"time_ms": "200"`).
+fn with_game_fields<T: DeserializeOwned + SharedFields>(
+    bytes: &[u8],
+) -> Result<(T, Map<String, Value>), ApiError> {
+    let object: Map<String, Value> = body::parse_json(bytes)?;
+    let (shared, own): (Map<String, Value>, Map<String, Value>) = object
+        .into_iter()
+        .partition(|(key, _)| T::FIELDS.contains(&key.as_str()));
+    let request = serde_path_to_error::deserialize(Value::Object(shared)).map_err(|error| {
+        let pointer: String = error
+            .path()
+            .iter()
+            .map(|segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => format!("/{index}"),
+                serde_path_to_error::Segment::Map { key } => format!("/{}", escape_token(key)),
+                serde_path_to_error::Segment::Enum { variant } => {
+                    format!("/{}", escape_token(variant))
+                }
+                serde_path_to_error::Segment::Unknown => String::new(),
+            })
+            .collect();
+        let place = if pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at {pointer}")
+        };
+        ApiError::malformed(
+            (!pointer.is_empty()).then_some(pointer),
+            format!(
+                "the body is not the JSON this endpoint takes{place}: {}",
+                error.into_inner()
+            ),
+        )
+    })?;
+    Ok((request, own))
+}
+
+/// Takes a whole-number query parameter out of the query.
+fn query_number(query: &mut HashMap<String, String>, key: &str) -> Result<Option<u64>, ApiError> {
+    query
+        .remove(key)
+        .map(|raw| {
+            raw.trim().parse::<u64>().map_err(|_| {
+                ApiError::invalid_option(format!("{key}={raw}: expected a whole number ≥ 0"))
+            })
+        })
+        .transpose()
+}
+
+/// A non-negative whole number, written as an integer or as a float with no
+/// fraction (`8.0`), as JSON Schema's `integer` allows; values beyond u64
+/// saturate, since every such field is clamped to a server cap anyway.
+fn whole_number<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
+    use serde::de::Error;
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    if let Some(n) = number.as_u64() {
+        return Ok(Some(n));
+    }
+    match number.as_f64() {
+        Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(if x >= u64::MAX as f64 {
+            u64::MAX
+        } else {
+            x as u64
+        })),
+        _ => Err(D::Error::custom(format!(
+            "invalid value {number}, expected a whole number ≥ 0"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn properties<T: JsonSchema>() -> Vec<String> {
+        let schema = schemars::schema_for!(T);
+        let mut names: Vec<String> = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    fn fields<T: SharedFields>() -> Vec<String> {
+        let mut names: Vec<String> = T::FIELDS.iter().map(|s| s.to_string()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_shared_field_lists_are_the_published_fields() {
+        assert_eq!(fields::<BotMoveRequest>(), properties::<BotMoveRequest>());
+        assert_eq!(fields::<AnalyzeRequest>(), properties::<AnalyzeRequest>());
+    }
+
+    fn pointer_of(body: &str) -> Option<String> {
+        match BotMoveRequest::from_json(body.as_bytes()) {
+            Err(error) => error.problem().pointer,
+            Ok(call) => panic!("{body}: accepted as {call:?}"),
+        }
+    }
+
+    #[test]
+    fn a_wrong_type_points_at_its_field() {
+        assert_eq!(
+            pointer_of(r#"{"state": {}, "time_ms": "200"}"#).as_deref(),
+            Some("/time_ms")
+        );
+        assert_eq!(
+            pointer_of(r#"{"state": {}, "seed": -1}"#).as_deref(),
+            Some("/seed")
+        );
+        assert_eq!(
+            pointer_of(r#"{"state": {}, "level": true}"#).as_deref(),
+            Some("/level")
+        );
+    }
+
+    #[test]
+    fn a_level_may_be_a_number_or_a_string_and_the_game_keeps_its_own_fields() {
+        let call =
+            BotMoveRequest::from_json(br#"{"state": {}, "level": 5, "clock": {"x": 1}}"#).unwrap();
+        assert_eq!(call.request.level.as_deref(), Some("5"));
+        assert!(call.request.own_fields.contains_key("clock"));
+        let call =
+            BotMoveRequest::from_json(br#"{"state": {}, "level": "5", "time_ms": 9}"#).unwrap();
+        assert_eq!(call.request.level.as_deref(), Some("5"));
+        assert_eq!(call.request.budget_fields, vec!["time_ms"]);
+    }
+}
