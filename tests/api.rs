@@ -390,6 +390,30 @@ async fn unknown_levels_and_options_are_422() {
         reply.text
     );
 
+    // A misspelt level is told the one it most likely meant, beside every
+    // level, numbered and named.
+    let reply = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": start(), "level": "strnog"}),
+    )
+    .await;
+    assert_eq!(
+        (reply.status, reply.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "unknown_level")
+    );
+    let top = gamebot::games::find("reversi")
+        .unwrap()
+        .listing()
+        .numbered_levels
+        .len();
+    assert_eq!(
+        reply.json["detail"],
+        format!(
+            "unknown level 'strnog'; did you mean 'strong'? this game has: 1-{top}, random, norvig, strong"
+        )
+    );
+
     let reply = post_json(
         &app,
         "/v1/games/reversi/analyze",
