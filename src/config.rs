@@ -67,6 +67,16 @@ pub struct ServeConfig {
     /// Log format.
     #[arg(long, env = "GAMEBOT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
     pub log_format: LogFormat,
+
+    /// An origin that may call the API from a browser (CORS), such as
+    /// `https://play.example.com`; repeat the flag or separate origins with
+    /// commas [default: none, and no CORS headers are sent].
+    #[arg(
+        long = "cors-origin",
+        env = "GAMEBOT_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<CorsOrigin>,
 }
 
 impl Default for ServeConfig {
@@ -83,7 +93,123 @@ impl Default for ServeConfig {
             body_timeout_ms: 10_000,
             table_mb: DEFAULT_TABLE_MB,
             log_format: LogFormat::Pretty,
+            cors_origins: Vec::new(),
         }
+    }
+}
+
+/// A browser origin allowed to call the API: a scheme, `://`, a host and
+/// an optional port, written exactly as a browser sends it in `Origin`
+/// (`https://play.example.com`, `http://localhost:5173`), so that it can
+/// match. Anything else is refused when the server starts, saying why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorsOrigin(String);
+
+impl CorsOrigin {
+    /// The origin as a browser sends it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for CorsOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::str::FromStr for CorsOrigin {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        let refuse = |why: &str| Err(format!("'{text}' is not an origin a browser sends: {why}"));
+        let shape = "write scheme://host[:port], such as https://play.example.com";
+        match text {
+            "" => {
+                return Err(format!(
+                    "an empty origin (a stray comma, or GAMEBOT_CORS_ORIGINS set to nothing: \
+                     leave it unset for none); {shape}"
+                ))
+            }
+            "*" => return refuse("list each origin that may call the API; '*' is not accepted"),
+            "null" => return refuse(
+                "'null' is sent by sandboxed pages and files, and allowing it would allow them all",
+            ),
+            _ => {}
+        }
+        let Some((scheme, authority)) = text.split_once("://") else {
+            return refuse(shape);
+        };
+        if text.chars().any(|c| c.is_ascii_uppercase()) {
+            return refuse(&format!(
+                "browsers send it in lowercase, '{}'",
+                text.to_ascii_lowercase()
+            ));
+        }
+        if let Some(at) = authority.find(['/', '?', '#']) {
+            return refuse(&format!(
+                "an origin has no path, so leave out '{}': '{scheme}://{}'",
+                &authority[at..],
+                &authority[..at]
+            ));
+        }
+        let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_lowercase())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-.".contains(c));
+        if !scheme_ok {
+            return refuse(&format!("'{scheme}' is not a scheme; {shape}"));
+        }
+        let (host, port) = split_port(authority);
+        let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            Some(v6) => {
+                !v6.is_empty()
+                    && v6
+                        .chars()
+                        .all(|c| c.is_ascii_hexdigit() || ".:".contains(c))
+            }
+            None => {
+                !host.is_empty()
+                    && host
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-.".contains(c))
+            }
+        };
+        if !host_ok {
+            return refuse(&format!(
+                "'{host}' is not a host name or address (write an international name in its xn-- form); {shape}"
+            ));
+        }
+        if let Some(port) = port {
+            match port.parse::<u16>() {
+                Ok(n) if n > 0 && port.bytes().all(|b| b.is_ascii_digit()) => {
+                    if matches!((scheme, n), ("http", 80) | ("https", 443)) {
+                        return refuse(&format!(
+                            "browsers leave out the default port, so write '{scheme}://{host}'"
+                        ));
+                    }
+                }
+                _ => return refuse(&format!("'{port}' is not a port (1-65535)")),
+            }
+        }
+        Ok(CorsOrigin(text.to_string()))
+    }
+}
+
+/// `host` and `port` of `host[:port]`, where the host may be an IPv6
+/// address in brackets (`[::1]:8080`).
+fn split_port(authority: &str) -> (&str, Option<&str>) {
+    let host_end = match authority.find(']') {
+        Some(end) if authority.starts_with('[') => end + 1,
+        _ => authority.find(':').unwrap_or(authority.len()),
+    };
+    let (host, rest) = authority.split_at(host_end);
+    match rest.strip_prefix(':') {
+        Some(port) => (host, Some(port)),
+        None if rest.is_empty() => (host, None),
+        // Text after an IPv6 address that is not `:port`.
+        None => (authority, None),
     }
 }
 
@@ -110,5 +236,98 @@ impl ServeConfig {
     pub fn table_bytes(&self) -> usize {
         let mb = self.table_mb.clamp(1, MAX_TABLE_MB);
         usize::try_from(mb << 20).unwrap_or(usize::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(text: &str) -> String {
+        text.parse::<CorsOrigin>()
+            .expect_err(&format!("'{text}' is refused"))
+    }
+
+    #[test]
+    fn an_origin_is_accepted_as_a_browser_sends_it() {
+        for text in [
+            "https://play.example.com",
+            "http://localhost:5173",
+            "http://127.0.0.1:8080",
+            "http://[::1]:3000",
+            "https://xn--bcher-kva.example",
+            " https://padded.example ",
+        ] {
+            let origin: CorsOrigin = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(origin.as_str(), text.trim());
+        }
+    }
+
+    #[test]
+    fn an_origin_that_could_never_match_is_refused_saying_why() {
+        let cases = [
+            ("", "empty origin"),
+            ("*", "list each origin"),
+            ("null", "sandboxed"),
+            ("play.example.com", "scheme://host[:port]"),
+            (
+                "https://play.example.com/",
+                "leave out '/': 'https://play.example.com'",
+            ),
+            ("https://example.com/app?x", "leave out '/app?x'"),
+            ("https://Example.com", "lowercase, 'https://example.com'"),
+            ("https://", "is not a host"),
+            ("https://exa mple.com", "is not a host"),
+            ("https://bücher.example", "xn--"),
+            ("https://user@example.com", "is not a host"),
+            ("http://[::1]x", "is not a host"),
+            ("https://example.com:0", "is not a port"),
+            ("https://example.com:70000", "is not a port"),
+            ("https://example.com:", "is not a port"),
+            ("https://example.com:443", "write 'https://example.com'"),
+            ("http://example.com:80", "write 'http://example.com'"),
+            ("1http://example.com", "is not a scheme"),
+        ];
+        for (text, says) in cases {
+            let message = refusal(text);
+            assert!(message.contains(says), "{text}: {message}");
+        }
+    }
+
+    #[test]
+    fn origins_come_from_repeated_flags_and_comma_separated_lists() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeConfig,
+        }
+        use clap::Parser;
+        let cli = Cli::try_parse_from([
+            "gamebot",
+            "--cors-origin",
+            "https://a.example,https://b.example",
+            "--cors-origin",
+            "http://localhost:5173",
+        ])
+        .unwrap();
+        let origins: Vec<&str> = cli
+            .serve
+            .cors_origins
+            .iter()
+            .map(CorsOrigin::as_str)
+            .collect();
+        assert_eq!(
+            origins,
+            [
+                "https://a.example",
+                "https://b.example",
+                "http://localhost:5173"
+            ]
+        );
+        let bad = Cli::try_parse_from(["gamebot", "--cors-origin", "https://a.example/"])
+            .err()
+            .expect("a path is refused");
+        assert_eq!(bad.exit_code(), 2);
+        assert!(bad.to_string().contains("an origin has no path"), "{bad}");
     }
 }

@@ -390,6 +390,30 @@ async fn unknown_levels_and_options_are_422() {
         reply.text
     );
 
+    // A misspelt level is told the one it most likely meant, beside every
+    // level, numbered and named.
+    let reply = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": start(), "level": "strnog"}),
+    )
+    .await;
+    assert_eq!(
+        (reply.status, reply.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "unknown_level")
+    );
+    let top = gamebot::games::find("reversi")
+        .unwrap()
+        .listing()
+        .numbered_levels
+        .len();
+    assert_eq!(
+        reply.json["detail"],
+        format!(
+            "unknown level 'strnog'; did you mean 'strong'? this game has: 1-{top}, random, norvig, strong"
+        )
+    );
+
     let reply = post_json(
         &app,
         "/v1/games/reversi/analyze",
@@ -666,5 +690,47 @@ async fn numbered_levels_play_with_their_own_budget_and_refuse_another() {
         let reply = post_json(&app, "/v1/games/reversi/bot-move", &body).await;
         assert_eq!(reply.code(), "unknown_level", "{}", reply.text);
         assert!(reply.text.contains(&ladder), "{}", reply.text);
+    }
+}
+
+#[tokio::test]
+async fn a_naughts_move_off_the_board_gives_the_range_and_points_at_the_field() {
+    let app = app();
+    let state = post_json(&app, "/v1/games/naughts/new", &json!({}))
+        .await
+        .json["state"]
+        .clone();
+    let cases = [
+        (
+            json!("0 0 5"),
+            "invalid_row",
+            "/move",
+            "row must be 1-3 in notation (0-2 in a move object), got 0",
+        ),
+        (
+            json!({"row": 5, "col": 0, "size": 1}),
+            "invalid_row",
+            "/move/row",
+            "row must be 0-2 in a move object (1-3 in notation), got 5",
+        ),
+        (
+            json!({"row": 0, "col": 0, "size": 6}),
+            "invalid_size",
+            "/move/size",
+            "size must be 1-5 (the sizes of this game's markers), got 6",
+        ),
+    ];
+    for (mv, code, pointer, detail) in cases {
+        let body = json!({"state": state, "move": mv});
+        let reply = post_json(&app, "/v1/games/naughts/play", &body).await;
+        assert_eq!(
+            (reply.status, reply.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, code),
+            "{}",
+            reply.text
+        );
+        assert_eq!(reply.json["pointer"], pointer, "{}", reply.text);
+        assert_eq!(reply.json["detail"], detail, "{}", reply.text);
+        assert!(body.pointer(pointer).is_some());
     }
 }

@@ -436,3 +436,33 @@ fn serve_bad_address_exits_2_and_a_taken_port_exits_1() {
         &format!("cannot listen on {addr}"),
     );
 }
+
+#[test]
+fn serve_refuses_an_origin_that_could_never_match_and_exits_2() {
+    let flag = gamebot(
+        &[
+            "serve",
+            "--bind",
+            "not-an-address",
+            "--cors-origin",
+            "https://play.example.com/",
+        ],
+        "",
+    );
+    assert_eq!(flag.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&flag.stderr);
+    assert!(
+        stderr.contains("an origin has no path, so leave out '/': 'https://play.example.com'"),
+        "{stderr}"
+    );
+    let env = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        // A bad address too, so that a server that wrongly started would
+        // stop at once instead of serving.
+        .args(["serve", "--bind", "not-an-address"])
+        .env("GAMEBOT_CORS_ORIGINS", "https://a.example,*")
+        .output()
+        .expect("the gamebot binary runs");
+    assert_eq!(env.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&env.stderr);
+    assert!(stderr.contains("'*' is not accepted"), "{stderr}");
+}

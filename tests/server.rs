@@ -247,3 +247,59 @@ fn the_binary_serves_and_exits_0_on_sigterm_after_finishing_its_requests() {
         "JSON logs carry the request id: {search}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_lets_the_configured_origins_call_it_from_a_browser() {
+    let port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap().port()
+    };
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args(["serve", "--bind", &addr, "--workers", "1"])
+        .env(
+            "GAMEBOT_CORS_ORIGINS",
+            "https://play.example.com,http://localhost:5173",
+        )
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let http = reqwest::Client::new();
+    let url = format!("http://{addr}/v1/games/reversi/bot-move");
+    let preflight = |origin: &'static str| {
+        http.request(reqwest::Method::OPTIONS, &url)
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "content-type")
+            .send()
+    };
+    let started = Instant::now();
+    let allowed = loop {
+        match preflight("http://localhost:5173").await {
+            Ok(reply) => break reply,
+            Err(_) if started.elapsed() < Duration::from_secs(10) => {
+                tokio::time::sleep(Duration::from_millis(20)).await
+            }
+            Err(e) => panic!("the server did not start: {e}"),
+        }
+    };
+    let allow_origin = |reply: &reqwest::Response| {
+        reply
+            .headers()
+            .get("access-control-allow-origin")
+            .map(|v| v.to_str().unwrap().to_string())
+    };
+    assert!(allowed.status().is_success(), "{}", allowed.status());
+    assert_eq!(
+        allow_origin(&allowed).as_deref(),
+        Some("http://localhost:5173")
+    );
+    let other = preflight("https://elsewhere.example").await.unwrap();
+    assert_eq!(allow_origin(&other), None);
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert!(child.wait().unwrap().success());
+}

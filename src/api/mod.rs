@@ -17,16 +17,18 @@ pub use problem::{ApiError, Problem};
 pub use server::{serve, shutdown_signal};
 
 use crate::compute::ComputePool;
-use crate::config::ServeConfig;
+use crate::config::{CorsOrigin, ServeConfig};
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{HeaderName, Method};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
@@ -146,11 +148,12 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Wraps `routes` in the service's middleware (fallbacks, metrics, body limit,
-/// request ids, tracing, panic catching) and gives them their state. Public so
-/// that tests can check the middleware on routes of their own.
+/// request ids, tracing, CORS, panic catching) and gives them their state.
+/// Public so that tests can check the middleware on routes of their own.
 pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     let body_limit = state.config.max_body_bytes;
+    let cors = cors_layer(&state.config.cors_origins);
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -167,9 +170,50 @@ pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
                         .on_failure(()),
                 )
                 .layer(PropagateRequestIdLayer::new(request_id))
+                // Outside the routes, so that a preflight is answered here and
+                // never reaches a handler or the compute pool; inside the
+                // panic catcher, so that even a 500 can be read by the page.
+                .option_layer(cors)
                 .layer(CatchPanicLayer::custom(panic_response)),
         )
         .with_state(state)
+}
+
+/// How long a browser may reuse a preflight's answer before asking again.
+const CORS_MAX_AGE: Duration = Duration::from_secs(3600);
+
+/// The CORS layer that lets pages from `origins` call the API, or none when
+/// no origin is configured (then no response carries a CORS header). The
+/// pages may send JSON with a request id (and, later, credentials) and read
+/// the headers the API answers with beside the body.
+fn cors_layer(origins: &[CorsOrigin]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    // Every configured origin was checked to be a plain ASCII header value
+    // when the configuration was read.
+    let origins = origins
+        .iter()
+        .filter_map(|origin| HeaderValue::from_str(origin.as_str()).ok());
+    let named = HeaderName::from_static;
+    Some(
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+            .allow_headers([
+                header::CONTENT_TYPE,
+                header::ACCEPT,
+                named("x-request-id"),
+                header::AUTHORIZATION,
+            ])
+            .expose_headers([
+                named("x-request-id"),
+                header::RETRY_AFTER,
+                header::WARNING,
+                named("gamebot-move"),
+            ])
+            .max_age(CORS_MAX_AGE),
+    )
 }
 
 fn request_span(request: &Request) -> tracing::Span {

@@ -177,7 +177,10 @@ impl ApiError {
                 ApiError::Placed { pointer, .. } => Some(pointer.clone()),
                 _ => game.and_then(GameError::pointer).map(str::to_string),
             },
-            suggestion: None,
+            suggestion: match game {
+                Some(GameError::UnknownLevel { suggestion, .. }) => suggestion.map(str::to_string),
+                _ => None,
+            },
             outcome: match game {
                 Some(GameError::GameOver { outcome }) => outcome.as_deref().cloned(),
                 _ => None,

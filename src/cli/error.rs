@@ -145,6 +145,7 @@ mod tests {
         let unknown = GameError::UnknownLevel {
             level: "clever".into(),
             known: "random, greedy".into(),
+            suggestion: None,
         };
         assert!(matches!(CliError::from(unknown), CliError::Usage(m) if m.contains("clever")));
         let option = GameError::InvalidOption("depth must be 1..=8".into());

@@ -8,12 +8,43 @@
 //! [`crate::cli`]); a closed standard output (a pager quit) ends it quietly.
 
 use super::CliError;
-use crate::game::{BotParams, Bots, Budget, Codec, LevelSpec, Outcome, Player, Rules};
-use crate::games::naughts::notation::{parse_typed, HELP_MESSAGE};
+use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
+use crate::games::naughts::notation::parse_typed;
 use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Move, Naughts, NaughtsLevel, State, Turn};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
+
+/// The course's answer to input that is not `r c s`.
+pub const FORMAT_MESSAGE: &str = "Invalid move format. Please try again.";
+/// The course's answer to a row that is not on the board.
+pub const ROW_MESSAGE: &str = "Invalid row. Please try again.";
+/// The course's answer to a column that is not on the board.
+pub const COLUMN_MESSAGE: &str = "Invalid column. Please try again.";
+/// The course's answer to a size outside 1..=pieces.
+pub const SIZE_MESSAGE: &str = "Invalid piece size. Please try again.";
+/// The course's answer to a marker already played, or a cell whose top is not smaller.
+pub const MOVE_MESSAGE: &str = "Invalid move. Ensure you have a piece of the requested size, and that you're not putting it over a bigger piece and try again!";
+/// The help line shown for `h` or `H`.
+pub const HELP_MESSAGE: &str = "Enter a row, column & piece size in the format: row col size";
+
+/// The course's sentence for a typed move the rules refuse, by the code of
+/// its row in the rules' table: the terminal keeps the course's exact words,
+/// where the API's detail says more.
+pub fn course_message(refusal: &GameError) -> String {
+    let sentence = match refusal {
+        GameError::IllegalMove { code, .. } => match *code {
+            "invalid_format" => Some(FORMAT_MESSAGE),
+            "invalid_row" => Some(ROW_MESSAGE),
+            "invalid_column" => Some(COLUMN_MESSAGE),
+            "invalid_size" => Some(SIZE_MESSAGE),
+            "invalid_move" => Some(MOVE_MESSAGE),
+            _ => None,
+        },
+        _ => None,
+    };
+    sentence.map_or_else(|| refusal.to_string(), str::to_string)
+}
 
 /// Command-line options of the terminal game.
 #[derive(Clone, Debug, clap::Args)]
@@ -284,7 +315,7 @@ fn human_move(
         }
         match parse_typed(state, &line) {
             Ok(mv) => return Ok(Some(mv)),
-            Err(e) => writeln!(output, "{e}")?,
+            Err(refusal) => writeln!(output, "{}", course_message(&refusal))?,
         }
     }
 }
@@ -300,6 +331,45 @@ mod tests {
             .fold(State::new(grid, pieces), |state, &(row, col, size)| {
                 state.apply(&Move { row, col, size })
             })
+    }
+
+    /// Plays typed moves (each legal) from a fresh board.
+    fn typed_after(grid: u8, pieces: u8, moves: &[&str]) -> State {
+        moves.iter().fold(State::new(grid, pieces), |state, text| {
+            let mv = parse_typed(&state, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            state.apply(&mv)
+        })
+    }
+
+    #[test]
+    fn every_row_of_the_message_table_answers_with_its_sentence() {
+        let state = typed_after(3, 5, &["2 2 3"]);
+        let cases = [
+            ("22 5", "invalid_format", FORMAT_MESSAGE),
+            ("2 2 5 ", "invalid_format", FORMAT_MESSAGE),
+            ("2  2 5", "invalid_format", FORMAT_MESSAGE),
+            ("2 2  ", "invalid_format", FORMAT_MESSAGE),
+            ("", "invalid_format", FORMAT_MESSAGE),
+            ("h", "invalid_format", FORMAT_MESSAGE),
+            ("4 2 5", "invalid_row", ROW_MESSAGE),
+            ("0 2 5", "invalid_row", ROW_MESSAGE),
+            ("2 4 5", "invalid_column", COLUMN_MESSAGE),
+            ("2 a 5", "invalid_column", COLUMN_MESSAGE),
+            ("2 2 6", "invalid_size", SIZE_MESSAGE),
+            ("2 2 0", "invalid_size", SIZE_MESSAGE),
+            ("2 2 2", "invalid_move", MOVE_MESSAGE),
+            ("2 2 3", "invalid_move", MOVE_MESSAGE),
+        ];
+        for (input, code, sentence) in cases {
+            let refusal = parse_typed(&state, input).unwrap_err();
+            assert!(
+                matches!(refusal, GameError::IllegalMove { code: c, .. } if c == code),
+                "{input:?}: {refusal:?}"
+            );
+            assert_eq!(course_message(&refusal), sentence, "{input:?}");
+        }
+        let other = GameError::Internal("bug".into());
+        assert_eq!(course_message(&other), other.to_string());
     }
 
     #[test]

@@ -37,12 +37,16 @@ pub enum GameError {
         detail: String,
     },
     /// The game has no such bot level.
-    #[error("unknown level '{level}'; this game has: {known}")]
+    #[error("unknown level '{level}'; {}this game has: {known}", did_you_mean(.suggestion))]
     UnknownLevel {
         /// The level asked for.
         level: String,
-        /// The game's levels, comma-separated.
+        /// Every level the request could have named, comma-separated
+        /// (`1-12, random, norvig, strong`).
         known: String,
+        /// The named level the request most likely meant (a typo or a
+        /// different case away), if one is near enough.
+        suggestion: Option<&'static str>,
     },
     /// An option (of `new`, or of a level) that the game does not have, or a bad value.
     #[error("{0}")]
@@ -211,6 +215,11 @@ fn ended(outcome: Option<&serde_json::Value>) -> String {
         (Some("finished"), _) => " (no swaps are left)".to_string(),
         _ => String::new(),
     }
+}
+
+/// `did you mean 'strong'? ` for a suggestion, else nothing.
+fn did_you_mean(suggestion: &Option<&'static str>) -> String {
+    suggestion.map_or_else(String::new, |id| format!("did you mean '{id}'? "))
 }
 
 /// The longest prefix of `pointer` that resolves in `value`.

@@ -137,11 +137,23 @@ pub fn is_numbered(text: &str) -> bool {
 
 impl<L: Level> AnyLevel<L> {
     /// Parses a level of game `G`: digits name a rung of `G`'s ladder,
-    /// anything else a named level. A number off the ladder is
-    /// `unknown_level`, naming the numbered and the named levels.
+    /// anything else a named level. An unknown name or a number off the
+    /// ladder is `unknown_level`, naming the numbered and the named levels
+    /// (and, for a name, the named level it most likely meant).
     pub fn parse<G: Bots<Level = L>>(text: &str) -> Result<Self, GameError> {
         if !is_numbered(text) {
-            return LevelSpec::parse(text).map(AnyLevel::Named);
+            return LevelSpec::parse(text)
+                .map(AnyLevel::Named)
+                .map_err(|error| match error {
+                    GameError::UnknownLevel {
+                        level, suggestion, ..
+                    } => GameError::UnknownLevel {
+                        level,
+                        known: known_levels::<G>(),
+                        suggestion,
+                    },
+                    other => other,
+                });
         }
         let top = G::LADDER.len();
         match text.trim().parse::<usize>() {
@@ -149,6 +161,7 @@ impl<L: Level> AnyLevel<L> {
             _ => Err(GameError::UnknownLevel {
                 level: text.to_string(),
                 known: known_levels::<G>(),
+                suggestion: None,
             }),
         }
     }
@@ -585,6 +598,43 @@ mod tests {
         assert!(scores_its_own_play::<Advance>(&AnyLevel::Named(
             LevelSpec::plain(Advance::DEFAULT_LEVEL)
         )));
+    }
+
+    #[test]
+    fn every_unknown_level_lists_the_numbered_and_named_levels() {
+        use crate::games::reversi::Reversi;
+        let top = Reversi::LADDER.len();
+        let refused = |text: &str| match AnyLevel::parse::<Reversi>(text) {
+            Err(error @ GameError::UnknownLevel { .. }) => error,
+            other => panic!("{text}: expected unknown_level, got {other:?}"),
+        };
+        let listed = format!("this game has: 1-{top}, random, norvig, strong");
+        let misspelt = refused("strnog");
+        assert!(matches!(
+            misspelt,
+            GameError::UnknownLevel {
+                suggestion: Some("strong"),
+                ..
+            }
+        ));
+        assert_eq!(
+            misspelt.to_string(),
+            format!("unknown level 'strnog'; did you mean 'strong'? {listed}")
+        );
+        let unlike = refused("grandmaster:depth=3").to_string();
+        assert_eq!(unlike, format!("unknown level 'grandmaster'; {listed}"));
+        let above = (top + 1).to_string();
+        for number in [above.as_str(), "0"] {
+            let off = refused(number);
+            assert!(matches!(
+                off,
+                GameError::UnknownLevel {
+                    suggestion: None,
+                    ..
+                }
+            ));
+            assert!(off.to_string().ends_with(&listed), "{off}");
+        }
     }
 
     #[test]

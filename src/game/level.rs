@@ -36,21 +36,69 @@ pub trait Level:
             .expect("declare_levels! lists every variant")
     }
 
-    /// The level with id `name`, or `unknown_level` naming every level.
+    /// The level with id `name`, or `unknown_level` naming every level and
+    /// suggesting the nearest one.
     fn from_id(name: &str) -> Result<Self, GameError> {
+        let ids = || Self::ALL.iter().map(|def| def.id);
         Self::ALL
             .iter()
             .find(|def| def.id == name)
             .map(|def| def.level)
             .ok_or_else(|| GameError::UnknownLevel {
                 level: name.to_string(),
-                known: Self::ALL
-                    .iter()
-                    .map(|def| def.id)
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                known: ids().collect::<Vec<_>>().join(", "),
+                suggestion: nearest_id(name, ids()),
             })
     }
+}
+
+/// The most edits a misspelt level name may be from the id it suggests.
+const MAX_SUGGESTION_EDITS: usize = 2;
+
+/// The id among `ids` nearest to `name` ignoring case, if it is at most
+/// [`MAX_SUGGESTION_EDITS`] edits away and those edits change less than
+/// half of it (so a short id is not suggested for any short word); the
+/// first in `ids` on a tie.
+fn nearest_id(name: &str, ids: impl IntoIterator<Item = &'static str>) -> Option<&'static str> {
+    let name = name.trim().to_lowercase();
+    ids.into_iter()
+        .filter_map(|id| {
+            let edits = edit_distance(&name, &id.to_lowercase())?;
+            (edits <= MAX_SUGGESTION_EDITS && edits * 2 < id.chars().count()).then_some((edits, id))
+        })
+        .min_by_key(|&(edits, _)| edits)
+        .map(|(_, id)| id)
+}
+
+/// The edits (insert, delete or replace a character, or swap two neighbours)
+/// that turn `a` into `b` (the optimal string alignment distance), or `None`
+/// when their lengths alone differ by more than [`MAX_SUGGESTION_EDITS`], so
+/// a long request string costs nothing.
+fn edit_distance(a: &str, b: &str) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > MAX_SUGGESTION_EDITS {
+        return None;
+    }
+    // at[i][j]: the edits between a[..i] and b[..j].
+    let mut at = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in at.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in at[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let replace = at[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut best = replace.min(at[i - 1][j] + 1).min(at[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(at[i - 2][j - 2] + 1);
+            }
+            at[i][j] = best;
+        }
+    }
+    Some(at[a.len()][b.len()])
 }
 
 /// One row of a [`Level`] table.
@@ -274,5 +322,72 @@ mod tests {
         assert!(!level.switch_option("futility", false).unwrap());
         let err = level.switch_option("ext", true).unwrap_err().to_string();
         assert!(err.contains("ext=2") && err.contains("0 to 1"), "{err}");
+    }
+
+    crate::declare_levels! {
+        /// Levels to misspell.
+        enum Demo {
+            Random = "random": "random",
+            Norvig = "norvig": "norvig",
+            Strong = "strong": "strong",
+            Legal = "legal": "legal",
+        }
+    }
+
+    fn suggested(name: &str) -> Option<&'static str> {
+        match name.parse::<Demo>() {
+            Err(GameError::UnknownLevel { suggestion, .. }) => suggestion,
+            other => panic!("{name}: expected unknown_level, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_misspelt_level_suggests_the_nearest_within_two_edits() {
+        assert_eq!(suggested("strnog"), Some("strong"), "a swap");
+        assert_eq!(suggested("Strong"), Some("strong"), "a case");
+        assert_eq!(suggested("STRONG"), Some("strong"), "a case");
+        assert_eq!(suggested("stong"), Some("strong"), "a letter left out");
+        assert_eq!(suggested("norvigg"), Some("norvig"), "a letter too many");
+        assert_eq!(suggested("randum"), Some("random"), "a letter replaced");
+        assert_eq!(suggested("rndm"), Some("random"), "two letters left out");
+        assert_eq!(suggested("lega"), Some("legal"));
+        assert_eq!(suggested("sto"), None, "three edits");
+        assert_eq!(suggested("grandmaster"), None);
+        assert_eq!(suggested("lx"), None, "three edits from legal");
+        assert_eq!(
+            nearest_id("cd", ["ab"]),
+            None,
+            "two edits, all of a short id"
+        );
+        assert_eq!(nearest_id("ac", ["ab", "abc"]), Some("abc"));
+        assert_eq!(suggested(&"s".repeat(100_000)), None, "a long name");
+    }
+
+    #[test]
+    fn the_message_says_the_suggestion_before_the_levels() {
+        let message = "strnog".parse::<Demo>().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "unknown level 'strnog'; did you mean 'strong'? this game has: random, norvig, strong, legal"
+        );
+        let message = "oracle".parse::<Demo>().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "unknown level 'oracle'; this game has: random, norvig, strong, legal"
+        );
+    }
+
+    #[test]
+    fn edit_distance_counts_each_kind_of_edit_once() {
+        let edits = |a, b| edit_distance(a, b).unwrap();
+        assert_eq!(edits("strong", "strong"), 0);
+        assert_eq!(edits("strnog", "strong"), 1);
+        assert_eq!(edits("strog", "strong"), 1);
+        assert_eq!(edits("strongg", "strong"), 1);
+        assert_eq!(edits("strang", "strong"), 1);
+        assert_eq!(edits("", "ab"), 2);
+        assert_eq!(edits("ab", "ba"), 1);
+        assert_eq!(edits("abcd", "badc"), 2);
+        assert_eq!(edit_distance("strongest", "strong"), None);
     }
 }

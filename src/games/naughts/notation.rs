@@ -1,24 +1,14 @@
 //! Reading moves: the typed form `row col size` (1-based, checked in the
-//! order of the rules' table, with the table's exact messages), the JSON
+//! order of the rules' table, each failure with the table's code), the JSON
 //! object `{"row", "col", "size"}` (0-based), and the forced pass: `pass`, or
-//! the object with `row`, `col` and `size` all null.
+//! the object with `row`, `col` and `size` all null. A refusal's detail says
+//! what was expected and what was given, and points at the field at fault in
+//! a move object; the terminal game shows the course's own sentence for
+//! each code instead ([`crate::cli::naughts`]).
 
 use super::state::{side_name, Move, State, Turn};
 use crate::game::GameError;
 use serde_json::Value;
-
-/// The message for input that is not `r c s`.
-pub const FORMAT_MESSAGE: &str = "Invalid move format. Please try again.";
-/// The message for a row that is not on the board.
-pub const ROW_MESSAGE: &str = "Invalid row. Please try again.";
-/// The message for a column that is not on the board.
-pub const COLUMN_MESSAGE: &str = "Invalid column. Please try again.";
-/// The message for a size outside 1..=pieces.
-pub const SIZE_MESSAGE: &str = "Invalid piece size. Please try again.";
-/// The message for a marker already played, or a cell whose top is not smaller.
-pub const MOVE_MESSAGE: &str = "Invalid move. Ensure you have a piece of the requested size, and that you're not putting it over a bigger piece and try again!";
-/// The help line shown for `h` or `H`.
-pub const HELP_MESSAGE: &str = "Enter a row, column & piece size in the format: row col size";
 
 fn error(code: &'static str, detail: impl Into<String>) -> GameError {
     GameError::IllegalMove {
@@ -26,6 +16,40 @@ fn error(code: &'static str, detail: impl Into<String>) -> GameError {
         pointer: None,
         detail: detail.into(),
     }
+}
+
+/// An error about field `name` of a move object, pointing at it.
+fn field_error(name: &str, code: &'static str, detail: impl Into<String>) -> GameError {
+    GameError::IllegalMove {
+        code,
+        pointer: Some(format!("/{name}")),
+        detail: detail.into(),
+    }
+}
+
+/// Which form a move was written in, for the words of its errors.
+#[derive(Clone, Copy)]
+enum Form {
+    /// `row col size`, 1-based.
+    Notation,
+    /// `{"row", "col", "size"}`, 0-based.
+    Object,
+}
+
+/// A row or column (`what`) off a `grid`-wide board, in `form`'s numbering first.
+fn off_board(form: Form, what: &str, grid: usize, got: impl std::fmt::Display) -> String {
+    let notation = format!("1-{grid} in notation");
+    let object = format!("0-{} in a move object", grid - 1);
+    let (first, second) = match form {
+        Form::Notation => (notation, object),
+        Form::Object => (object, notation),
+    };
+    format!("{what} must be {first} ({second}), got {got}")
+}
+
+/// A size outside the game's markers, `1..=pieces`.
+fn no_such_size(pieces: u8, got: impl std::fmt::Display) -> String {
+    format!("size must be 1-{pieces} (the sizes of this game's markers), got {got}")
 }
 
 /// The notation of a move: `row col size`, 1-based.
@@ -62,13 +86,18 @@ fn checked_pass(state: &State) -> Result<Turn, GameError> {
 /// Adds to an illegal placement's detail that the mover has to pass, when it has to.
 fn hint_pass(state: &State, failure: GameError) -> GameError {
     match failure {
-        GameError::IllegalMove { code, detail, .. } if state.must_pass() => error(
+        GameError::IllegalMove {
             code,
-            format!(
+            pointer,
+            detail,
+        } if state.must_pass() => GameError::IllegalMove {
+            code,
+            pointer,
+            detail: format!(
                 "{detail} ({} has no legal move and must pass)",
                 side_name(state.to_move())
             ),
-        ),
+        },
         other => other,
     }
 }
@@ -80,7 +109,8 @@ fn digit_in(ch: char, max: u8) -> Option<u8> {
         .filter(|d| (1..=max).contains(d))
 }
 
-/// Parses the typed form, checking format, row, column, size, then legality, in that order.
+/// Parses the typed form, checking format, row, column, size, then legality,
+/// in that order; each failure has the code of its row in the rules' table.
 pub fn parse_typed(state: &State, text: &str) -> Result<Move, GameError> {
     let chars: Vec<char> = text.chars().collect();
     let well_formed = chars.len() == 5
@@ -90,53 +120,94 @@ pub fn parse_typed(state: &State, text: &str) -> Result<Move, GameError> {
             .iter()
             .all(|c| !c.is_whitespace());
     if !well_formed {
-        return Err(error("invalid_format", FORMAT_MESSAGE));
+        return Err(error(
+            "invalid_format",
+            format!(
+                "a move is \"row col size\", one character each with one space between \
+                 (\"2 2 5\"), or \"pass\"; got {}",
+                Value::from(text)
+            ),
+        ));
     }
-    let n = state.grid() as u8;
-    let row = digit_in(chars[0], n).ok_or_else(|| error("invalid_row", ROW_MESSAGE))?;
-    let col = digit_in(chars[2], n).ok_or_else(|| error("invalid_column", COLUMN_MESSAGE))?;
-    let size =
-        digit_in(chars[4], state.pieces()).ok_or_else(|| error("invalid_size", SIZE_MESSAGE))?;
+    let grid = state.grid();
+    let row = digit_in(chars[0], grid as u8).ok_or_else(|| {
+        let detail = off_board(Form::Notation, "row", grid, chars[0]);
+        error("invalid_row", detail)
+    })?;
+    let col = digit_in(chars[2], grid as u8).ok_or_else(|| {
+        let detail = off_board(Form::Notation, "column", grid, chars[2]);
+        error("invalid_column", detail)
+    })?;
+    let size = digit_in(chars[4], state.pieces())
+        .ok_or_else(|| error("invalid_size", no_such_size(state.pieces(), chars[4])))?;
     let mv = Move {
         row: row - 1,
         col: col - 1,
         size,
     };
-    legal(state, mv, MOVE_MESSAGE.to_string())
+    legal(state, mv, Form::Notation)
 }
 
-fn legal(state: &State, mv: Move, detail: String) -> Result<Move, GameError> {
+/// `mv` if the move rule allows it in `state`; else `invalid_move` saying
+/// which part of the rule it breaks: a size the mover no longer holds
+/// (pointing at `size` in a move object), or a cell whose top marker is not
+/// smaller.
+fn legal(state: &State, mv: Move, form: Form) -> Result<Move, GameError> {
     if state.allows(&mv) {
-        Ok(mv)
-    } else {
-        Err(error("invalid_move", detail))
+        return Ok(mv);
     }
+    let side = side_name(state.to_move());
+    let size = mv.size;
+    let held = state.hand(state.to_move());
+    if !held.contains(&size) {
+        let holds = match held.as_slice() {
+            [] => "no marker".to_string(),
+            sizes => sizes
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let detail = format!("{side} has already played size {size} (it holds {holds})");
+        return Err(match form {
+            Form::Notation => error("invalid_move", detail),
+            Form::Object => field_error("size", "invalid_move", detail),
+        });
+    }
+    let top = state.cell(mv.row as usize, mv.col as usize).text();
+    let cell = match form {
+        Form::Notation => format!("cell \"{} {}\"", mv.row + 1, mv.col + 1),
+        Form::Object => format!("the cell at row {}, col {}", mv.row, mv.col),
+    };
+    Err(error(
+        "invalid_move",
+        format!(
+            "{cell} holds {top}, which is not smaller than {size}: a marker goes on an \
+             empty cell or over a smaller marker"
+        ),
+    ))
 }
 
-/// Reads one integer field of a move object, checked to lie in `0..limit` (or `1..=limit` for sizes).
+/// Reads integer field `name` of a move object, checked to lie in `range`;
+/// otherwise `code`, with `wrong`'s words for the value found, pointing at
+/// the field.
 fn field(
     object: &serde_json::Map<String, Value>,
     name: &str,
     code: &'static str,
     range: std::ops::RangeInclusive<u64>,
-    what: &str,
+    wrong: impl FnOnce(&Value) -> String,
 ) -> Result<u8, GameError> {
     let value = object.get(name).ok_or_else(|| {
-        error(
+        field_error(
+            name,
             "invalid_format",
             format!("the move has no \"{name}\": expected {{\"row\": r, \"col\": c, \"size\": s}}"),
         )
     })?;
     match value.as_u64() {
         Some(v) if range.contains(&v) => Ok(v as u8),
-        _ => Err(error(
-            code,
-            format!(
-                "\"{name}\" is {value}: expected {what} from {} to {}",
-                range.start(),
-                range.end()
-            ),
-        )),
+        _ => Err(field_error(name, code, wrong(value))),
     }
 }
 
@@ -156,26 +227,23 @@ pub fn parse_object(
             ),
         ));
     }
-    let last = state.grid() as u64 - 1;
-    let row = field(object, "row", "invalid_row", 0..=last, "a 0-based row")?;
-    let col = field(
-        object,
-        "col",
-        "invalid_column",
-        0..=last,
-        "a 0-based column",
-    )?;
-    let size = field(
-        object,
-        "size",
-        "invalid_size",
-        1..=state.pieces() as u64,
-        "a marker size",
-    )?;
+    let grid = state.grid();
+    let last = grid as u64 - 1;
+    let row = field(object, "row", "invalid_row", 0..=last, |got| {
+        off_board(Form::Object, "row", grid, got)
+    })?;
+    let col = field(object, "col", "invalid_column", 0..=last, |got| {
+        off_board(Form::Object, "col", grid, got)
+    })?;
+    let pieces = state.pieces();
+    let size = field(object, "size", "invalid_size", 1..=pieces as u64, |got| {
+        no_such_size(pieces, got)
+    })?;
     let mv = Move { row, col, size };
     if let Some(given) = object.get("notation") {
         if given.as_str() != Some(notation(&mv).as_str()) {
-            return Err(error(
+            return Err(field_error(
+                "notation",
                 "invalid_format",
                 format!(
                     "\"notation\" is {given} but row, col and size say \"{}\"",
@@ -184,16 +252,7 @@ pub fn parse_object(
             ));
         }
     }
-    let top = state.cell(row as usize, col as usize);
-    let detail = if state.hands[state.to_move().index()] & (1 << size) == 0 {
-        format!("{MOVE_MESSAGE} (size {size} has already been played)")
-    } else {
-        format!(
-            "{MOVE_MESSAGE} (the cell's top marker {} is not smaller than {size})",
-            top.text()
-        )
-    };
-    legal(state, mv, detail)
+    legal(state, mv, Form::Object)
 }
 
 /// Whether a move object is the pass: `row`, `col` and `size` all null (a
