@@ -268,3 +268,67 @@ pub(crate) mod checks {
         bad.error
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::{Move, Reversi, State};
+    use serde_json::json;
+
+    #[test]
+    fn a_replay_keeps_every_state_and_writes_the_record() {
+        let moves = [json!("f5"), json!({"square": "D6"}), json!("c3")];
+        let replay = replay::<Reversi>(State::start(), &moves).unwrap();
+        assert_eq!(replay.states.len(), 4);
+        assert_eq!(replay.states[0], State::start());
+        assert_eq!(replay.record(), "f5d6c3");
+        assert_eq!(replay.outcome(), Outcome::Ongoing);
+        let again = replay_record::<Reversi>(State::start(), "f5d6c3").unwrap();
+        assert_eq!(again.final_state(), replay.final_state());
+    }
+
+    #[test]
+    fn the_first_bad_move_stops_a_replay_with_its_index_and_text() {
+        let moves = [
+            json!("f5"),
+            json!("d6"),
+            json!({"square": "a1"}),
+            json!("zz"),
+        ];
+        let Err(ReplayError::BadMove(bad)) = replay::<Reversi>(State::start(), &moves) else {
+            panic!("a1 is not legal");
+        };
+        assert_eq!((bad.index, bad.text.as_str()), (2, r#"{"square":"a1"}"#));
+        assert!(bad.error.to_string().contains("a1 flips no white disc"));
+    }
+
+    #[test]
+    fn a_move_after_the_end_is_refused_with_how_the_game_ended() {
+        let full =
+            Reversi::state_from_json(&json!({"board": vec!["BBBBBBBB"; 8], "to_move": "white"}))
+                .unwrap();
+        let Err(ReplayError::BadMove(bad)) = replay::<Reversi>(full, &[json!("pass")]) else {
+            panic!("the game is over");
+        };
+        assert_eq!(bad.index, 0);
+        assert_eq!(
+            bad.error.to_string(),
+            "the game is already over (black won: neither side can move; black 64, white 0): \
+             no move can follow"
+        );
+    }
+
+    #[test]
+    fn a_replay_past_the_cap_is_refused_before_any_move() {
+        let moves = vec![json!("a1"); MAX_REPLAY_MOVES + 1];
+        assert_eq!(
+            replay::<Reversi>(State::start(), &moves).err(),
+            Some(ReplayError::TooLong {
+                count: MAX_REPLAY_MOVES + 1
+            })
+        );
+        let replay = replay_record::<Reversi>(State::start(), "").unwrap();
+        assert_eq!(replay.moves, Vec::<Move>::new());
+        assert_eq!(replay.record(), "");
+    }
+}
