@@ -216,7 +216,11 @@ pub(crate) mod checks {
                 for (state, left_out) in states[read.len()..].iter().zip(&moves[read.len()..]) {
                     let mut legal = Vec::new();
                     G::legal_moves(state, &mut legal);
-                    assert_eq!(legal, [left_out.clone()], "{record:?} left out a choice");
+                    assert_eq!(
+                        legal,
+                        std::slice::from_ref(left_out),
+                        "{record:?} left out a choice"
+                    );
                 }
                 let replayed = replay_record::<G>(start.clone(), &record).unwrap();
                 assert_eq!(replayed.record(), record);

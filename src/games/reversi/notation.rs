@@ -143,7 +143,7 @@ pub fn write_record(moves: &[Move]) -> String {
 /// before the next square. A bad square's index counts the squares only.
 pub fn read_record(start: &State, record: &str) -> Result<Vec<Move>, BadMove> {
     let letters: Vec<char> = record.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut state = start.clone();
+    let mut state = *start;
     let mut moves = Vec::new();
     for (index, square) in letters.chunks(2).enumerate() {
         let text: String = square.iter().collect();

@@ -1068,7 +1068,7 @@ mod records {
         let start = State::start();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let (moves, _) = crate::game::record::checks::random_game::<Reversi>(&start, 200, &mut rng);
-        let end = moves.iter().fold(start.clone(), |s, mv| s.apply(*mv));
+        let end = moves.iter().fold(start, |s, mv| s.apply(*mv));
         assert!(Reversi::outcome(&end).is_over());
         let record = Reversi::write_record(&start, &moves);
         let played = record.len() / 2;
