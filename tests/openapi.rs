@@ -80,7 +80,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     let start = json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"});
     let over = json!({"board": vec!["BBBBBBBB"; 8], "to_move": "white"});
     let mut produced = BTreeSet::new();
-    let game_routes = ["new", "legal-moves", "play", "bot-move", "analyze"];
+    let game_routes = ["new", "legal-moves", "play", "bot-move", "analyze", "replay"];
 
     for route in game_routes {
         let uri = format!("/v1/games/reversi/{route}");
@@ -90,6 +90,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             "legal-moves" => json!({"state": start}),
             "play" => json!({"state": start, "move": "d3"}),
             "bot-move" => json!({"state": start, "max_depth": 2}),
+            "replay" => json!({"state": start, "moves": ["d3"], "states": true}),
             _ => json!({"state": start, "max_depth": 2, "top": 2}),
         };
         let mut cases = vec![

@@ -3,7 +3,7 @@
 
 use super::body::{self, Payload};
 use super::{ApiError, AppState};
-use crate::game::erased::BotRequest;
+use crate::game::erased::{BotRequest, ReplayMoves, ReplayRequest, ReplayStart};
 use crate::game::{ladder, Budget, DynGame, GameError, StopFlag};
 use crate::games;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
@@ -434,4 +434,56 @@ fn query_number<T: std::str::FromStr>(
             })
         })
         .transpose()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ReplayBody {
+    options: Option<Value>,
+    state: Option<Value>,
+    moves: Option<Vec<Value>>,
+    record: Option<String>,
+    #[serde(default)]
+    states: bool,
+}
+
+impl ReplayBody {
+    /// The replay it asks for: one start at most, and moves or a record.
+    fn into_request(self) -> Result<ReplayRequest, ApiError> {
+        let start = match (self.options, self.state) {
+            (Some(_), Some(_)) => return Err(both("options", "state", "one start")),
+            (Some(options), None) => ReplayStart::Options(options),
+            (None, Some(state)) => ReplayStart::State(state),
+            (None, None) => ReplayStart::NewGame,
+        };
+        let moves = match (self.moves, self.record) {
+            (Some(_), Some(_)) => return Err(both("moves", "record", "the moves in one form")),
+            (Some(list), None) => ReplayMoves::List(list),
+            (None, Some(record)) => ReplayMoves::Record(record),
+            (None, None) => ReplayMoves::List(Vec::new()),
+        };
+        Ok(ReplayRequest {
+            start,
+            moves,
+            states: self.states,
+        })
+    }
+}
+
+/// Two fields of which a request may give only one.
+fn both(first: &str, second: &str, what: &str) -> ApiError {
+    ApiError::InvalidOption(format!(
+        "{first} and {second} are both given: a replay takes {what}, so leave out one of them"
+    ))
+}
+
+/// `POST /v1/games/{game}/replay`.
+pub async fn replay(
+    State(app): State<AppState>,
+    request: GameRequest,
+) -> Result<Response, ApiError> {
+    let GameRequest { game, payload, .. } = request;
+    let request = json_body(payload, Some(ReplayBody::default()))?.into_request()?;
+    let reply = app.compute(move |_| game.replay(&request)).await?;
+    Ok(Json(reply).into_response())
 }

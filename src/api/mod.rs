@@ -83,6 +83,11 @@ fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
             Method::POST,
             post(handlers::analyze),
         ),
+        (
+            "/v1/games/{game}/replay",
+            Method::POST,
+            post(handlers::replay),
+        ),
         ("/healthz", Method::GET, get(ops::healthz)),
         ("/readyz", Method::GET, get(ops::readyz)),
         ("/metrics", Method::GET, get(ops::metrics)),
