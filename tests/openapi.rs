@@ -80,7 +80,14 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     let start = json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"});
     let over = json!({"board": vec!["BBBBBBBB"; 8], "to_move": "white"});
     let mut produced = BTreeSet::new();
-    let game_routes = ["new", "legal-moves", "play", "bot-move", "analyze", "replay"];
+    let game_routes = [
+        "new",
+        "legal-moves",
+        "play",
+        "bot-move",
+        "analyze",
+        "replay",
+    ];
 
     for route in game_routes {
         let uri = format!("/v1/games/reversi/{route}");
