@@ -305,3 +305,34 @@ async fn more_than_ten_thousand_moves_are_refused() {
         "moves holds 10001 moves: a replay plays at most 10000"
     );
 }
+
+/// The JSON blocks of a rules page's "Records" section.
+fn record_examples(rules: &str) -> Vec<Value> {
+    let section = rules
+        .split("### Records")
+        .nth(1)
+        .expect("a Records section")
+        .split("\n#")
+        .next()
+        .unwrap();
+    section
+        .split("```json")
+        .skip(1)
+        .map(|block| serde_json::from_str(block.split("```").next().unwrap()).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn every_rules_page_s_record_example_replays_as_written() {
+    let app = app();
+    for game in REGISTRY {
+        let id = game.info().id;
+        let examples = record_examples(game.info().rules);
+        assert!(!examples.is_empty(), "{id}: an example record");
+        for body in examples {
+            let reply = post_json(&app, &format!("/v1/games/{id}/replay"), &body).await;
+            assert_eq!(reply.status, StatusCode::OK, "{id}: {}", reply.text);
+            assert_eq!(reply.json["record"], body["record"], "{id}");
+        }
+    }
+}

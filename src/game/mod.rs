@@ -10,9 +10,11 @@
 //!   [`crate::declare_levels!`]), the typed bot options a request may carry,
 //!   and the levels' moves and analyses.
 //! - [`Codec`]: the static [`GameInfo`], typed new-game options, the JSON
-//!   state and moves, notation, and the legacy text forms.
+//!   state and moves, notation, a game's one-line record, and the legacy
+//!   text forms.
 //!
-//! Together they make a [`Game`]. [`erased`] turns any `Game` into a
+//! Together they make a [`Game`]. [`record`] replays a game from its moves
+//! or its record. [`erased`] turns any `Game` into a
 //! [`DynGame`], the type-erased JSON view that the HTTP layer and the
 //! registry work with, so the HTTP layer never knows one game from another.
 
