@@ -19,7 +19,8 @@
 //!   transposition table, per-worker table memory, and alpha-beta generic
 //!   over [`game::Rules`].
 //! - [`game`] — the abstraction every game implements ([`game::Rules`],
-//!   [`game::Bots`], [`game::Codec`]) and the type-erased JSON view of it; it
+//!   [`game::Bots`], [`game::Codec`]), games as one-line records and their
+//!   replay ([`game::record`]), and the type-erased JSON view of it; it
 //!   imports nothing else from the crate.
 //!
 //! Every game folder `src/games/<id>/` has the same shape:
@@ -30,7 +31,8 @@
 //! - `state.rs` — the validated state: its invariants and its JSON (and text)
 //!   form, with errors that say where and why.
 //! - `notation.rs` — moves as notation strings and JSON objects, read back
-//!   with the reason a move is not legal.
+//!   with the reason a move is not legal (and, where a game's record is not
+//!   simply one word a move, how the record is written or cut into moves).
 //! - `bots/` — `mod.rs` runs each level; one file per engine, `eval.rs` for
 //!   the evaluation a search uses.
 //! - `tests.rs` — the rules' unit and property tests.

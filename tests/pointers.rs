@@ -122,6 +122,7 @@ fn run_case(seed: u64) {
         let mut bodies = vec![("legal-moves", json!({"state": state}))];
         if let Some(mv) = mv {
             bodies.push(("play", json!({"state": state, "move": mv})));
+            bodies.push(("replay", json!({"state": state, "moves": [mv]})));
         }
         for (endpoint, mut body) in bodies {
             mutate(&mut body, &mut rng);

@@ -8,11 +8,13 @@
 //! `GET /openapi.yaml` serves it and the repository's `openapi.yaml` is the
 //! same bytes (a test keeps it so; `gamebot openapi` writes it).
 
-use super::requests::{AnalyzeRequest, BotMoveRequest, NewRequest, PlayRequest, StateRequest};
+use super::requests::{
+    AnalyzeRequest, BotMoveRequest, NewRequest, PlayRequest, ReplayRequest, StateRequest,
+};
 use super::Problem;
 use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
-    PlayReply,
+    PlayReply, ReplayReply,
 };
 use crate::game::{DynGame, SearchReport};
 use crate::games;
@@ -77,6 +79,15 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "AnalyzeReply",
         reply_description: "The `top` best moves, best first.",
         finished_game_conflicts: true,
+    },
+    GameOperation {
+        suffix: "replay",
+        name: "Replay",
+        summary: "A game played again from its start and its moves (a list or the game's one-line record): the final state and outcome, the record, and every state when asked. The first bad move is 422 with `pointer` `/moves/<index>` (or `/record`).",
+        request: "ReplayRequest",
+        reply: "ReplayReply",
+        reply_description: "The final state and how the game stands, the moves and the record.",
+        finished_game_conflicts: false,
     },
 ];
 
@@ -241,6 +252,8 @@ fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Value> {
     add("PlayReply", schema::<PlayReply>(generator));
     add("BotMoveReply", schema::<BotReply>(generator));
     add("AnalyzeReply", schema::<AnalyzeReply>(generator));
+    add("ReplayRequest", schema::<ReplayRequest>(generator));
+    add("ReplayReply", schema::<ReplayReply>(generator));
     for value in schemas.values_mut() {
         inline_root(value, generator);
     }
@@ -329,7 +342,7 @@ fn game_schemas(
         schemas,
         "PlayRequest",
         typed("a state and the move to play."),
-        &[("state", state.clone()), ("move", move_input)],
+        &[("state", state.clone()), ("move", move_input.clone())],
     );
     let bot_options = bot_option_fields(&own.bot_options.clone().to_value(), generator);
     let with_options = |mut request: Value| {
@@ -338,11 +351,15 @@ fn game_schemas(
         }
         request
     };
+    schemas.insert(format!("{name}Level"), level_schema(game));
     let bot_request = with_options(specialize(
         schemas,
         "BotMoveRequest",
         typed("a state and the bot's level and budget."),
-        &[("state", state.clone())],
+        &[
+            ("state", state.clone()),
+            ("level", nullable(reference(&format!("{name}Level")))),
+        ],
     ));
     let analyze_request = with_options(specialize(
         schemas,
@@ -379,9 +396,33 @@ fn game_schemas(
         typed("the bot's move, the new state and what the search did."),
         &[
             ("move", mv.clone()),
-            ("state", state),
-            ("outcome", outcome),
+            ("state", state.clone()),
+            ("outcome", outcome.clone()),
             ("search", search.clone()),
+        ],
+    );
+    let replay_request = specialize(
+        schemas,
+        "ReplayRequest",
+        typed("a start and the moves to play from it."),
+        &[
+            ("options", nullable(own.new_options.clone().to_value())),
+            ("state", nullable(state.clone())),
+            (
+                "moves",
+                nullable(json!({"type": "array", "items": move_input.clone(), "maxItems": 10_000})),
+            ),
+        ],
+    );
+    let replay_reply = specialize(
+        schemas,
+        "ReplayReply",
+        typed("a game played again."),
+        &[
+            ("state", state.clone()),
+            ("outcome", outcome.clone()),
+            ("moves", json!({"type": "array", "items": mv.clone()})),
+            ("states", json!({"type": "array", "items": state.clone()})),
         ],
     );
     let analyzed = schemas["AnalyzeReply"]["properties"]["moves"]["items"].clone();
@@ -414,9 +455,54 @@ fn game_schemas(
         ("PlayReply", play_reply),
         ("BotMoveReply", bot_reply),
         ("AnalyzeReply", analyze_reply),
+        ("ReplayRequest", replay_request),
+        ("ReplayReply", replay_reply),
     ] {
         schemas.insert(format!("{name}{suffix}"), schema);
     }
+}
+
+/// The game's levels: a named one (with options after a colon), or a
+/// numbered rung of its ladder as an integer or a string.
+fn level_schema(game: &dyn DynGame) -> Value {
+    let listing = game.listing();
+    let names: Vec<&str> = listing.levels.iter().map(|level| level.id).collect();
+    let described: Vec<String> = listing
+        .levels
+        .iter()
+        .map(|level| format!("`{}`: {}", level.id, level.description))
+        .collect();
+    let mut choices = vec![
+        json!({"type": "string", "enum": names, "description": "A named level."}),
+        json!({
+            "type": "string",
+            "pattern": format!("^({}):[a-z_]+=[^,]+(,[a-z_]+=[^,]+)*$", names.join("|")),
+            "description": "A named level with options (`norvig:depth=8`).",
+        }),
+    ];
+    let top = listing.numbered_levels.len();
+    if top > 0 {
+        choices.push(json!({
+            "type": "integer",
+            "minimum": 1,
+            "maximum": top,
+            "description": "A numbered level, weakest first (`GET /v1/games` gives each one's measured rating).",
+        }));
+        choices.push(json!({
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": format!("A numbered level written as a string, \"1\" to \"{top}\"."),
+        }));
+    }
+    json!({
+        "description": format!(
+            "A {} bot level (default `{}`). {}",
+            game.info().name,
+            listing.default_level,
+            described.join("; ")
+        ),
+        "anyOf": choices,
+    })
 }
 
 /// A schema that also admits null.
@@ -503,6 +589,7 @@ fn example(game: &dyn DynGame, suffix: &str) -> Option<Value> {
         "play" => json!({"state": state, "move": first["notation"]}),
         "bot-move" => json!({"state": state, "level": "1", "seed": 1}),
         "analyze" => json!({"state": state, "top": 3, "max_nodes": 20000}),
+        "replay" => json!({"moves": [first["notation"]], "states": true}),
         _ => return None,
     })
 }

@@ -4,7 +4,7 @@
 
 use super::body::{self, Payload};
 use super::requests::{
-    AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, StateRequest,
+    AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
 use super::{ApiError, AppState};
 use crate::game::erased::{BotReply, TextParams};
@@ -360,4 +360,16 @@ pub async fn analyze(
     record_search(&id, &reply.search, &Value::Null);
     let response = Json(&reply).into_response();
     Ok(with_search_headers(response, None, &reply.search.clamped))
+}
+
+/// `POST /v1/games/{game}/replay`.
+pub async fn replay(
+    State(app): State<AppState>,
+    request: GameRequest,
+) -> Result<Response, ApiError> {
+    let GameRequest { game, payload, .. } = request;
+    let body: ReplayRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
+    let replay = body.into_replay()?;
+    let reply = app.compute(move |_| game.replay(&replay)).await?;
+    Ok(Json(reply).into_response())
 }

@@ -87,6 +87,7 @@ fn game_handler(suffix: &str) -> MethodRouter<AppState> {
         "play" => post(handlers::play),
         "bot-move" => post(handlers::bot_move),
         "analyze" => post(handlers::analyze),
+        "replay" => post(handlers::replay),
         other => unreachable!("no handler for the game operation {other}"),
     }
 }

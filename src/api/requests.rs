@@ -6,7 +6,7 @@
 
 use super::body::{self, escape_token};
 use super::ApiError;
-use crate::game::erased::{BotRequest, StateInput, TextParams};
+use crate::game::erased::{self as replay, BotRequest, StateInput, TextParams};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -53,6 +53,62 @@ pub struct PlayRequest {
     /// object as the service writes it.
     #[serde(rename = "move")]
     pub mv: Value,
+}
+
+/// `replay`'s body: where the game starts, and its moves as a list or as
+/// the game's one-line record.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// A new game's options to start from (at most one of `options` and
+    /// `state`; neither starts the game's default new game).
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// A state to start from, in the game's JSON form.
+    #[serde(default)]
+    pub state: Option<Value>,
+    /// The moves, each a notation string or a move object as `play` takes
+    /// them (at most one of `moves` and `record`; at most 10,000 moves).
+    #[serde(default)]
+    pub moves: Option<Vec<Value>>,
+    /// The game's one-line record (Reversi `f5d6c3...`; the others their
+    /// notations joined with spaces, a Halma jump's lines with `;`).
+    #[serde(default)]
+    pub record: Option<String>,
+    /// Whether to answer every state along the way, the start first.
+    #[serde(default)]
+    pub states: bool,
+}
+
+impl ReplayRequest {
+    /// The replay it asks for: one start at most, and moves or a record.
+    pub fn into_replay(self) -> Result<replay::ReplayRequest, ApiError> {
+        let start = match (self.options, self.state) {
+            (Some(_), Some(_)) => return Err(both("options", "state", "one start")),
+            (Some(options), None) => replay::ReplayStart::Options(options),
+            (None, Some(state)) => replay::ReplayStart::State(state),
+            (None, None) => replay::ReplayStart::NewGame,
+        };
+        let moves = match (self.moves, self.record) {
+            (Some(_), Some(_)) => return Err(both("moves", "record", "the moves in one form")),
+            (Some(list), None) => replay::ReplayMoves::List(list),
+            (None, Some(record)) => replay::ReplayMoves::Record(record),
+            (None, None) => replay::ReplayMoves::List(Vec::new()),
+        };
+        Ok(replay::ReplayRequest {
+            start,
+            moves,
+            states: self.states,
+        })
+    }
+}
+
+/// Two fields of which a request may give only one.
+fn both(first: &str, second: &str, what: &str) -> ApiError {
+    ApiError::invalid_option(format!(
+        "{first} and {second} are both given: a replay takes {what}, so leave out one of them"
+    ))
+    .at(&format!("/{second}"))
 }
 
 /// A level id: a name from `GET /v1/games` (`"strong"`, with options

@@ -3,6 +3,7 @@
 //! game as JSON in, JSON out.
 
 use super::ladder::{self, AnyLevel};
+use super::record::{self, ReplayError, MAX_REPLAY_MOVES};
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
     NumberedLevelInfo, OptionInfo, Outcome, Player, SearchReport,
@@ -209,6 +210,55 @@ pub struct AnalyzeReply {
     pub search: SearchReport,
 }
 
+/// Where a replay starts.
+#[derive(Clone, Debug, Default)]
+pub enum ReplayStart {
+    /// The game's default new game.
+    #[default]
+    NewGame,
+    /// A new game with these options (`new`'s `options` object).
+    Options(Value),
+    /// This state, as JSON.
+    State(Value),
+}
+
+/// The moves a replay plays.
+#[derive(Clone, Debug)]
+pub enum ReplayMoves {
+    /// Moves as `play` takes them: notation strings or move objects.
+    List(Vec<Value>),
+    /// The game's one-line record.
+    Record(String),
+}
+
+/// A replay request: a start, the moves, and whether to answer every state.
+#[derive(Clone, Debug)]
+pub struct ReplayRequest {
+    /// Where the game starts.
+    pub start: ReplayStart,
+    /// The moves played from there.
+    pub moves: ReplayMoves,
+    /// Whether the answer lists every state along the way.
+    pub states: bool,
+}
+
+/// The answer to `replay`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReplayReply {
+    /// The state after the last move.
+    pub state: Value,
+    /// How the game stands there.
+    pub outcome: Value,
+    /// The game's one-line record of the moves.
+    pub record: String,
+    /// Every move played, as `play` answers it (from a record, with the
+    /// moves it leaves out, such as Reversi's passes).
+    pub moves: Vec<Value>,
+    /// When asked for: the start, then the state after each move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states: Option<Vec<Value>>,
+}
+
 /// Any game, seen as JSON in and JSON out.
 pub trait DynGame: Send + Sync {
     /// The game's static description.
@@ -233,6 +283,10 @@ pub trait DynGame: Send + Sync {
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
+    /// `replay`: a game played again from a start, from its moves or its
+    /// record. A bad move points at its place in the request (`/moves/17`,
+    /// or `/record`) and says which move it is.
+    fn replay(&self, request: &ReplayRequest) -> Result<ReplayReply, GameError>;
 
     /// `bot-move` at once: [`DynGame::prepare_bot`], then the job.
     fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError> {
@@ -618,6 +672,33 @@ impl<G: Game> DynGame for Erased<G> {
         }))
     }
 
+    fn replay(&self, request: &ReplayRequest) -> Result<ReplayReply, GameError> {
+        let start = match &request.start {
+            ReplayStart::NewGame => G::new_game(G::NewOptions::default())?,
+            ReplayStart::Options(options) => G::new_game(super::read_new_options::<G>(options)?)?,
+            ReplayStart::State(state) => Self::state(state)?,
+        };
+        let replay = match &request.moves {
+            ReplayMoves::List(moves) => record::replay::<G>(start, moves),
+            ReplayMoves::Record(text) => record::replay_record::<G>(start, text),
+        }
+        .map_err(|error| replay_error(error, &request.moves))?;
+        Ok(ReplayReply {
+            state: G::state_to_json(replay.final_state()),
+            outcome: Self::outcome(replay.final_state()),
+            record: replay.record(),
+            moves: replay
+                .moves
+                .iter()
+                .zip(&replay.states)
+                .map(|(mv, before)| G::move_to_json(before, mv))
+                .collect(),
+            states: request
+                .states
+                .then(|| replay.states.iter().map(G::state_to_json).collect()),
+        })
+    }
+
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError> {
         Ok(G::state_to_json(&Self::state(state)?))
     }
@@ -628,6 +709,50 @@ impl<G: Game> DynGame for Erased<G> {
         G::legal_moves(&request.state, &mut moves);
         Ok(G::text_legal_moves(&request.state, &moves))
     }
+}
+
+/// A replay's error as the request sees it: a bad move in `moves` points
+/// at its element and one in `record` at the record, and either says which
+/// move it is (its 1-based number and text) before the game's reason.
+fn replay_error(error: ReplayError, moves: &ReplayMoves) -> GameError {
+    let bad = match error {
+        ReplayError::TooLong { count } => {
+            let field = match moves {
+                ReplayMoves::List(_) => "moves",
+                ReplayMoves::Record(_) => "record",
+            };
+            return GameError::InvalidOption(format!(
+                "{field} holds {count} moves: a replay plays at most {MAX_REPLAY_MOVES}"
+            ));
+        }
+        ReplayError::BadMove(bad) => bad,
+    };
+    let number = bad.index + 1;
+    let (place, pointer, value) = match moves {
+        ReplayMoves::List(list) => (
+            format!("move {number} ({})", bad.text),
+            format!("/moves/{}", bad.index),
+            list.get(bad.index).cloned().unwrap_or_default(),
+        ),
+        ReplayMoves::Record(text) => (
+            format!("move {number} of the record ({})", bad.text),
+            "/record".to_string(),
+            Value::String(text.clone()),
+        ),
+    };
+    let error = match bad.error {
+        GameError::IllegalMove {
+            code,
+            pointer,
+            detail,
+        } => GameError::IllegalMove {
+            code,
+            pointer,
+            detail: format!("{place}: {detail}"),
+        },
+        other => GameError::illegal_move(format!("{place}: {other}")),
+    };
+    error.under(&pointer, &value)
 }
 
 /// The request fields the shared API does not know, read as a game's bot

@@ -10,9 +10,11 @@
 //!   [`crate::declare_levels!`]), the typed bot options a request may carry,
 //!   and the levels' moves and analyses.
 //! - [`Codec`]: the static [`GameInfo`], typed new-game options, the JSON
-//!   state and moves, notation, and the legacy text forms.
+//!   state and moves, notation, a game's one-line record, and the legacy
+//!   text forms.
 //!
-//! Together they make a [`Game`]. [`erased`] turns any `Game` into a
+//! Together they make a [`Game`]. [`record`] replays a game from its moves
+//! or its record. [`erased`] turns any `Game` into a
 //! [`DynGame`], the type-erased JSON view that the HTTP layer and the
 //! registry work with, so the HTTP layer never knows one game from another.
 
@@ -23,6 +25,7 @@ pub mod ladder;
 mod level;
 mod perft;
 pub mod place;
+pub mod record;
 
 pub use budget::{Budget, Clamped, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased, TextParams};
@@ -359,6 +362,33 @@ pub trait Codec: Bots {
     /// Reads a move given as notation string or JSON object and checks that it
     /// is legal in `state`. The game is known not to be over.
     fn parse_move(state: &Self::State, value: &Value) -> Result<Self::Move, GameError>;
+
+    /// The game's one-line record of `moves` played in turn from `start`,
+    /// which a person can paste: by default each move's notation, joined
+    /// with single spaces. A game whose notation holds spaces writes it so
+    /// that [`Codec::read_record`] can group the words again; one whose
+    /// notation spans lines, or a game with its own record form (Reversi's
+    /// `f5d6c3`), overrides this. The moves are known to be legal.
+    fn write_record(start: &Self::State, moves: &[Self::Move]) -> String
+    where
+        Self: Sized,
+    {
+        record::notations::<Self>(start, moves).join(" ")
+    }
+
+    /// Reads a record written by [`Codec::write_record`] (with any
+    /// reasonable whitespace) from `start` into the game's moves, each
+    /// checked to be legal in turn, as [`Codec::parse_move`] checks it. The
+    /// first move that is not (a move after the game has ended included)
+    /// is a [`record::BadMove`] with its 0-based place among the moves the
+    /// record writes and the game's reason. By default every
+    /// whitespace-separated word is one move.
+    fn read_record(start: &Self::State, record: &str) -> Result<Vec<Self::Move>, record::BadMove>
+    where
+        Self: Sized,
+    {
+        record::read_texts::<Self>(start, record.split_whitespace().map(str::to_string))
+    }
 
     /// What a move did beyond the new state (e.g. the runs a swap removed), if
     /// the game has anything to say. Called only with a legal move.

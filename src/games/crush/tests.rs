@@ -651,3 +651,63 @@ fn strong_takes_depth_and_refuses_the_research_knobs() {
         );
     }
 }
+
+mod records {
+    use super::*;
+    use crate::game::record::checks::{fails_at, round_trips};
+
+    /// The recorded course game as one record: its swaps joined with spaces.
+    fn course_record() -> String {
+        let swaps = crate::test_data::text("crush/course-game.txt");
+        let words: Vec<&str> = swaps
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        words.join(" ")
+    }
+
+    #[test]
+    fn the_course_game_as_a_record_replays_to_its_total() {
+        let record = course_record();
+        assert!(record.starts_with("3040 6061 4849 5758"), "{record}");
+        let replay =
+            crate::game::record::replay_record::<Crush>(Crush::new_course(), &record).unwrap();
+        assert_eq!(replay.moves.len(), 100);
+        assert_eq!(
+            replay.outcome(),
+            Outcome::Finished {
+                score: RECORDED_TOTAL
+            }
+        );
+        assert_eq!(replay.record(), record);
+    }
+
+    #[test]
+    fn a_swap_is_written_smaller_cell_first() {
+        let start = Crush::new_course();
+        let moves = Crush::read_record(&start, " 4030\t6160\n").unwrap();
+        assert_eq!(Crush::write_record(&start, &moves), "3040 6061");
+    }
+
+    #[test]
+    fn random_games_read_back() {
+        round_trips::<Crush>(&Crush::new_seeded(5, 7), 31, 12, 110);
+    }
+
+    #[test]
+    fn a_bad_swap_is_reported_with_its_index() {
+        let start = Crush::new_course();
+        fails_at::<Crush>(
+            &start,
+            "3040 1111",
+            1,
+            "1111",
+            "a swap needs two different cells",
+        );
+        fails_at::<Crush>(&start, "3040 6061 12", 2, "12", "'12' is not four digits");
+        fails_at::<Crush>(&start, "3040 6062", 1, "6062", "not adjacent");
+        let over = format!("{} 3040", course_record());
+        fails_at::<Crush>(&start, &over, 100, "3040", "finished with a score of 16478");
+    }
+}

@@ -9,7 +9,8 @@
 //!
 //! - [`board`]: geometry, camps, 256-bit cell sets, the position.
 //! - [`movegen`]: steps, jump chains, camp rules; moves are small `Copy` values.
-//! - [`notation`]: moves as text and JSON, reading them back (any valid chain).
+//! - [`notation`]: moves as text and JSON, reading them back (any valid
+//!   chain), and cutting a record into moves.
 //! - [`state`]: the state's JSON form.
 //! - [`bots::eval`], [`bots::search`], [`bots`]: the bots and the clock manager.
 //! - [`text`]: the course's `input.txt` / `output.txt` contract.
@@ -28,6 +29,7 @@ pub use board::{CampRule, HalmaState};
 pub use bots::{Clock, ClockMode, HalmaOptions};
 pub use movegen::HalmaMove;
 
+use crate::game::record::{self, BadMove};
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
     OptionInfo, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
@@ -257,6 +259,20 @@ impl Codec for Halma {
 
     fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
         notation::parse_move(state, value)
+    }
+
+    /// The moves' notations joined with spaces, a jump's lines with `;`.
+    fn write_record(start: &HalmaState, moves: &[HalmaMove]) -> String {
+        let one_line: Vec<String> = record::notations::<Halma>(start, moves)
+            .into_iter()
+            .map(|text| text.replace('\n', ";"))
+            .collect();
+        one_line.join(" ")
+    }
+
+    /// Moves start at each `E` or `J` that no `;` joins to the one before.
+    fn read_record(start: &HalmaState, record: &str) -> Result<Vec<HalmaMove>, BadMove> {
+        record::read_texts::<Halma>(start, notation::record_moves(record))
     }
 
     fn parse_text(

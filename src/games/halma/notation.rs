@@ -1,5 +1,6 @@
 //! Moves as text (`E 4,3 3,2`, or `J` lines) and as JSON objects: writing
-//! them, and reading them back with a check of the chain and of the rules.
+//! them, and reading them back with a check of the chain and of the rules;
+//! and cutting a game's record into moves.
 
 use super::board::{cell, col, home, row, CampRule, Cell, HalmaState, SIZE};
 use super::movegen::{camp_allows, generate, move_path, HalmaMove};
@@ -325,4 +326,35 @@ pub fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameEr
     } else {
         Err(bad(camp_refusal(state, &mv, &legal)))
     }
+}
+
+/// Cuts a record (the moves' notations joined with spaces, a jump's lines
+/// with `;`: `E 4,3 3,2 J 11,12 11,10;J 11,10 9,10`) into moves. An `E` or `J` word starts a
+/// move unless a `;` comes just before it, which joins the jump lines of
+/// one move; spaces around `;` do not matter. Each move comes back with
+/// single spaces and `;` between its lines.
+pub fn record_moves(record: &str) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut joined = false;
+    for word in record.replace(';', " ; ").split_whitespace() {
+        if word == ";" {
+            current.push(';');
+            joined = true;
+            continue;
+        }
+        let starts = word.eq_ignore_ascii_case("E") || word.eq_ignore_ascii_case("J");
+        if starts && !joined && !current.is_empty() {
+            moves.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() && !current.ends_with(';') {
+            current.push(' ');
+        }
+        current.push_str(word);
+        joined = false;
+    }
+    if !current.is_empty() {
+        moves.push(current);
+    }
+    moves
 }

@@ -4,8 +4,8 @@
 //!
 //! - [`state`]: cells, hands, the validated state with its move generation,
 //!   and its JSON form.
-//! - [`notation`]: moves as typed (`2 2 5`), as JSON objects, and the
-//!   course's five messages.
+//! - [`notation`]: moves as typed (`2 2 5`), as JSON objects, the
+//!   course's five messages, and cutting a record into moves.
 //! - [`bots`]: `random`, `greedy` and `perfect`, whose [`bots::solver`]
 //!   searches with a symmetry-keyed table and an opening book.
 //!
@@ -42,6 +42,7 @@ mod tests;
 pub use bots::NaughtsLevel;
 pub use state::{Cell, Move, State, Turn};
 
+use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     OptionInfo, Outcome, Player, Rules, Rung,
@@ -235,5 +236,10 @@ impl Codec for Naughts {
 
     fn parse_move(state: &State, value: &Value) -> Result<Turn, GameError> {
         notation::parse(state, value)
+    }
+
+    /// The moves as typed, three words each (`2 2 5`), or `pass`.
+    fn read_record(start: &State, record: &str) -> Result<Vec<Turn>, BadMove> {
+        crate::game::record::read_texts::<Naughts>(start, notation::record_moves(record))
     }
 }

@@ -345,3 +345,28 @@ impl From<&Turn> for MoveJson {
         }
     }
 }
+
+/// Cuts a record (the moves' notations joined with spaces, `2 2 5 1 1 4
+/// pass 3 1 5`) into moves: `pass` is one move, anything else is the next
+/// three words (`row col size`), or fewer before a `pass` or at the end,
+/// which then cannot be read as a move.
+pub fn record_moves(record: &str) -> Vec<String> {
+    let mut moves = Vec::new();
+    let mut words: Vec<&str> = Vec::new();
+    for word in record.split_whitespace() {
+        let is_pass = word.eq_ignore_ascii_case(PASS);
+        if is_pass && !words.is_empty() {
+            moves.push(words.join(" "));
+            words.clear();
+        }
+        words.push(word);
+        if is_pass || words.len() == 3 {
+            moves.push(words.join(" "));
+            words.clear();
+        }
+    }
+    if !words.is_empty() {
+        moves.push(words.join(" "));
+    }
+    moves
+}

@@ -5,7 +5,8 @@
 //!
 //! - [`board`]: the bitboard rules (moves, flips, stable discs, hashing).
 //! - [`state`]: the validated state and its JSON and text forms.
-//! - [`notation`]: the move type, `d3` / `pass`, JSON objects, legality checks.
+//! - [`notation`]: the move type, `d3` / `pass`, JSON objects, legality
+//!   checks, and a game's record (`f5d6c3`).
 //! - [`bots`]: the levels; [`bots::norvig`], and `strong`'s [`bots::engine`],
 //!   [`bots::endgame`] solver and [`bots::eval`]uation.
 //! - [`perft`]: the fast move counter (bulk counting at the last ply).
@@ -37,6 +38,7 @@ mod tests;
 pub use notation::Move;
 pub use state::State;
 
+use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
     Outcome, Player, Rules, Rung, TextRequest,
@@ -163,6 +165,16 @@ impl Codec for Reversi {
 
     fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
         state.parse_move(value)
+    }
+
+    /// The squares played, concatenated (`f5d6c3`), passes left out.
+    fn write_record(_start: &State, moves: &[Move]) -> String {
+        notation::write_record(moves)
+    }
+
+    /// Squares in either case; the passes the record leaves out are put back.
+    fn read_record(start: &State, record: &str) -> Result<Vec<Move>, BadMove> {
+        notation::read_record(start, record)
     }
 
     /// Othello engines speak GTP; `d3` is the same square for them (row 1

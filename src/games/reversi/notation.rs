@@ -1,8 +1,11 @@
-//! Moves: the move type, its notation (`d3`, `pass`) and JSON object, and
-//! reading a move back with the reason a move is not legal.
+//! Moves: the move type, its notation (`d3`, `pass`) and JSON object,
+//! reading a move back with the reason a move is not legal, and a game's
+//! record (`f5d6c3`).
 
 use super::board::{parse_square, square_name, Bits};
 use super::state::{side_name, State};
+use super::Reversi;
+use crate::game::record::{self, BadMove};
 use crate::game::GameError;
 use serde_json::Value;
 
@@ -139,4 +142,36 @@ fn read_square(text: &str) -> Result<Move, GameError> {
                 "'{text}' is not a square: expected a column a-h and a row 1-8, such as \"d3\", or \"pass\""
             ))
         })
+}
+
+/// A game's record: the squares played, concatenated (`f5d6c3d3c4`), with
+/// the passes left out, since a pass is never a choice.
+pub fn write_record(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .filter(|mv| **mv != Move::Pass)
+        .map(|mv| mv.notation())
+        .collect()
+}
+
+/// Reads a record written by [`write_record`] from `start`: squares of two
+/// characters each, in either case, whitespace anywhere ignored. Where the
+/// side to move has no legal move but the opponent has, the pass is put in
+/// before the next square. A bad square's index counts the squares only.
+pub fn read_record(start: &State, record: &str) -> Result<Vec<Move>, BadMove> {
+    let letters: Vec<char> = record.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut state = *start;
+    let mut moves = Vec::new();
+    for (index, square) in letters.chunks(2).enumerate() {
+        let text: String = square.iter().collect();
+        let board = state.board();
+        if board.moves() == 0 && board.opp_moves() != 0 {
+            moves.push(Move::Pass);
+            state = state.apply(Move::Pass);
+        }
+        let mv = record::read_move::<Reversi>(&state, index, &Value::String(text))?;
+        state = state.apply(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
 }
