@@ -5,7 +5,7 @@
 use super::ladder::{self, AnyLevel};
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
-    NumberedLevelInfo, OptionInfo, Outcome, SearchReport,
+    NumberedLevelInfo, OptionInfo, Outcome, Player, SearchReport, Termination,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -149,6 +149,9 @@ pub trait DynGame: Send + Sync {
     ) -> Result<AnalyzeReply, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
+    /// The JSON schema of the game's [`Termination`] enum: every value an
+    /// outcome's `termination` may take, each with its description.
+    fn termination_schema(&self) -> Value;
     /// Checks a level (`name[:key=value,...]`) before any work is queued, so
     /// a typo fails fast.
     fn check_level(&self, level: &str) -> Result<(), GameError>;
@@ -178,17 +181,49 @@ fn fresh_seed() -> u64 {
     rand::random::<u64>() >> 11
 }
 
-/// The JSON form of an outcome, with the game's names for the sides.
-pub fn outcome_json(outcome: &Outcome, sides: &[&str]) -> Value {
+/// The JSON form of an outcome, with the game's names for the sides: the
+/// `termination` as the game's enum names it, and `score` keyed by side.
+pub fn outcome_json<T: Termination>(outcome: &Outcome<T>, sides: &[&str]) -> Value {
+    let side = |player: Player| sides.get(player.index()).copied().unwrap_or("?");
+    let tally = |score: &[i64; 2]| -> Map<String, Value> {
+        sides
+            .iter()
+            .zip(score)
+            .map(|(name, n)| (name.to_string(), json!(n)))
+            .collect()
+    };
     match outcome {
         Outcome::Ongoing => json!({"status": "ongoing"}),
-        Outcome::Win { winner, reason } => json!({
+        Outcome::Win {
+            winner,
+            reason,
+            termination,
+            score,
+        } => json!({
             "status": "win",
-            "winner": sides.get(winner.index()).copied().unwrap_or("?"),
+            "winner": side(*winner),
             "reason": reason,
+            "termination": termination,
+            "score": tally(score),
         }),
-        Outcome::Draw { reason } => json!({"status": "draw", "reason": reason}),
-        Outcome::Finished { score } => json!({"status": "finished", "score": score}),
+        Outcome::Draw {
+            reason,
+            termination,
+            score,
+        } => json!({
+            "status": "draw",
+            "reason": reason,
+            "termination": termination,
+            "score": tally(score),
+        }),
+        Outcome::Finished {
+            termination,
+            points,
+        } => json!({
+            "status": "finished",
+            "termination": termination,
+            "score": {side(Player::First): points},
+        }),
     }
 }
 
@@ -197,7 +232,7 @@ impl<G: Game> Erased<G> {
         G::state_from_json(value).map_err(|e| e.under("/state", value))
     }
 
-    fn outcome(state: &G::State) -> (Outcome, Value) {
+    fn outcome(state: &G::State) -> (Outcome<G::Termination>, Value) {
         let outcome = G::outcome(state);
         let json = outcome_json(&outcome, G::info().sides);
         (outcome, json)
@@ -411,6 +446,10 @@ impl<G: Game> DynGame for Erased<G> {
 
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError> {
         Ok(G::state_to_json(&Self::state(state)?))
+    }
+
+    fn termination_schema(&self) -> Value {
+        json!(schemars::schema_for!(G::Termination))
     }
 
     fn check_level(&self, level: &str) -> Result<(), GameError> {

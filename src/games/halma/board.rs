@@ -360,6 +360,11 @@ impl HalmaState {
         !mine.is_empty() && self.occupied().and(target) == target
     }
 
+    /// Each side's pieces inside the camp it plays towards, indexed by side.
+    pub fn pieces_in_goal(&self) -> [u32; 2] {
+        [Player::First, Player::Second].map(|side| self.side(side).and(goal(side)).count())
+    }
+
     /// The board as 16 text rows of `B`, `W` and `.`.
     pub fn rows(&self) -> Vec<String> {
         (0..SIZE)

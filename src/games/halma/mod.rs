@@ -51,6 +51,20 @@ pub struct HalmaNew {
     pub to_move: HalmaSide,
 }
 
+/// How a game of Halma ends.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "HalmaTermination")]
+pub enum HalmaTermination {
+    /// The last mover filled the opposing camp (every cell of it occupied,
+    /// at least one by its own pieces): it wins.
+    CampFilled,
+    /// The side to move has no legal move: a draw.
+    NoLegalMove,
+}
+
 /// A side, as Halma's options name it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,6 +88,7 @@ crate::declare_levels! {
 impl Rules for Halma {
     type State = HalmaState;
     type Move = HalmaMove;
+    type Termination = HalmaTermination;
 
     fn to_move(state: &HalmaState) -> Player {
         state.to_move()
@@ -93,16 +108,21 @@ impl Rules for Halma {
         movegen::has_any_move(state)
     }
 
-    fn outcome(state: &HalmaState) -> Outcome {
+    fn outcome(state: &HalmaState) -> Outcome<HalmaTermination> {
         let last = state.to_move().other();
+        let score = || state.pieces_in_goal().map(i64::from);
         if state.has_won(last) {
             Outcome::Win {
                 winner: last,
                 reason: "filled the opposing camp".to_string(),
+                termination: HalmaTermination::CampFilled,
+                score: score(),
             }
         } else if !movegen::has_any_move(state) {
             Outcome::Draw {
                 reason: "no legal move".to_string(),
+                termination: HalmaTermination::NoLegalMove,
+                score: score(),
             }
         } else {
             Outcome::Ongoing
@@ -210,6 +230,7 @@ impl Codec for Halma {
             name: "Halma",
             players: 2,
             sides: &["black", "white"],
+            score_counts: "the side's pieces inside the opposing camp",
             new_options: &[
                 OptionInfo {
                     name: "camp_rule",

@@ -374,7 +374,7 @@ fn two_by_two_is_won_by_any_pair() {
     let won = play(&state, "1 2 2");
     let outcome = Naughts::outcome(&won);
     assert!(
-        matches!(&outcome, Outcome::Win { winner: O, reason } if reason == "O completed row 1"),
+        matches!(&outcome, Outcome::Win { winner: O, reason, .. } if reason == "O completed row 1"),
         "{outcome:?}"
     );
 }
