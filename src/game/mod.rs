@@ -114,16 +114,6 @@ impl<T> Outcome<T> {
     pub fn is_over(&self) -> bool {
         !matches!(self, Outcome::Ongoing)
     }
-
-    /// How the game ended, or `None` while it goes on.
-    pub fn termination(&self) -> Option<&T> {
-        match self {
-            Outcome::Ongoing => None,
-            Outcome::Win { termination, .. }
-            | Outcome::Draw { termination, .. }
-            | Outcome::Finished { termination, .. } => Some(termination),
-        }
-    }
 }
 
 /// Reads `new`'s `options` (a JSON object, or null for the defaults) as the
