@@ -1,8 +1,10 @@
 //! One test that walks the registry: for every game, random playouts check that
 //! every listed move is accepted by `play` (as object and as notation), that
 //! moves not listed are refused, that states round-trip through JSON, that a
-//! finished game lists no moves, and that `bot-move` at every level returns a
-//! listed move. A new game is covered by adding it to the registry.
+//! finished game lists no moves and says how it ended as data (a
+//! `termination` the game's schema lists, a `score` for each side), that
+//! `bot-move` at every level returns a listed move, and that a random game
+//! ends. A new game is covered by adding it to the registry.
 
 use gamebot::game::erased::{BotRequest, StateInput};
 use gamebot::game::{Budget, DynGame, GameError};
@@ -15,6 +17,10 @@ use serde_json::{json, Value};
 const PLAYOUTS: usize = 3;
 const MAX_PLIES: usize = 160;
 const MOVES_CHECKED_PER_PLY: usize = 6;
+/// The ply limit of the game played to its end, for a game that takes one.
+const SHORT_PLY_LIMIT: u32 = 40;
+/// How long a random game may last at most.
+const MAX_GAME_PLIES: usize = 1_000;
 
 fn notation(mv: &Value) -> Value {
     mv["notation"].clone()
@@ -37,6 +43,63 @@ fn assert_refused(game: &dyn DynGame, state: &Value, mv: &Value) {
     }
 }
 
+/// The values the game's termination schema allows: a string enum, or a
+/// `oneOf` of string constants (schemars' form when variants have docs).
+fn termination_values(game: &dyn DynGame) -> Vec<String> {
+    let schema = game.termination_schema();
+    let strings = |values: &Value| -> Vec<String> {
+        values
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let mut values = strings(&schema["enum"]);
+    for branch in schema["oneOf"].as_array().into_iter().flatten() {
+        values.extend(strings(&branch["enum"]));
+        values.extend(branch["const"].as_str().map(str::to_string));
+    }
+    values
+}
+
+/// A finished game's outcome says how it ended with one of the game's
+/// termination values, and scores each of the game's sides with an integer.
+fn assert_ended_as_data(game: &dyn DynGame, outcome: &Value) {
+    let info = game.info();
+    let terminations = termination_values(game);
+    assert!(
+        !terminations.is_empty(),
+        "{}: its termination schema lists no values: {}",
+        info.id,
+        game.termination_schema()
+    );
+    let termination = outcome["termination"].as_str().unwrap_or_else(|| {
+        panic!(
+            "{}: a finished game's outcome has a termination: {outcome}",
+            info.id
+        )
+    });
+    assert!(
+        terminations.iter().any(|t| t == termination),
+        "{}: termination {termination} is not one of {terminations:?}",
+        info.id
+    );
+    let score = outcome["score"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{}: score is an object: {outcome}", info.id));
+    let mut keys: Vec<&str> = score.keys().map(String::as_str).collect();
+    let mut sides = info.sides.to_vec();
+    keys.sort_unstable();
+    sides.sort_unstable();
+    assert_eq!(keys, sides, "{}: score has one entry a side", info.id);
+    assert!(
+        score.values().all(|n| n.is_i64()),
+        "{}: scores are integers: {outcome}",
+        info.id
+    );
+}
+
 fn conform(game: &dyn DynGame) {
     let id = game.info().id;
     let mut rng = ChaCha8Rng::seed_from_u64(0xC0FFEE);
@@ -57,6 +120,7 @@ fn conform(game: &dyn DynGame) {
                     legal.outcome["status"], "ongoing",
                     "{id}: no moves means the game is over"
                 );
+                assert_ended_as_data(game, &legal.outcome);
                 assert!(matches!(
                     game.play(&state, &seen_moves[0]),
                     Err(GameError::GameOver { .. })
@@ -113,6 +177,32 @@ fn conform(game: &dyn DynGame) {
         let _ = playout;
     }
     bots_return_listed_moves(game, &sample_states);
+    plays_to_the_end(game);
+}
+
+/// A random game played to its end (under a short ply limit where the game
+/// offers one, since a portal's games must end) finishes within
+/// [`MAX_GAME_PLIES`] and says how, as data.
+fn plays_to_the_end(game: &dyn DynGame) {
+    let info = game.info();
+    let options = match info.new_options.iter().any(|o| o.name == "ply_limit") {
+        true => json!({ "ply_limit": SHORT_PLY_LIMIT }),
+        false => Value::Null,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0xE2D);
+    let mut state = game.new_game(&options).unwrap().state;
+    for _ in 0..MAX_GAME_PLIES {
+        let legal = game.legal_moves(&state).unwrap();
+        let Some(mv) = legal.moves.choose(&mut rng) else {
+            assert_ended_as_data(game, &legal.outcome);
+            return;
+        };
+        state = game.play(&state, mv).unwrap().state;
+    }
+    panic!(
+        "{}: a random game did not end within {MAX_GAME_PLIES} plies",
+        info.id
+    );
 }
 
 fn bots_return_listed_moves(game: &dyn DynGame, states: &[Value]) {

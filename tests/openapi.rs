@@ -120,7 +120,14 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
     let pool = state.pool.clone();
     let app = router(state);
     let mut produced = BTreeSet::new();
-    let game_routes = ["new", "legal-moves", "play", "bot-move", "analyze"];
+    let game_routes = [
+        "new",
+        "legal-moves",
+        "play",
+        "bot-move",
+        "analyze",
+        "replay",
+    ];
 
     for id in gamebot::games::ids() {
         let game = gamebot::games::find(id).unwrap();
@@ -135,6 +142,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
                 "legal-moves" => json!({"state": start}),
                 "play" => json!({"state": start, "move": first}),
                 "bot-move" => json!({"state": start, "level": "1", "seed": 1}),
+                "replay" => json!({"moves": [first], "states": true}),
                 _ => json!({"state": start, "max_nodes": 2000, "top": 2}),
             };
             let mut cases = vec![

@@ -40,7 +40,7 @@ async fn the_course_game_replays_to_its_known_total_from_moves_and_from_its_reco
     assert_eq!(from_moves.status, StatusCode::OK, "{}", from_moves.text);
     assert_eq!(
         from_moves.json["outcome"],
-        json!({"status": "finished", "score": COURSE_TOTAL})
+        json!({"status": "finished", "termination": "swaps_used", "score": {"player": COURSE_TOTAL}})
     );
     assert_eq!(from_moves.json["state"]["swaps_left"], 0);
     assert_eq!(from_moves.json["record"], swaps.join(" "));

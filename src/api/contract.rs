@@ -221,7 +221,7 @@ fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Value> {
     };
     add("Problem", schema::<Problem>(generator));
     add("Search", schema::<SearchReport>(generator));
-    add("Outcome", schema::<OutcomeJson>(generator));
+    add("Outcome", schema::<OutcomeJson<String>>(generator));
     add(
         "GameList",
         json!({
@@ -320,7 +320,7 @@ fn game_schemas(
             mv,
         ],
     });
-    let outcome = outcome_schema(game, schemas);
+    let outcome = outcome_schema(game, own, schemas);
     schemas.insert(format!("{name}Outcome"), outcome);
     let outcome = reference(&format!("{name}Outcome"));
     let search = reference("Search");
@@ -540,12 +540,32 @@ fn bot_option_fields(options: &Value, generator: &SchemaGenerator) -> Vec<(Strin
         .unwrap_or_default()
 }
 
-/// The game's outcome: the generic one with the game's sides.
-fn outcome_schema(game: &dyn DynGame, schemas: &Map<String, Value>) -> Value {
+/// The game's outcome: the generic one with the game's sides, its
+/// termination enum and its tally per side.
+fn outcome_schema(game: &dyn DynGame, own: &GameSchemas, schemas: &Map<String, Value>) -> Value {
     let info = game.info();
     let mut outcome = schemas["Outcome"].clone();
     outcome["description"] = json!(format!("How a {} game stands.", info.name));
-    outcome["properties"]["winner"]["enum"] = json!(info.sides);
+    outcome["properties"]["winner"] = json!({
+        "type": "string",
+        "enum": info.sides,
+        "description": outcome["properties"]["winner"]["description"],
+    });
+    let mut termination = own.termination.clone().to_value();
+    termination["description"] = outcome["properties"]["termination"]["description"].clone();
+    outcome["properties"]["termination"] = termination;
+    let sides: Map<String, Value> = info
+        .sides
+        .iter()
+        .map(|side| (side.to_string(), json!({"type": "integer"})))
+        .collect();
+    outcome["properties"]["score"] = json!({
+        "type": "object",
+        "description": format!("The final tally per side: {}.", info.score_counts),
+        "properties": sides,
+        "required": info.sides,
+        "additionalProperties": false,
+    });
     outcome
 }
 

@@ -322,13 +322,13 @@ fn timed_move<G: Game>(
 fn finish<G: Game>(state: &G::State, index: usize, record: &mut GameRecord) {
     record.margin_a = G::margin(state).map(|first| if record.a_first { first } else { -first });
     match G::outcome(state) {
-        Outcome::Win { winner, reason } => {
+        Outcome::Win { winner, reason, .. } => {
             record.result = GameResult::Win(seat_of::<G>(winner, index));
             record.reason = reason;
         }
-        Outcome::Draw { reason } => record.reason = reason,
-        Outcome::Finished { score } => {
-            record.result = GameResult::Score(score);
+        Outcome::Draw { reason, .. } => record.reason = reason,
+        Outcome::Finished { points, .. } => {
+            record.result = GameResult::Score(points);
             record.reason = "finished".to_string();
         }
         Outcome::Ongoing => {

@@ -17,7 +17,7 @@ use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{paired_difference, round};
 use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
 use crate::game::ladder::{LadderFile, ScoredLevel, VariantScore};
-use crate::game::{place, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Outcome, Rules};
+use crate::game::{place, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Rules};
 use crate::games::crush::notation::{swap_from_word, Swap};
 use crate::games::crush::{board_text, Crush, CrushLevel, State, SWAPS_PER_GAME};
 use std::io::{self, BufRead, Write};
@@ -143,7 +143,7 @@ pub fn interactive<R: BufRead, W: Write>(
     )?;
     write!(out, "{}", board_text(&state.board))?;
     let mut words = SwapReader::new(input);
-    while Crush::outcome(&state) == Outcome::Ongoing {
+    while !Crush::outcome(&state).is_over() {
         let swap = match &level {
             Some(level) => {
                 let swap = bot_swap(&state, level, Limits::of(args), args.bot_seed)?;

@@ -237,7 +237,7 @@ fn play_one(
     loop {
         write!(output, "\n{}", render(&state))?;
         match Naughts::outcome(&state) {
-            Outcome::Win { winner, reason } => {
+            Outcome::Win { winner, reason, .. } => {
                 writeln!(output, "{} wins! ({reason})", player_name(winner))?;
                 return Ok(Ended::Finished);
             }

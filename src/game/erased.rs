@@ -6,7 +6,7 @@ use super::ladder::{self, AnyLevel};
 use super::record::{self, ReplayError, MAX_REPLAY_MOVES};
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
-    NumberedLevelInfo, OptionInfo, Outcome, Player, SearchReport,
+    NumberedLevelInfo, OptionInfo, Outcome, Player, SearchReport, Termination,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
@@ -109,6 +109,8 @@ pub struct GameSchemas {
     pub new_options: Schema,
     /// The bot options a bot or analysis request may carry.
     pub bot_options: Schema,
+    /// How a game ends (`ReversiTermination`).
+    pub termination: Schema,
 }
 
 /// A game as `GET /v1/games` lists it.
@@ -131,6 +133,10 @@ pub struct GameListing {
     pub default_level: &'static str,
     /// The options `new` accepts.
     pub new_options: &'static [OptionInfo],
+    /// What a finished game's `outcome.score` counts for each side.
+    pub score_counts: &'static str,
+    /// The unit of a search's `score`, from the side to move's view.
+    pub score_unit: &'static str,
     /// The content types this game accepts besides JSON.
     pub text_forms: &'static [&'static str],
 }
@@ -283,6 +289,9 @@ pub trait DynGame: Send + Sync {
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
+    /// The JSON schema of the game's [`Termination`] enum: every value an
+    /// outcome's `termination` may take, each with its description.
+    fn termination_schema(&self) -> Value;
     /// `replay`: a game played again from a start, from its moves or its
     /// record. A bad move points at its place in the request (`/moves/17`,
     /// or `/record`) and says which move it is.
@@ -320,10 +329,10 @@ fn fresh_seed() -> u64 {
 
 /// How a game stands, as JSON: what [`outcome_json`] writes, and the
 /// schema the contract publishes (as `Outcome`, and per game with its
-/// sides, as `ReversiOutcome`).
+/// sides and termination enum, as `ReversiOutcome`).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "Outcome")]
-pub struct OutcomeJson {
+pub struct OutcomeJson<T> {
     /// `ongoing`; `win` or `draw` when a two-player game is over;
     /// `finished` when a one-player game is.
     pub status: OutcomeStatus,
@@ -333,9 +342,17 @@ pub struct OutcomeJson {
     /// Why the game ended, in a few words for a person.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// A one-player game's final score.
+    /// How the game ended, as a code of the game's own (Reversi
+    /// `no_moves`, Naughts `line` or `stalemate`, ...); absent while it
+    /// goes on.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<i64>,
+    pub termination: Option<T>,
+    /// The final tally per side, keyed by the game's side names, in the
+    /// game's own terms (`score_counts` in `GET /v1/games`: discs,
+    /// material, pieces inside the opposing camp, points); absent while
+    /// the game goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<BTreeMap<String, i64>>,
 }
 
 /// Where a game stands.
@@ -352,39 +369,64 @@ pub enum OutcomeStatus {
     Finished,
 }
 
-/// The JSON form of an outcome, with the game's names for the sides.
-pub fn outcome_json(outcome: &Outcome, sides: &[&str]) -> Value {
-    let side = |player: &Player| {
+/// The JSON form of an outcome, with the game's names for the sides: the
+/// `termination` as the game's enum names it, and `score` keyed by side.
+pub fn outcome_json<T: Termination>(outcome: &Outcome<T>, sides: &[&str]) -> Value {
+    let side = |player: Player| {
         sides
             .get(player.index())
             .copied()
             .unwrap_or("?")
             .to_string()
     };
+    let tally = |score: &[i64]| -> BTreeMap<String, i64> {
+        sides
+            .iter()
+            .zip(score)
+            .map(|(name, n)| (name.to_string(), *n))
+            .collect()
+    };
+    let ended = |status, winner, reason: &str, termination: &T, score: &[i64]| OutcomeJson {
+        status,
+        winner,
+        reason: Some(reason.to_string()),
+        termination: Some(*termination),
+        score: Some(tally(score)),
+    };
     let form = match outcome {
         Outcome::Ongoing => OutcomeJson {
             status: OutcomeStatus::Ongoing,
             winner: None,
             reason: None,
+            termination: None,
             score: None,
         },
-        Outcome::Win { winner, reason } => OutcomeJson {
-            status: OutcomeStatus::Win,
-            winner: Some(side(winner)),
-            reason: Some(reason.clone()),
-            score: None,
-        },
-        Outcome::Draw { reason } => OutcomeJson {
-            status: OutcomeStatus::Draw,
-            winner: None,
-            reason: Some(reason.clone()),
-            score: None,
-        },
-        Outcome::Finished { score } => OutcomeJson {
+        Outcome::Win {
+            winner,
+            reason,
+            termination,
+            score,
+        } => ended(
+            OutcomeStatus::Win,
+            Some(side(*winner)),
+            reason,
+            termination,
+            score,
+        ),
+        Outcome::Draw {
+            reason,
+            termination,
+            score,
+        } => ended(OutcomeStatus::Draw, None, reason, termination, score),
+        Outcome::Finished {
+            termination,
+            points,
+        } => OutcomeJson {
             status: OutcomeStatus::Finished,
             winner: None,
             reason: None,
-            score: Some(*score),
+            termination: Some(*termination),
+            score: Some(tally(&[*points])),
         },
     };
     serde_json::to_value(form).expect("an outcome always serializes")
@@ -611,6 +653,8 @@ impl<G: Game> DynGame for Erased<G> {
             numbered_levels: ladder::listing(G::LADDER, G::LADDER_RATINGS),
             default_level: G::DEFAULT_LEVEL.id(),
             new_options: info.new_options,
+            score_counts: info.score_counts,
+            score_unit: info.score_unit,
             text_forms: info.text_forms,
         }
     }
@@ -621,6 +665,7 @@ impl<G: Game> DynGame for Erased<G> {
             mv: generator.subschema_for::<G::MoveJson>(),
             new_options: generator.subschema_for::<G::NewOptions>(),
             bot_options: generator.subschema_for::<G::BotOptions>(),
+            termination: generator.subschema_for::<G::Termination>(),
         }
     }
 
@@ -701,6 +746,10 @@ impl<G: Game> DynGame for Erased<G> {
 
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError> {
         Ok(G::state_to_json(&Self::state(state)?))
+    }
+
+    fn termination_schema(&self) -> Value {
+        schemars::schema_for!(G::Termination).to_value()
     }
 
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError> {

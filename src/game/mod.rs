@@ -64,9 +64,23 @@ impl Player {
     }
 }
 
-/// How a game stands after a position is reached.
+/// How a game ended, as data: each game's own enum of the ways its games
+/// end (`no_moves`, `ply_limit`, ...), serialized as its snake_case name and
+/// described, variant by variant, in its JSON schema for a portal to read.
+pub trait Termination:
+    Copy + std::fmt::Debug + Eq + Send + Sync + Serialize + schemars::JsonSchema + 'static
+{
+}
+
+impl<T> Termination for T where
+    T: Copy + std::fmt::Debug + Eq + Send + Sync + Serialize + schemars::JsonSchema + 'static
+{
+}
+
+/// How a game stands after a position is reached; `T` is the game's
+/// [`Termination`] enum.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Outcome<T> {
     /// Somebody still has to move.
     Ongoing,
     /// The game is over and `winner` has won.
@@ -75,20 +89,31 @@ pub enum Outcome {
         winner: Player,
         /// Why, in a few words (`"more discs"`, `"no legal move"`).
         reason: String,
+        /// How the game ended, as data.
+        termination: T,
+        /// The final tally per side in the game's own terms (what
+        /// [`GameInfo::score_counts`] says), indexed by [`Player::index`].
+        score: [i64; 2],
     },
     /// The game is over without a winner.
     Draw {
         /// Why, in a few words.
         reason: String,
+        /// How the game ended, as data.
+        termination: T,
+        /// The final tally per side, indexed by [`Player::index`].
+        score: [i64; 2],
     },
-    /// A one-player game has ended with this score.
+    /// A one-player game has ended.
     Finished {
-        /// The final score.
-        score: i64,
+        /// How the game ended, as data.
+        termination: T,
+        /// The player's final points.
+        points: i64,
     },
 }
 
-impl Outcome {
+impl<T> Outcome<T> {
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         !matches!(self, Outcome::Ongoing)
@@ -142,6 +167,9 @@ pub struct GameInfo {
     pub players: u8,
     /// The names of the sides as they appear in states and outcomes, first mover first.
     pub sides: &'static [&'static str],
+    /// What an outcome's `score` counts for each side ("discs on the board",
+    /// "points"), in a few words.
+    pub score_counts: &'static str,
     /// The options `new` accepts, each with a one-line description.
     pub new_options: &'static [OptionInfo],
     /// The unit of a search's `score`, always from the side to move's
@@ -245,6 +273,8 @@ pub trait Rules: Send + Sync + 'static {
     type State: Clone + Send + Sync + 'static;
     /// A move in some state.
     type Move: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static;
+    /// The ways a game ends, as data (an enum of the game's own).
+    type Termination: Termination;
 
     /// Whose turn it is (for one-player games always `First`).
     fn to_move(state: &Self::State) -> Player;
@@ -256,7 +286,7 @@ pub trait Rules: Send + Sync + 'static {
     fn apply(state: &Self::State, mv: &Self::Move) -> Self::State;
 
     /// How the game stands.
-    fn outcome(state: &Self::State) -> Outcome;
+    fn outcome(state: &Self::State) -> Outcome<Self::Termination>;
 
     /// Whether the side to move has any legal move: what a search asks at
     /// its horizon, where it needs no list. The default generates the list;

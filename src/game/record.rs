@@ -66,7 +66,7 @@ impl<G: Game> Replay<G> {
     }
 
     /// How the game stands after the last move.
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> Outcome<G::Termination> {
         G::outcome(self.final_state())
     }
 
@@ -173,14 +173,14 @@ pub fn notations<G: Codec>(start: &G::State, moves: &[G::Move]) -> Vec<String> {
 
 /// How a finished game ended, in words (`black won: neither side can move;
 /// black 40, white 24`).
-pub fn how_it_ended(outcome: &Outcome, sides: &[&str]) -> String {
+pub fn how_it_ended<T>(outcome: &Outcome<T>, sides: &[&str]) -> String {
     match outcome {
         Outcome::Win { winner, reason, .. } => format!(
             "{} won: {reason}",
             sides.get(winner.index()).copied().unwrap_or("?")
         ),
         Outcome::Draw { reason, .. } => format!("a draw: {reason}"),
-        Outcome::Finished { score, .. } => format!("finished with a score of {score}"),
+        Outcome::Finished { points, .. } => format!("finished with a score of {points}"),
         Outcome::Ongoing => "it goes on".to_string(),
     }
 }

@@ -81,7 +81,9 @@ pub trait Evaluate: Rules {
             Outcome::Win { winner, .. } if winner == Self::to_move(state) => WIN - ply,
             Outcome::Win { .. } => -(WIN - ply),
             Outcome::Draw { .. } | Outcome::Ongoing => 0,
-            Outcome::Finished { score } => score.clamp(-(WIN as i64 / 2), WIN as i64 / 2) as i32,
+            Outcome::Finished { points, .. } => {
+                points.clamp(-(WIN as i64 / 2), WIN as i64 / 2) as i32
+            }
         }
     }
 }

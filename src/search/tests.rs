@@ -3,6 +3,14 @@
 use super::*;
 use crate::game::{Budget, Player, Rules, StopReason};
 
+/// How the test games end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum TestTermination {
+    /// The last stone was taken.
+    LastStone,
+}
+
 /// Nim with one pile: take 1–3 stones; whoever takes the last stone wins.
 /// The mover loses exactly when the pile is a multiple of 4.
 struct Nim;
@@ -34,6 +42,7 @@ fn mix(mut x: u64) -> u64 {
 impl Rules for Nim {
     type State = Pile;
     type Move = u32;
+    type Termination = TestTermination;
     fn to_move(state: &Pile) -> Player {
         state.mover
     }
@@ -46,11 +55,13 @@ impl Rules for Nim {
             mover: state.mover.other(),
         }
     }
-    fn outcome(state: &Pile) -> Outcome {
+    fn outcome(state: &Pile) -> Outcome<TestTermination> {
         if state.stones == 0 {
             Outcome::Win {
                 winner: state.mover.other(),
                 reason: "took the last stone".into(),
+                termination: TestTermination::LastStone,
+                score: [0; 2],
             }
         } else {
             Outcome::Ongoing
@@ -70,6 +81,7 @@ impl Evaluate for Nim {
 impl Rules for Tree {
     type State = Node;
     type Move = u64;
+    type Termination = TestTermination;
     fn to_move(state: &Node) -> Player {
         state.mover
     }
@@ -82,7 +94,7 @@ impl Rules for Tree {
             mover: state.mover.other(),
         }
     }
-    fn outcome(_: &Node) -> Outcome {
+    fn outcome(_: &Node) -> Outcome<TestTermination> {
         Outcome::Ongoing
     }
 }
@@ -107,6 +119,7 @@ struct PassingTree;
 impl Rules for PassingTree {
     type State = Node;
     type Move = u64;
+    type Termination = TestTermination;
     fn to_move(state: &Node) -> Player {
         state.mover
     }
@@ -116,7 +129,7 @@ impl Rules for PassingTree {
     fn apply(state: &Node, mv: &u64) -> Node {
         Tree::apply(state, mv)
     }
-    fn outcome(_: &Node) -> Outcome {
+    fn outcome(_: &Node) -> Outcome<TestTermination> {
         Outcome::Ongoing
     }
 }

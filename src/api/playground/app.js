@@ -557,7 +557,7 @@
       return `${o.winner} wins${o.reason ? ` (${o.reason})` : ''} — ${you ? 'you win!' : 'the bot wins.'}`;
     }
     if (o.status === 'draw') return `Draw${o.reason ? ` (${o.reason})` : ''}.`;
-    if (o.status === 'finished') return `Finished: score ${o.score}.`;
+    if (o.status === 'finished') return `Finished: ${Object.values(o.score || {})[0]} points.`;
     if (o.status !== 'ongoing') return `Game over: ${JSON.stringify(o)}`;
     if (ui.busy && !humansTurn()) return 'The bot is thinking…';
     const side = ui.state.to_move ? `${ui.state.to_move} to move — ` : '';

@@ -46,22 +46,51 @@ fn player(color: Color) -> Player {
     }
 }
 
-/// How a position stands: the material rule first (ply known), then "no legal move".
-pub fn outcome(state: &State) -> Outcome {
+/// How a game of Advance ends. (Generals are never captured, so no game
+/// ends by taking one.)
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "AdvanceTermination")]
+pub enum AdvanceTermination {
+    /// The side to move has no legal move: it loses.
+    NoLegalMove,
+    /// 100 full turns (200 plies) have been played with the ply count known:
+    /// the side with more material wins, equal material draws.
+    MoveLimit,
+}
+
+/// Each side's material (the piece values the move-limit rule counts),
+/// indexed by [`Player::index`].
+fn material_score(state: &State) -> [i64; 2] {
+    [Color::White, Color::Black].map(|color| i64::from(state.material(color)))
+}
+
+/// How a position stands: the material rule first (ply known), then "no
+/// legal move"; `score` is each side's material either way.
+pub fn outcome(state: &State) -> Outcome<AdvanceTermination> {
     if state.ply_limit_reached() {
-        let (white, black) = (state.material(Color::White), state.material(Color::Black));
+        let score = material_score(state);
+        let termination = AdvanceTermination::MoveLimit;
         let reason = "more material after 100 full turns".to_string();
-        return match white.cmp(&black) {
+        return match score[0].cmp(&score[1]) {
             std::cmp::Ordering::Greater => Outcome::Win {
                 winner: Player::First,
                 reason,
+                termination,
+                score,
             },
             std::cmp::Ordering::Less => Outcome::Win {
                 winner: Player::Second,
                 reason,
+                termination,
+                score,
             },
             std::cmp::Ordering::Equal => Outcome::Draw {
                 reason: "equal material after 100 full turns".to_string(),
+                termination,
+                score,
             },
         };
     }
@@ -71,6 +100,8 @@ pub fn outcome(state: &State) -> Outcome {
         Outcome::Win {
             winner: player(state.to_move().other()),
             reason: "no legal move".to_string(),
+            termination: AdvanceTermination::NoLegalMove,
+            score: material_score(state),
         }
     }
 }
@@ -89,6 +120,7 @@ crate::declare_levels! {
 impl Rules for Advance {
     type State = State;
     type Move = Move;
+    type Termination = AdvanceTermination;
 
     fn to_move(state: &State) -> Player {
         player(state.to_move())
@@ -102,7 +134,7 @@ impl Rules for Advance {
         state.after(*mv)
     }
 
-    fn outcome(state: &State) -> Outcome {
+    fn outcome(state: &State) -> Outcome<AdvanceTermination> {
         outcome(state)
     }
 }
@@ -218,6 +250,8 @@ impl Codec for Advance {
             name: "Advance",
             players: 2,
             sides: &["white", "black"],
+            score_counts:
+                "material: the values of the side's pieces on the board (the General counts 0)",
             new_options: &[],
             score_unit: "centipawns of material and position, from the side to move's view (a won game scores far above any material count)",
             text_forms: &["text/plain"],

@@ -2,7 +2,7 @@
 
 use super::board::{square, State};
 use super::movegen::{Kind, Move};
-use super::{Advance, Color};
+use super::{Advance, AdvanceTermination, Color};
 use crate::game::erased::{BotRequest, StateInput, TextParams};
 use crate::game::{BotParams, Bots, Budget, Codec, Outcome, Player, Rules};
 use serde_json::{json, Value};
@@ -152,7 +152,9 @@ fn zombie_on_its_last_row_has_no_moves_and_its_side_loses() {
         Advance::outcome(&state),
         Outcome::Win {
             winner: Player::Second,
-            reason: "no legal move".into()
+            reason: "no legal move".into(),
+            termination: AdvanceTermination::NoLegalMove,
+            score: [1, 1],
         }
     );
     let black = sparse(&[(0, "Z........"), (8, "........z")], Color::Black);
@@ -453,7 +455,9 @@ fn material_rule_after_200_plies() {
         Advance::outcome(&white_ahead),
         Outcome::Win {
             winner: Player::Second,
-            reason: "more material after 100 full turns".into()
+            reason: "more material after 100 full turns".into(),
+            termination: AdvanceTermination::MoveLimit,
+            score: [4, 7],
         }
     );
     let earlier = State::from_rows(&rows, Color::White, Some(199)).unwrap();
@@ -472,7 +476,14 @@ fn material_rule_after_200_plies() {
         "....G....",
     ];
     let drawn = State::from_rows(&even, Color::Black, Some(200)).unwrap();
-    assert!(matches!(Advance::outcome(&drawn), Outcome::Draw { .. }));
+    assert_eq!(
+        Advance::outcome(&drawn),
+        Outcome::Draw {
+            reason: "equal material after 100 full turns".into(),
+            termination: AdvanceTermination::MoveLimit,
+            score: [0, 0],
+        }
+    );
     let after = Advance::apply(&earlier, &legal(&earlier)[0]);
     assert_eq!(after.ply(), Some(200));
     assert!(Advance::outcome(&after).is_over());

@@ -58,6 +58,17 @@ const COURSE_BOARD: &str = include_str!("course-board.json");
 /// The game type registered as `crush`.
 pub struct Crush;
 
+/// How a game of Number Crush ends.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "CrushTermination")]
+pub enum CrushTermination {
+    /// Every swap of the game has been played; the points scored are final.
+    SwapsUsed,
+}
+
 /// One settling step as [`Crush::describe_swap`] reports it: the runs removed
 /// at once and the points they scored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,6 +244,7 @@ crate::declare_levels! {
 impl Rules for Crush {
     type State = State;
     type Move = Swap;
+    type Termination = CrushTermination;
 
     fn to_move(_state: &State) -> Player {
         Player::First
@@ -248,9 +260,12 @@ impl Rules for Crush {
         Self::play_swap(state, *mv).0
     }
 
-    fn outcome(state: &State) -> Outcome {
+    fn outcome(state: &State) -> Outcome<CrushTermination> {
         if state.swaps_left == 0 {
-            Outcome::Finished { score: state.score }
+            Outcome::Finished {
+                termination: CrushTermination::SwapsUsed,
+                points: state.score,
+            }
         } else {
             Outcome::Ongoing
         }
@@ -307,6 +322,7 @@ impl Codec for Crush {
             name: "Number Crush",
             players: 1,
             sides: &["player"],
+            score_counts: "points scored",
             new_options: &[
                 OptionInfo {
                     name: "k",

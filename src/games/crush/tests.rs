@@ -294,7 +294,8 @@ fn a_recorded_game_replays_to_its_total() {
     assert_eq!(
         Crush::outcome(&state),
         Outcome::Finished {
-            score: RECORDED_TOTAL
+            termination: CrushTermination::SwapsUsed,
+            points: RECORDED_TOTAL
         }
     );
 }
@@ -309,7 +310,10 @@ fn the_game_ends_after_the_last_swap() {
     let after = Crush::apply(&state, &moves[0]);
     assert_eq!(
         Crush::outcome(&after),
-        Outcome::Finished { score: after.score }
+        Outcome::Finished {
+            termination: CrushTermination::SwapsUsed,
+            points: after.score
+        }
     );
     moves.clear();
     Crush::legal_moves(&after, &mut moves);
@@ -539,7 +543,7 @@ fn the_json_view_plays_and_reports_effects() {
     ));
     assert_eq!(
         game.legal_moves(&finished).unwrap().outcome,
-        json!({"status": "finished", "score": 0})
+        json!({"status": "finished", "termination": "swaps_used", "score": {"player": 0}})
     );
 }
 
@@ -677,7 +681,8 @@ mod records {
         assert_eq!(
             replay.outcome(),
             Outcome::Finished {
-                score: RECORDED_TOTAL
+                termination: super::CrushTermination::SwapsUsed,
+                points: RECORDED_TOTAL
             }
         );
         assert_eq!(replay.record(), record);

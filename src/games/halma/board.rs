@@ -284,14 +284,22 @@ const fn build_zobrist() -> [[u64; CELLS]; 2] {
 static ZOBRIST: [[u64; CELLS]; 2] = build_zobrist();
 /// Zobrist key of "white to move".
 const WHITE_TO_MOVE: u64 = splitmix(0xC0FFEE);
+/// Seed of the keys of "this many plies left before the ply limit".
+const PLIES_LEFT: u64 = 0x9_11E5_1EF7;
 
-/// A validated Halma position: 19 pieces a side, whose turn, which camp rules.
+/// A validated Halma position: 19 pieces a side, whose turn, which camp
+/// rules, and where known the plies played and the ply limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HalmaState {
     pub(crate) pieces: [Bits; 2],
     pub(crate) to_move: Player,
     pub(crate) camp_rule: CampRule,
+    /// Zobrist hash of the pieces and the side to move.
     pub(crate) hash: u64,
+    /// Plies played since the start, when known.
+    pub(crate) ply: Option<u32>,
+    /// The ply at which the game ends if nobody has won, if any.
+    pub(crate) ply_limit: Option<u32>,
 }
 
 impl HalmaState {
@@ -302,6 +310,8 @@ impl HalmaState {
             to_move,
             camp_rule,
             hash: 0,
+            ply: None,
+            ply_limit: None,
         };
         state.hash = state.compute_hash();
         state
@@ -310,6 +320,14 @@ impl HalmaState {
     /// The starting position: each camp full of its owner's pieces.
     pub fn start(to_move: Player, camp_rule: CampRule) -> Self {
         Self::from_parts(CAMPS, to_move, camp_rule)
+    }
+
+    /// The same position with the ply count and the ply limit (checked by
+    /// the caller: a limit comes with a count that has not passed it).
+    pub(crate) fn with_plies(mut self, ply: Option<u32>, ply_limit: Option<u32>) -> Self {
+        self.ply = ply;
+        self.ply_limit = ply_limit;
+        self
     }
 
     /// The Zobrist hash from scratch.
@@ -349,12 +367,67 @@ impl HalmaState {
         self.camp_rule
     }
 
-    /// The hash of the position and side to move.
+    /// The hash of the position and side to move and, under a ply limit,
+    /// of the plies left (the same board nearer the limit is another position).
+    #[inline]
     pub fn hash(&self) -> u64 {
-        self.hash
+        match self.plies_left() {
+            Some(left) => self.hash ^ splitmix(PLIES_LEFT ^ u64::from(left)),
+            None => self.hash,
+        }
     }
 
-    /// Moves the mover's piece from `from` to `to` and passes the turn.
+    /// Plies played since the start, when known.
+    pub fn ply(&self) -> Option<u32> {
+        self.ply
+    }
+
+    /// The ply at which the game ends if nobody has won, if any.
+    pub fn ply_limit(&self) -> Option<u32> {
+        self.ply_limit
+    }
+
+    /// Plies left before the ply limit ends the game, when both are known.
+    #[inline]
+    pub fn plies_left(&self) -> Option<u32> {
+        match (self.ply, self.ply_limit) {
+            (Some(ply), Some(limit)) => Some(limit.saturating_sub(ply)),
+            _ => None,
+        }
+    }
+
+    /// Whether the ply limit has ended the game (reached with the ply known).
+    #[inline]
+    pub fn ply_limit_reached(&self) -> bool {
+        self.plies_left() == Some(0)
+    }
+
+    /// Whether the game is over by a rule other than "no legal move": the
+    /// last mover has won, or the ply limit is reached.
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        self.has_won(self.to_move.other()) || self.ply_limit_reached()
+    }
+
+    /// Each side's pieces inside the camp it plays towards, indexed by side:
+    /// what the ply limit compares.
+    pub fn pieces_in_goal(&self) -> [u32; 2] {
+        [Player::First, Player::Second].map(|side| self.side(side).and(goal(side)).count())
+    }
+
+    /// The side with more pieces inside the opposing camp, `None` when equal:
+    /// the winner when the ply limit ends the game.
+    pub fn goal_leader(&self) -> Option<Player> {
+        let [first, second] = self.pieces_in_goal();
+        match first.cmp(&second) {
+            std::cmp::Ordering::Greater => Some(Player::First),
+            std::cmp::Ordering::Less => Some(Player::Second),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// Moves the mover's piece from `from` to `to`, passes the turn and
+    /// counts the ply when the count is known.
     #[inline]
     pub(crate) fn apply_move(&mut self, from: Cell, to: Cell) {
         let s = self.to_move.index();
@@ -362,6 +435,7 @@ impl HalmaState {
         self.pieces[s].set(to);
         self.hash ^= ZOBRIST[s][from as usize] ^ ZOBRIST[s][to as usize] ^ WHITE_TO_MOVE;
         self.to_move = self.to_move.other();
+        self.ply = self.ply.map(|p| p.saturating_add(1));
     }
 
     /// Whether `side` has won: its goal camp is full and holds at least one of its pieces.

@@ -52,6 +52,44 @@ pub struct HalmaNew {
     /// Who moves first (default black).
     #[serde(default)]
     pub to_move: HalmaSide,
+    /// The ply at which the game ends if nobody has won (default: none).
+    #[serde(default)]
+    pub ply_limit: Option<u32>,
+}
+
+/// How a game of Halma ends.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "HalmaTermination")]
+pub enum HalmaTermination {
+    /// The last mover filled the opposing camp (every cell of it occupied,
+    /// at least one by its own pieces): it wins.
+    CampFilled,
+    /// The state's `ply` reached its `ply_limit` with no winner: the side
+    /// with more pieces inside the opposing camp wins, equal counts draw.
+    PlyLimit,
+    /// The side to move has no legal move: a draw.
+    NoLegalMove,
+}
+
+/// The outcome once the ply limit is reached with no winner.
+fn ply_limit_outcome(state: &HalmaState, score: [i64; 2]) -> Outcome<HalmaTermination> {
+    let termination = HalmaTermination::PlyLimit;
+    match state.goal_leader() {
+        Some(winner) => Outcome::Win {
+            winner,
+            reason: "more pieces inside the opposing camp at the ply limit".to_string(),
+            termination,
+            score,
+        },
+        None => Outcome::Draw {
+            reason: "as many pieces inside the opposing camp at the ply limit".to_string(),
+            termination,
+            score,
+        },
+    }
 }
 
 /// A side, as Halma's options name it.
@@ -78,6 +116,7 @@ crate::declare_levels! {
 impl Rules for Halma {
     type State = HalmaState;
     type Move = HalmaMove;
+    type Termination = HalmaTermination;
 
     fn to_move(state: &HalmaState) -> Player {
         state.to_move()
@@ -97,16 +136,23 @@ impl Rules for Halma {
         movegen::has_any_move(state)
     }
 
-    fn outcome(state: &HalmaState) -> Outcome {
+    fn outcome(state: &HalmaState) -> Outcome<HalmaTermination> {
         let last = state.to_move().other();
+        let score = || state.pieces_in_goal().map(i64::from);
         if state.has_won(last) {
             Outcome::Win {
                 winner: last,
                 reason: "filled the opposing camp".to_string(),
+                termination: HalmaTermination::CampFilled,
+                score: score(),
             }
+        } else if state.ply_limit_reached() {
+            ply_limit_outcome(state, score())
         } else if !movegen::has_any_move(state) {
             Outcome::Draw {
                 reason: "no legal move".to_string(),
+                termination: HalmaTermination::NoLegalMove,
+                score: score(),
             }
         } else {
             Outcome::Ongoing
@@ -216,6 +262,7 @@ impl Codec for Halma {
             name: "Halma",
             players: 2,
             sides: &["black", "white"],
+            score_counts: "the side's pieces inside the opposing camp",
             new_options: &[
                 OptionInfo {
                     name: "camp_rule",
@@ -225,6 +272,10 @@ impl Codec for Halma {
                 OptionInfo {
                     name: "to_move",
                     description: "\"black\" (default) or \"white\": who moves first",
+                },
+                OptionInfo {
+                    name: "ply_limit",
+                    description: "a whole number from 1: the ply at which the game ends if nobody has won (more pieces inside the opposing camp wins); default none",
                 },
             ],
             score_unit: "evaluation units of progress towards the opposing camp, from the side to move's view",
@@ -238,7 +289,12 @@ impl Codec for Halma {
             HalmaSide::Black => Player::First,
             HalmaSide::White => Player::Second,
         };
-        Ok(HalmaState::start(to_move, options.camp_rule))
+        if options.ply_limit == Some(0) {
+            return Err(GameError::InvalidOption(
+                "option ply_limit is 0: expected a whole number from 1 (the ply at which the game ends if nobody has won), or no ply_limit for no limit".to_string(),
+            ));
+        }
+        Ok(HalmaState::start(to_move, options.camp_rule).with_plies(Some(0), options.ply_limit))
     }
 
     fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {

@@ -75,9 +75,10 @@ pub fn farther_from_corner(side: Player, from: Cell, to: Cell) -> bool {
     tx >= fx && ty >= fy && (tx > fx || ty > fy)
 }
 
-/// Appends every legal move of the side to move (nothing once the game is won).
+/// Appends every legal move of the side to move (nothing once the game is
+/// won or the ply limit is reached).
 pub fn generate(state: &HalmaState, out: &mut Vec<HalmaMove>) {
-    if state.has_won(state.to_move.other()) {
+    if state.is_decided() {
         return;
     }
     generate_ignoring_outcome(state, out);
@@ -198,7 +199,7 @@ pub fn move_path(state: &HalmaState, mv: &HalmaMove) -> Vec<Cell> {
 /// rules allow, so a step allowed by them is enough, and failing one the
 /// full list decides.
 pub fn has_any_move(state: &HalmaState) -> bool {
-    if state.has_won(state.to_move.other()) {
+    if state.is_decided() {
         return false;
     }
     let side = state.to_move;

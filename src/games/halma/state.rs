@@ -123,7 +123,7 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
 pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
     let Some(map) = value.as_object() else {
         return Err(GameError::invalid_state(
-            "the state must be an object with board, to_move and (optionally) camp_rule",
+            "the state must be an object with board, to_move and (optionally) camp_rule, ply and ply_limit",
         ));
     };
     check_keys(map)?;
@@ -146,13 +146,62 @@ pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
             "camp_rule must be \"referee\" (the default) or \"basic\"",
         )
     })?;
-    Ok(HalmaState::from_parts(pieces, to_move, camp_rule))
+    let (ply, ply_limit) = plies_from_json(map)?;
+    Ok(HalmaState::from_parts(pieces, to_move, camp_rule).with_plies(ply, ply_limit))
+}
+
+/// Reads an optional whole-number field that fits a `u32`.
+fn optional_count(
+    map: &Map<String, Value>,
+    key: &str,
+    least: u32,
+) -> Result<Option<u32>, GameError> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n >= least)
+            .map(Some)
+            .ok_or_else(|| {
+                GameError::invalid_state_at(
+                    format!("/{key}"),
+                    format!(
+                        "{key} is {value}: expected a whole number from {least} to {}",
+                        u32::MAX
+                    ),
+                )
+            }),
+    }
+}
+
+/// Reads `ply` (plies played, absent = unknown) and `ply_limit` (the ply
+/// at which the game ends if nobody has won, absent = none): a limit needs
+/// a known count that has not passed it.
+fn plies_from_json(map: &Map<String, Value>) -> Result<(Option<u32>, Option<u32>), GameError> {
+    let ply = optional_count(map, "ply", 0)?;
+    let ply_limit = optional_count(map, "ply_limit", 1)?;
+    match (ply, ply_limit) {
+        (None, Some(limit)) => Err(GameError::invalid_state_at(
+            "/ply_limit",
+            format!(
+                "ply_limit is {limit} but the state has no ply: a limit needs the plies played so far (\"ply\": 0 at the start)"
+            ),
+        )),
+        (Some(ply), Some(limit)) if ply > limit => Err(GameError::invalid_state_at(
+            "/ply",
+            format!(
+                "ply is {ply} but ply_limit is {limit}: the game ends when ply reaches ply_limit, so ply must be from 0 to {limit}"
+            ),
+        )),
+        _ => Ok((ply, ply_limit)),
+    }
 }
 
 fn check_keys(map: &Map<String, Value>) -> Result<(), GameError> {
     for key in map.keys() {
         match key.as_str() {
-            "board" | "to_move" | "camp_rule" => {}
+            "board" | "to_move" | "camp_rule" | "ply" | "ply_limit" => {}
             "clock" => {
                 return Err(GameError::invalid_state_at(
                     "/clock",
@@ -162,7 +211,7 @@ fn check_keys(map: &Map<String, Value>) -> Result<(), GameError> {
             other => {
                 return Err(GameError::invalid_state_at(
                     format!("/{other}"),
-                    format!("unknown field '{other}': a state has board, to_move and camp_rule"),
+                    format!("unknown field '{other}': a state has board, to_move, camp_rule, ply and ply_limit"),
                 ))
             }
         }
@@ -170,7 +219,7 @@ fn check_keys(map: &Map<String, Value>) -> Result<(), GameError> {
     Ok(())
 }
 
-/// The JSON form of a state.
+/// The JSON form of a state (`ply` and `ply_limit` only when known).
 pub fn state_to_json(state: &HalmaState) -> Value {
     let form = StateJson {
         board: state.rows(),
@@ -179,6 +228,8 @@ pub fn state_to_json(state: &HalmaState) -> Value {
             Player::Second => SideJson::White,
         },
         camp_rule: state.camp_rule,
+        ply: state.ply(),
+        ply_limit: state.ply_limit(),
     };
     serde_json::to_value(form).expect("a state always serializes")
 }
@@ -197,6 +248,16 @@ pub struct StateJson {
     pub to_move: SideJson,
     /// Which camp rules apply (absent: `referee`).
     pub camp_rule: CampRule,
+    /// Plies played so far (0 at the start); absent when unknown, and
+    /// then `ply_limit` cannot be given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// The ply at which the game ends if nobody has won: the side with
+    /// more pieces inside the opposing camp wins (`termination`
+    /// `ply_limit`), equal counts draw. Absent: no limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub ply_limit: Option<u32>,
 }
 
 /// A side as Halma's JSON names it.

@@ -53,6 +53,31 @@ use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
 /// The game, as registered under the id `naughts`.
 pub struct Naughts;
 
+/// How a game of Fancy Naughts & Crosses ends.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "NaughtsTermination")]
+pub enum NaughtsTermination {
+    /// A side's visible markers fill a row, a column or a diagonal: it wins.
+    Line,
+    /// Nobody has a line and neither side can move: a draw.
+    Stalemate,
+}
+
+/// The final tally per side: the cells whose top marker is that side's.
+fn cells_on_top(state: &State) -> [i64; 2] {
+    let n = state.grid();
+    let mut tally = [0; 2];
+    for (row, col) in (0..n).flat_map(|r| (0..n).map(move |c| (r, c))) {
+        if let Some(owner) = state.cell(row, col).owner() {
+            tally[owner.index()] += 1;
+        }
+    }
+    tally
+}
+
 /// The options of a new game: the grid's size and the markers each hand holds.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -109,6 +134,7 @@ fn winning_line(state: &State, winner: Player) -> String {
 impl Rules for Naughts {
     type State = State;
     type Move = Turn;
+    type Termination = NaughtsTermination;
 
     fn to_move(state: &State) -> Player {
         state.to_move()
@@ -128,7 +154,7 @@ impl Rules for Naughts {
         state.play(turn)
     }
 
-    fn outcome(state: &State) -> Outcome {
+    fn outcome(state: &State) -> Outcome<NaughtsTermination> {
         if let Some(winner) = state.winner() {
             return Outcome::Win {
                 winner,
@@ -137,11 +163,15 @@ impl Rules for Naughts {
                     side_name(winner),
                     winning_line(state, winner)
                 ),
+                termination: NaughtsTermination::Line,
+                score: cells_on_top(state),
             };
         }
         if state.is_stalemate() {
             return Outcome::Draw {
                 reason: "stalemate: neither side can move".to_string(),
+                termination: NaughtsTermination::Stalemate,
+                score: cells_on_top(state),
             };
         }
         Outcome::Ongoing
@@ -196,6 +226,7 @@ impl Codec for Naughts {
             name: "Fancy Naughts & Crosses",
             players: 2,
             sides: &["O", "X"],
+            score_counts: "cells whose top marker is the side's",
             new_options: &[
                 OptionInfo {
                     name: "grid_size",

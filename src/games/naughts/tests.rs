@@ -211,10 +211,15 @@ fn won_positions_are_checked() {
         "board": [["O1", "O2", "O3"], ["X1", "X2", ""], ["", "", ""]],
         "hands": {"O": [4, 5], "X": [3, 4, 5]}, "to_move": "X"});
     let state = Naughts::state_from_json(&won).unwrap();
-    assert!(matches!(
+    assert_eq!(
         Naughts::outcome(&state),
-        Outcome::Win { winner: O, .. }
-    ));
+        Outcome::Win {
+            winner: O,
+            reason: "O completed row 1".into(),
+            termination: NaughtsTermination::Line,
+            score: [3, 2],
+        }
+    );
     assert!(moves_of(&state).is_empty());
     let mut wrong_turn = won.clone();
     wrong_turn["to_move"] = json!("O");
@@ -489,7 +494,7 @@ fn two_by_two_is_won_by_any_pair() {
     let won = play(&state, "1 2 2");
     let outcome = Naughts::outcome(&won);
     assert!(
-        matches!(&outcome, Outcome::Win { winner: O, reason } if reason == "O completed row 1"),
+        matches!(&outcome, Outcome::Win { winner: O, reason, .. } if reason == "O completed row 1"),
         "{outcome:?}"
     );
 }
@@ -671,7 +676,15 @@ fn stalemate_when_nobody_can_move() {
     let state = position(&["O3 X6 O4", "O5 X7 X8", "X9 O6 O9"], 9, &[8], &[1, 2], O);
     let after = play(&state, "1 1 8");
     assert!(after.is_stalemate());
-    assert!(matches!(Naughts::outcome(&after), Outcome::Draw { .. }));
+    // The tally counts the cells each side's marker tops: O five, X four.
+    assert_eq!(
+        Naughts::outcome(&after),
+        Outcome::Draw {
+            reason: "stalemate: neither side can move".into(),
+            termination: NaughtsTermination::Stalemate,
+            score: [5, 4],
+        }
+    );
     assert!(moves_of(&after).is_empty());
     let mut turns = Vec::new();
     Naughts::legal_moves(&after, &mut turns);

@@ -49,6 +49,18 @@ use serde_json::{json, Value};
 /// The game of Reversi, as seen by the registry.
 pub struct Reversi;
 
+/// How a game of Reversi ends.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "ReversiTermination")]
+pub enum ReversiTermination {
+    /// Neither side can move (the board is full, or no empty square
+    /// flanks a disc); the side with more discs wins, equal counts draw.
+    NoMoves,
+}
+
 crate::declare_levels! {
     /// The bot levels of Reversi.
     pub enum ReversiLevel {
@@ -61,6 +73,7 @@ crate::declare_levels! {
 impl Rules for Reversi {
     type State = State;
     type Move = Move;
+    type Termination = ReversiTermination;
 
     fn to_move(state: &State) -> Player {
         state.to_move
@@ -74,7 +87,7 @@ impl Rules for Reversi {
         state.apply(*mv)
     }
 
-    fn outcome(state: &State) -> Outcome {
+    fn outcome(state: &State) -> Outcome<ReversiTermination> {
         outcome(state)
     }
 }
@@ -136,6 +149,7 @@ impl Codec for Reversi {
             name: "Reversi (Othello), 8×8",
             players: 2,
             sides: &["black", "white"],
+            score_counts: "discs on the board",
             new_options: &[],
             score_unit: "hundredths of a disc (an estimate) or, where proven, discs of final difference, from the side to move's view",
             text_forms: &["text/plain"],
@@ -214,24 +228,35 @@ impl Codec for Reversi {
     }
 }
 
-/// How the game stands: over when neither side can move.
-fn outcome(state: &State) -> Outcome {
+/// How the game stands: over when neither side can move; `score` counts
+/// each side's discs.
+fn outcome(state: &State) -> Outcome<ReversiTermination> {
     let board = state.board();
     if !board.is_over() {
         return Outcome::Ongoing;
     }
-    let black = state.black.count_ones();
-    let white = state.white.count_ones();
+    let black = i64::from(state.black.count_ones());
+    let white = i64::from(state.white.count_ones());
+    let score = [black, white];
+    let termination = ReversiTermination::NoMoves;
     let reason = format!("neither side can move; black {black}, white {white}");
     match black.cmp(&white) {
         std::cmp::Ordering::Greater => Outcome::Win {
             winner: Player::First,
             reason,
+            termination,
+            score,
         },
         std::cmp::Ordering::Less => Outcome::Win {
             winner: Player::Second,
             reason,
+            termination,
+            score,
         },
-        std::cmp::Ordering::Equal => Outcome::Draw { reason },
+        std::cmp::Ordering::Equal => Outcome::Draw {
+            reason,
+            termination,
+            score,
+        },
     }
 }

@@ -6,7 +6,7 @@ use super::bots::norvig::{self, final_value, weighted_squares};
 use super::notation::Move;
 use super::obf::ObfPosition;
 use super::state::State;
-use super::Reversi;
+use super::{Reversi, ReversiTermination};
 use crate::game::erased::{BotRequest, StateInput, TextParams};
 use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;
@@ -157,13 +157,15 @@ fn the_game_ends_when_neither_side_can_move() {
     let mut moves = Vec::new();
     Reversi::legal_moves(&full_black, &mut moves);
     assert!(moves.is_empty());
-    assert!(matches!(
+    assert_eq!(
         Reversi::outcome(&full_black),
         Outcome::Win {
             winner: Player::First,
-            ..
+            reason: "neither side can move; black 64, white 0".into(),
+            termination: ReversiTermination::NoMoves,
+            score: [64, 0],
         }
-    ));
+    );
     let draw = state_of(
         &[
             "BBBBBBBB", "BBBBBBBB", "BBBBBBBB", "BBBBBBBB", "WWWWWWWW", "WWWWWWWW", "WWWWWWWW",
@@ -171,7 +173,14 @@ fn the_game_ends_when_neither_side_can_move() {
         ],
         "black",
     );
-    assert!(matches!(Reversi::outcome(&draw), Outcome::Draw { .. }));
+    assert!(matches!(
+        Reversi::outcome(&draw),
+        Outcome::Draw {
+            termination: ReversiTermination::NoMoves,
+            score: [32, 32],
+            ..
+        }
+    ));
     // Empty squares left, but nobody can move: over too.
     let stuck = state_of(
         &[
@@ -180,7 +189,14 @@ fn the_game_ends_when_neither_side_can_move() {
         ],
         "black",
     );
-    assert!(matches!(Reversi::outcome(&stuck), Outcome::Draw { .. }));
+    assert!(matches!(
+        Reversi::outcome(&stuck),
+        Outcome::Draw {
+            termination: ReversiTermination::NoMoves,
+            score: [1, 1],
+            ..
+        }
+    ));
     assert_eq!(stuck.board().final_score(), 0);
     let lone = state_of(
         &[
@@ -190,6 +206,30 @@ fn the_game_ends_when_neither_side_can_move() {
         "white",
     );
     assert_eq!(lone.board().final_score(), -(2 - 1 + 61));
+}
+
+#[test]
+fn a_finished_game_s_json_outcome_names_its_termination_and_counts_discs() {
+    let game = crate::games::find("reversi").unwrap();
+    let mut rows = ["WWWWWWWW"; 8];
+    rows[0] = "BBBBBBBB";
+    let state = json!({"board": rows, "to_move": "black"});
+    assert_eq!(
+        game.legal_moves(&state).unwrap().outcome,
+        json!({
+            "status": "win",
+            "winner": "white",
+            "reason": "neither side can move; black 8, white 56",
+            "termination": "no_moves",
+            "score": {"black": 8, "white": 56},
+        })
+    );
+    assert_eq!(
+        game.legal_moves(&json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"}))
+            .unwrap()
+            .outcome,
+        json!({"status": "ongoing"})
+    );
 }
 
 #[test]

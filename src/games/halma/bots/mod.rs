@@ -111,14 +111,20 @@ pub fn read_clock(params: &BotParams<HalmaOptions>, budget: &Budget) -> Option<C
 }
 
 /// The moves the mover probably still needs: its pieces' remaining distance
-/// over the typical progress of a move, with a floor for the endgame shuffle.
+/// over the typical progress of a move, with a floor for the endgame shuffle,
+/// and no more than the ply limit leaves it.
 pub fn expected_moves_left(state: &HalmaState) -> f64 {
     let side = state.to_move();
     // A full goal camp sums to 60 (Manhattan distances to the corner). Strong
     // play gains about 6 units a move over a game (jumps early, single steps
     // while filling the camp), so 5 a move errs on the long side.
     let remaining = (distance_sum(state, side) - 60).max(0) as f64;
-    (remaining / 5.0 + 10.0).clamp(10.0, 150.0)
+    let estimate = (remaining / 5.0 + 10.0).clamp(10.0, 150.0);
+    // Under a ply limit the mover has only its share of the plies left.
+    match state.plies_left() {
+        Some(plies) => estimate.min(f64::from(plies.div_ceil(2).max(1))),
+        None => estimate,
+    }
 }
 
 /// How long the strong level may think for this move under `clock`.
@@ -186,6 +192,13 @@ impl Minimax<'_> {
                 WIN
             } else {
                 -WIN
+            };
+        }
+        if state.ply_limit_reached() {
+            return match state.goal_leader() {
+                Some(leader) if leader == self.root_side => WIN,
+                Some(_) => -WIN,
+                None => 0,
             };
         }
         if depth == 0 {

@@ -270,6 +270,9 @@ impl Searcher<'_> {
         if state.has_won(state.to_move().other()) {
             return -(WIN - ply as i32);
         }
+        if state.ply_limit_reached() {
+            return ply_limit_score(state, ply);
+        }
         if depth == 0 || ply >= MAX_PLY {
             return strong_eval(state) + self.options.tempo;
         }
@@ -423,6 +426,16 @@ impl Searcher<'_> {
             current.apply_move(mv.from, mv.to);
         }
         line
+    }
+}
+
+/// The score of a game the ply limit has ended, for the side to move, `ply`
+/// plies from the root: decided by the pieces inside the opposing camps.
+fn ply_limit_score(state: &HalmaState, ply: usize) -> i32 {
+    match state.goal_leader() {
+        Some(leader) if leader == state.to_move() => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
     }
 }
 
