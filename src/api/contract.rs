@@ -43,6 +43,7 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "NewReply",
         reply_description: "The starting state.",
         finished_game_conflicts: false,
+        body_required: false,
     },
     GameOperation {
         suffix: "legal-moves",
@@ -52,6 +53,7 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "LegalMovesReply",
         reply_description: "The legal moves (none when the game is over).",
         finished_game_conflicts: false,
+        body_required: true,
     },
     GameOperation {
         suffix: "play",
@@ -61,6 +63,7 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "PlayReply",
         reply_description: "The move played and the new state.",
         finished_game_conflicts: true,
+        body_required: true,
     },
     GameOperation {
         suffix: "bot-move",
@@ -70,6 +73,7 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "BotMoveReply",
         reply_description: "The chosen move, the new state, and what the search did.",
         finished_game_conflicts: true,
+        body_required: true,
     },
     GameOperation {
         suffix: "analyze",
@@ -79,6 +83,7 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "AnalyzeReply",
         reply_description: "The `top` best moves, best first.",
         finished_game_conflicts: true,
+        body_required: true,
     },
     GameOperation {
         suffix: "replay",
@@ -88,6 +93,7 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply: "ReplayReply",
         reply_description: "The final state and how the game stands, the moves and the record.",
         finished_game_conflicts: false,
+        body_required: false,
     },
 ];
 
@@ -108,6 +114,9 @@ pub struct GameOperation {
     pub reply_description: &'static str,
     /// Whether a finished game answers 409.
     pub finished_game_conflicts: bool,
+    /// Whether the request needs a body (`new` and `replay` take none for
+    /// their defaults).
+    pub body_required: bool,
 }
 
 /// The document's top level, in the order people read it.
@@ -410,7 +419,7 @@ fn game_schemas(
             ("state", nullable(state.clone())),
             (
                 "moves",
-                nullable(json!({"type": "array", "items": move_input.clone(), "maxItems": 10_000})),
+                nullable(json!({"type": "array", "items": move_input.clone()})),
             ),
         ],
     );
@@ -584,7 +593,7 @@ fn game_operation(game: &dyn DynGame, operation: &GameOperation) -> Value {
         }),
     );
     let mut body = json!({
-        "required": operation.suffix != "new",
+        "required": operation.body_required,
         "content": {"application/json": {"schema": reference(&format!("{name}{}", operation.request))}},
     });
     if let Some(example) = example(game, operation.suffix) {
@@ -685,7 +694,7 @@ fn shared_paths() -> BTreeMap<String, BTreeMap<&'static str, Value>> {
     for (path, id, summary, media, schema) in [
         ("/healthz", "healthz", "Liveness.", "application/json", reference("Health")),
         ("/metrics", "metrics", "Prometheus metrics (text exposition format).", "text/plain", json!({"type": "string"})),
-        ("/openapi.yaml", "openapi", "This document.", "application/yaml", json!({"type": "string"})),
+        ("/openapi.yaml", "openapi", "This document.", "application/yaml", json!({"description": "The YAML text of this document."})),
         ("/", "playground", "The playground, a page where a person plays any game against the bot (it uses only this API).", "text/html", json!({"type": "string"})),
         ("/playground/app.js", "playgroundScript", "The playground's script.", "text/javascript", json!({"type": "string"})),
         ("/playground/style.css", "playgroundStyle", "The playground's style sheet.", "text/css", json!({"type": "string"})),
@@ -777,7 +786,7 @@ fn generic_operation(operation: &GameOperation) -> Value {
         "description": description,
         "tags": ["any game"],
         "parameters": parameters,
-        "requestBody": {"required": operation.suffix != "new", "content": body},
+        "requestBody": {"required": operation.body_required, "content": body},
         "responses": responses,
     })
 }

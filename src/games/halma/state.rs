@@ -247,6 +247,7 @@ pub struct StateJson {
     /// The side to move.
     pub to_move: SideJson,
     /// Which camp rules apply (absent: `referee`).
+    #[serde(default)]
     pub camp_rule: CampRule,
     /// Plies played so far (0 at the start); absent when unknown, and
     /// then `ply_limit` cannot be given.
