@@ -4,9 +4,11 @@
 //!
 //! Dependencies point one way, from top to bottom:
 //!
-//! - [`api`] — the only module that knows HTTP (axum): routes, handlers, the
-//!   JSON extractor whose rejections are problem+json, error mapping, health,
-//!   metrics. It sees games only through [`game::DynGame`].
+//! - [`api`] — the only module that knows HTTP (axum): routes, handlers, one
+//!   typed request per endpoint whose rejections are problem+json, error
+//!   mapping, health, metrics, and the OpenAPI document generated from the
+//!   request, reply and game types. It sees games only through
+//!   [`game::DynGame`].
 //! - [`cli`] — the legacy harness contracts and the arena, as subcommands,
 //!   with one error type and one table of exit codes.
 //! - [`arena`] — the match engine: players, clocks, openings, parallel games
@@ -41,6 +43,11 @@
 //!   board), `text.rs` (a legacy text contract of its own), and the extras
 //!   its `mod.rs` names (Advance's `explain.rs`, Reversi's `perft.rs`,
 //!   Crush's `rng.rs` and `columns.rs`).
+//!
+//! A game's JSON forms are types (`StateJson` in `state.rs`, `MoveJson` in
+//! `notation.rs`) deriving `schemars::JsonSchema`: the game writes through
+//! them, and the API's contract publishes their schemas, so the document
+//! describes what is sent.
 
 #![warn(missing_docs)]
 

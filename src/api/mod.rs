@@ -1,6 +1,13 @@
 //! The HTTP layer: the only module that knows axum. It sees games only through
 //! the registry's type-erased [`crate::game::DynGame`] view and runs all their
 //! work on the [`ComputePool`].
+//!
+//! - `requests` — one typed request per endpoint, read once (JSON or text).
+//! - `handlers` — the game endpoints: budget, compute pool, answer.
+//! - `contract` — the OpenAPI document, generated from the types.
+//! - `problem` — errors as problem+json; `body` — reading bodies;
+//!   `telemetry` — metrics and the failure log; `ops` — health, metrics and
+//!   the document; `playground` — the page; `server` — serving and shutdown.
 
 mod body;
 mod contract;

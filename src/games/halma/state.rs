@@ -246,8 +246,9 @@ pub struct StateJson {
     pub board: Vec<String>,
     /// The side to move.
     pub to_move: SideJson,
-    /// Which camp rules apply (absent: `referee`).
+    /// Which camp rules apply (absent or null: `referee`).
     #[serde(default)]
+    #[schemars(with = "Option<CampRule>")]
     pub camp_rule: CampRule,
     /// Plies played so far (0 at the start); absent when unknown, and
     /// then `ply_limit` cannot be given.
