@@ -42,7 +42,7 @@ pub struct Clock {
 struct RawClock {
     /// `SINGLE` (the time is for this move) or `GAME` (for the rest of
     /// the game), in any case.
-    #[schemars(regex(pattern = r"^(?i)(single|game)$"))]
+    #[schemars(regex(pattern = r"^([Ss][Ii][Nn][Gg][Ll][Ee]|[Gg][Aa][Mm][Ee])$"))]
     mode: String,
     /// Seconds of play time left, more than 0.
     #[schemars(range(min = 0.001))]
