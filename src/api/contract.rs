@@ -19,7 +19,8 @@ use crate::game::erased::{
 use crate::game::{DynGame, SearchReport};
 use crate::games;
 use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, SchemaGenerator};
+use schemars::transform::{transform_subschemas, ReplaceBoolSchemas, Transform};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -183,6 +184,9 @@ fn document() -> Document {
     for (name, schema) in generator.take_definitions(true) {
         schemas.entry(name).or_insert(schema);
     }
+    for schema in schemas.values_mut() {
+        for_client_generators(schema);
+    }
     let mut tags = vec![
         json!({"name": "any game", "description": "The operations that take any game by its id in the path."}),
     ];
@@ -209,6 +213,79 @@ fn document() -> Document {
             schemas,
         },
     }
+}
+
+/// Rewrites a component schema into forms that client generators read
+/// (openapi-python-client, openapi-typescript) and that validate the same
+/// values: a `true` schema (schemars' `serde_json::Value`) becomes `{}`, and
+/// a `oneOf` of documented string constants (schemars' form for an enum
+/// whose variants have doc comments) becomes a string `enum`, the variants'
+/// docs moving into the description. openapi-python-client cannot read a
+/// boolean schema, and parses a `oneOf` of constants by trying only the
+/// first one.
+fn for_client_generators(value: &mut Value) {
+    let Ok(mut schema) = Schema::try_from(value.clone()) else {
+        return;
+    };
+    let mut plain_booleans = ReplaceBoolSchemas::default();
+    plain_booleans.skip_additional_properties = true;
+    plain_booleans.transform(&mut schema);
+    PlainStringEnums.transform(&mut schema);
+    *value = schema.to_value();
+}
+
+/// Turns a `oneOf` of string constants, each with its description, into
+/// a string `enum` whose description lists them.
+struct PlainStringEnums;
+
+impl Transform for PlainStringEnums {
+    fn transform(&mut self, schema: &mut Schema) {
+        transform_subschemas(self, schema);
+        let Some(variants) = schema.get("oneOf").and_then(constant_strings) else {
+            return;
+        };
+        let mut description = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        description.push('\n');
+        for (constant, meaning) in &variants {
+            description.push_str(&format!("\n- `{constant}`"));
+            if !meaning.is_empty() {
+                description.push_str(&format!(": {meaning}"));
+            }
+        }
+        schema.remove("oneOf");
+        schema.insert("type".into(), json!("string"));
+        schema.insert(
+            "enum".into(),
+            json!(variants.iter().map(|(c, _)| c).collect::<Vec<_>>()),
+        );
+        schema.insert("description".into(), json!(description.trim_start()));
+    }
+}
+
+/// The constants and their one-line meanings of a `oneOf` whose every
+/// branch is a string `const` (with a `type` and a `description` at most).
+fn constant_strings(one_of: &Value) -> Option<Vec<(String, String)>> {
+    let branches = one_of.as_array().filter(|branches| !branches.is_empty())?;
+    branches
+        .iter()
+        .map(|branch| {
+            let branch = branch.as_object()?;
+            let known = |key: &String| matches!(key.as_str(), "const" | "type" | "description");
+            if !branch.keys().all(known) || branch.get("type").is_some_and(|t| t != "string") {
+                return None;
+            }
+            let meaning = branch
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let meaning = meaning.split_whitespace().collect::<Vec<_>>().join(" ");
+            Some((branch.get("const")?.as_str()?.to_string(), meaning))
+        })
+        .collect()
 }
 
 /// The schema of `T` in `generator`'s dialect, as a `$ref` or inline.
@@ -845,4 +922,60 @@ fn problem_responses() -> Value {
         }),
     );
     Value::Object(responses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_string_constants_become_a_string_enum() {
+        let mut schema = json!({
+            "description": "A side.",
+            "oneOf": [
+                {"const": "black", "type": "string", "description": "Black, who\nmoves first."},
+                {"const": "white", "type": "string"},
+            ],
+        });
+        for_client_generators(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "description": "A side.\n\n- `black`: Black, who moves first.\n- `white`",
+                "type": "string",
+                "enum": ["black", "white"],
+            })
+        );
+    }
+
+    #[test]
+    fn a_one_of_that_is_not_only_string_constants_is_kept() {
+        let mut schema = json!({"oneOf": [{"const": "auto"}, {"type": "integer"}]});
+        let before = schema.clone();
+        for_client_generators(&mut schema);
+        assert_eq!(schema, before);
+    }
+
+    #[test]
+    fn true_schemas_become_empty_ones_and_closed_objects_stay_closed() {
+        let mut schema = json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {"moves": {"type": "array", "items": true}},
+        });
+        for_client_generators(&mut schema);
+        assert_eq!(schema["properties"]["moves"]["items"], json!({}));
+        assert_eq!(schema["additionalProperties"], json!(false));
+    }
+
+    #[test]
+    fn the_document_has_no_boolean_schema_and_no_one_of_string_constants() {
+        let document = serde_json::to_value(document()).unwrap();
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        for (name, schema) in schemas {
+            let text = schema.to_string();
+            assert!(!text.contains("\"items\":true"), "{name}: {text}");
+            assert!(!text.contains("\"const\":"), "{name}: {text}");
+        }
+    }
 }

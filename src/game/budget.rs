@@ -143,7 +143,8 @@ pub struct Clamped {
 }
 
 /// What a bot's search did, returned as the `search` object of `bot-move`
-/// and `analyze`.
+/// and `analyze`. Fields not named here are a level's notes in its own
+/// words (`rank_played`, `temperature`, Halma's `clock`): output only.
 #[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 #[schemars(rename = "Search")]
 pub struct SearchReport {
