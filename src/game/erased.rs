@@ -331,7 +331,10 @@ fn fresh_seed() -> u64 {
 /// schema the contract publishes (as `Outcome`, and per game with its
 /// sides and termination enum, as `ReversiOutcome`).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-#[schemars(rename = "Outcome")]
+#[schemars(
+    rename = "Outcome",
+    description = "How a game stands: going on, or how it ended and the final tally."
+)]
 pub struct OutcomeJson<T> {
     /// `ongoing`; `win` or `draw` when a two-player game is over;
     /// `finished` when a one-player game is.

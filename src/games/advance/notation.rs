@@ -65,7 +65,10 @@ pub fn move_json(mv: &Move) -> Value {
 /// API's contract publishes as `AdvanceMove`. A request may send this
 /// object or just its notation.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "AdvanceMove")]
+#[schemars(
+    rename = "AdvanceMove",
+    description = "An Advance move. A request may send this object or just its notation."
+)]
 pub struct MoveJson {
     /// What the move does.
     pub kind: Kind,

@@ -162,7 +162,10 @@ pub fn state_to_json(state: &State) -> Value {
 /// An Advance state as JSON: what [`state_to_json`] writes, and the schema
 /// the API's contract publishes as `AdvanceState`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "AdvanceState")]
+#[schemars(
+    rename = "AdvanceState",
+    description = "An Advance position: the board, the side to move and the plies played."
+)]
 pub struct StateJson {
     /// The 9 rows of the text board, row 0 (black's side) first, each 9
     /// characters: white's pieces in capitals (`Z` zombie, `B` builder,

@@ -11,7 +11,10 @@ pub const SWAP_COUNT: usize = 2 * SIDE * (SIDE - 1);
 /// contract publishes as `CrushMove`. A request may send this object or
 /// just its notation.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "CrushMove")]
+#[schemars(
+    rename = "CrushMove",
+    description = "A swap of two adjacent cells. A request may send this object or just its notation."
+)]
 pub struct MoveJson {
     /// The first cell as two digits, row then column, 0-based from the top
     /// left (`"21"`: row 2, column 1).

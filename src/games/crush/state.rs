@@ -33,7 +33,10 @@ pub struct State {
 /// A Number Crush state as JSON: what [`State::to_json`] writes, and the
 /// schema the API's contract publishes as `CrushState`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "CrushState")]
+#[schemars(
+    rename = "CrushState",
+    description = "A Number Crush position: the settled board, the refill generator, the swaps left and the score so far."
+)]
 pub struct StateJson {
     /// The digits in play run from 1 to `k` (4 to 7).
     #[schemars(range(min = 4, max = 7))]

@@ -49,7 +49,10 @@ pub fn move_json(state: &HalmaState, mv: &HalmaMove) -> Value {
 /// API's contract publishes as `HalmaMove`. A request may send this object
 /// or just its notation.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "HalmaMove")]
+#[schemars(
+    rename = "HalmaMove",
+    description = "A Halma move: a step, or a chain of jumps. A request may send this object or just its notation."
+)]
 pub struct MoveJson {
     /// The cells the piece visits as `[x, y]`, from where it starts to
     /// where it ends: two cells for a step, one more for each hop of a jump.

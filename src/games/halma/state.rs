@@ -237,7 +237,10 @@ pub fn state_to_json(state: &HalmaState) -> Value {
 /// A Halma state as JSON: what [`state_to_json`] writes, and the schema
 /// the API's contract publishes as `HalmaState`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "HalmaState")]
+#[schemars(
+    rename = "HalmaState",
+    description = "A Halma position: the board, the side to move, the camp rules, and the plies played and allowed."
+)]
 pub struct StateJson {
     /// The 16 rows, y = 0 first, each 16 characters for x = 0 to 15: `B`
     /// a black piece, `W` a white piece, `.` an empty cell. Black's camp

@@ -312,7 +312,10 @@ pub fn parse(state: &State, value: &Value) -> Result<Turn, GameError> {
 /// contract publishes as `NaughtsMove`. A request may send this object or
 /// just its notation.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "NaughtsMove")]
+#[schemars(
+    rename = "NaughtsMove",
+    description = "A Fancy Naughts & Crosses move: a marker placed, or a pass. A request may send this object or just its notation."
+)]
 pub struct MoveJson {
     /// The row, 0-based from the top (the notation counts from 1); null
     /// for a pass.

@@ -311,7 +311,10 @@ impl State {
 /// The JSON form of a state, before validation: what the game writes, and
 /// the schema the API's contract publishes as `NaughtsState`.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
-#[schemars(rename = "NaughtsState")]
+#[schemars(
+    rename = "NaughtsState",
+    description = "A Fancy Naughts & Crosses position: the grid, the markers each side still holds and the side to move."
+)]
 pub struct RawState {
     /// Rows (and columns), 2–8.
     #[schemars(range(min = 2, max = 8))]

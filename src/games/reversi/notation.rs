@@ -13,7 +13,10 @@ use serde_json::Value;
 /// the API's contract publishes as `ReversiMove`. A request may send this
 /// object or just its notation.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "ReversiMove")]
+#[schemars(
+    rename = "ReversiMove",
+    description = "A Reversi move: the square a disc goes on, or a pass. A request may send this object or just its notation."
+)]
 pub struct MoveJson {
     /// The square the disc goes on (`d3`: column a-h, row 1-8 from the
     /// top), or null for a pass, which is legal only when the mover has no

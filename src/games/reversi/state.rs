@@ -9,7 +9,10 @@ use serde_json::Value;
 /// A Reversi state as JSON: what [`State::to_json`] writes, and the
 /// schema the API's contract publishes as `ReversiState`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[schemars(rename = "ReversiState")]
+#[schemars(
+    rename = "ReversiState",
+    description = "A Reversi position: the board and the side to move."
+)]
 pub struct StateJson {
     /// The 8 rows, row 1 first, each 8 characters from column a to h:
     /// `B` a black disc, `W` a white disc, `.` an empty square.
