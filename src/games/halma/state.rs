@@ -136,7 +136,7 @@ pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
         GameError::invalid_state_at("/to_move", "to_move must be \"black\" or \"white\"")
     })?;
     let camp_rule = match map.get("camp_rule") {
-        None | Some(Value::Null) => Some(CampRule::Referee),
+        None => Some(CampRule::Referee),
         Some(Value::String(s)) => parse_camp_rule(s),
         Some(_) => None,
     }
