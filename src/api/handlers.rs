@@ -223,10 +223,7 @@ pub async fn new_game(
 ) -> Result<Response, ApiError> {
     let GameRequest { game, payload, .. } = request;
     let body: NewRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
-    let reply = app
-        .compute(move |_| game.new_game(&body.options))
-        .await
-        .map_err(|e| e.at("/options"))?;
+    let reply = app.compute(move |_| game.new_game(&body.options)).await?;
     Ok(Json(reply).into_response())
 }
 
@@ -294,12 +291,15 @@ pub async fn bot_move(
     };
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
+    // What the game refuses before any work without a place of its own is
+    // about the level (an unknown one, or its options), when the body has one.
+    let level_in_body = !is_text && call.request.level.is_some();
     let job = game.prepare_bot(call.request).map_err(|error| {
         let error = ApiError::from(error);
-        if is_text {
-            error
-        } else {
+        if level_in_body {
             error.at("/level")
+        } else {
+            error
         }
     })?;
     let worker_app = app.clone();

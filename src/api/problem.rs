@@ -104,7 +104,7 @@ impl ApiError {
 
     /// A request option (of the API's, not of a game) that is out of range.
     pub fn invalid_option(detail: impl Into<String>) -> Self {
-        ApiError::Game(GameError::InvalidOption(detail.into()))
+        ApiError::Game(GameError::invalid_option(detail))
     }
 
     /// The same error placed at `pointer` in the body, unless it has a

@@ -148,7 +148,7 @@ mod tests {
             suggestion: None,
         };
         assert!(matches!(CliError::from(unknown), CliError::Usage(m) if m.contains("clever")));
-        let option = GameError::InvalidOption("depth must be 1..=8".into());
+        let option = GameError::invalid_option("depth must be 1..=8");
         assert_eq!(CliError::from(option).exit_code(), 2);
         assert!(matches!(
             CliError::from(GameError::game_over()),

@@ -447,6 +447,14 @@ impl<G: Game> Erased<G> {
         G::state_from_json(value).map_err(|e| e.under("/state", value))
     }
 
+    /// A new game from `new`'s options; an error points into the request's
+    /// `options` (`/options/k`).
+    fn from_options(options: &Value) -> Result<G::State, GameError> {
+        super::read_new_options::<G>(options)
+            .and_then(G::new_game)
+            .map_err(|e| e.under("/options", options))
+    }
+
     fn outcome(state: &G::State) -> Value {
         outcome_json(&G::outcome(state), G::info().sides)
     }
@@ -468,7 +476,7 @@ impl<G: Game> Erased<G> {
     fn level(text: &str, budget_fields: &[&'static str]) -> Result<AnyLevel<G::Level>, GameError> {
         let level = AnyLevel::parse::<G>(text)?;
         if matches!(level, AnyLevel::Numbered(_)) && !budget_fields.is_empty() {
-            return Err(GameError::InvalidOption(format!(
+            return Err(GameError::invalid_option(format!(
                 "{} with level {}: numbered levels carry their own budget (nodes, depth), \
                  so leave out time_ms, max_depth and max_nodes, or name a level such as the default",
                 budget_fields.join(", "),
@@ -673,7 +681,7 @@ impl<G: Game> DynGame for Erased<G> {
     }
 
     fn new_game(&self, options: &Value) -> Result<NewReply, GameError> {
-        let state = G::new_game(super::read_new_options::<G>(options)?)?;
+        let state = Self::from_options(options)?;
         Ok(NewReply {
             state: G::state_to_json(&state),
         })
@@ -723,7 +731,7 @@ impl<G: Game> DynGame for Erased<G> {
     fn replay(&self, request: &ReplayRequest) -> Result<ReplayReply, GameError> {
         let start = match &request.start {
             ReplayStart::NewGame => G::new_game(G::NewOptions::default())?,
-            ReplayStart::Options(options) => G::new_game(super::read_new_options::<G>(options)?)?,
+            ReplayStart::Options(options) => Self::from_options(options)?,
             ReplayStart::State(state) => Self::state(state)?,
         };
         let replay = match &request.moves {
@@ -773,9 +781,10 @@ fn replay_error(error: ReplayError, moves: &ReplayMoves) -> GameError {
                 ReplayMoves::List(_) => "moves",
                 ReplayMoves::Record(_) => "record",
             };
-            return GameError::InvalidOption(format!(
-                "{field} holds {count} moves: a replay plays at most {MAX_REPLAY_MOVES}"
-            ));
+            return GameError::invalid_option_at(
+                format!("/{field}"),
+                format!("{field} holds {count} moves: a replay plays at most {MAX_REPLAY_MOVES}"),
+            );
         }
         ReplayError::BadMove(bad) => bad,
     };

@@ -48,9 +48,17 @@ pub enum GameError {
         /// different case away), if one is near enough.
         suggestion: Option<&'static str>,
     },
-    /// An option (of `new`, or of a level) that the game does not have, or a bad value.
-    #[error("{0}")]
-    InvalidOption(String),
+    /// An option (of `new`, or of a level) that the game does not have, or
+    /// a bad value. `pointer` is a JSON pointer to the option (`/k` within
+    /// `new`'s options, moved under `/options` by [`GameError::under`])
+    /// where the option is one field of the body.
+    #[error("{detail}")]
+    InvalidOption {
+        /// Where the problem is, as a JSON pointer, if it is in one place.
+        pointer: Option<String>,
+        /// What is wrong and what was expected.
+        detail: String,
+    },
     /// A move or bot move was asked for in a finished game. `outcome` is
     /// how it ended, as the JSON view writes outcomes, where the caller
     /// knows it (the type-erased view always fills it in).
@@ -101,7 +109,7 @@ impl GameError {
             GameError::IllegalMove { code, .. } => code,
             GameError::MalformedRequest { .. } => "malformed_json",
             GameError::UnknownLevel { .. } => "unknown_level",
-            GameError::InvalidOption(_) => "invalid_option",
+            GameError::InvalidOption { .. } => "invalid_option",
             GameError::GameOver { .. } => "game_over",
             GameError::NoTextForm => "unsupported_media_type",
             GameError::Internal(_) => "internal_error",
@@ -115,7 +123,7 @@ impl GameError {
             GameError::IllegalMove { .. } => "Illegal move",
             GameError::MalformedRequest { .. } => "Malformed JSON body",
             GameError::UnknownLevel { .. } => "Unknown level",
-            GameError::InvalidOption(_) => "Invalid option",
+            GameError::InvalidOption { .. } => "Invalid option",
             GameError::GameOver { .. } => "Game over",
             GameError::NoTextForm => "Unsupported media type",
             GameError::Internal(_) => "Internal error",
@@ -126,7 +134,7 @@ impl GameError {
     pub fn fault(&self) -> Fault {
         match self {
             GameError::MalformedRequest { .. } => Fault::Malformed,
-            GameError::UnknownLevel { .. } | GameError::InvalidOption(_) => Fault::Option,
+            GameError::UnknownLevel { .. } | GameError::InvalidOption { .. } => Fault::Option,
             GameError::InvalidState { .. } | GameError::IllegalMove { .. } => Fault::Content,
             GameError::GameOver { .. } => Fault::Finished,
             GameError::NoTextForm => Fault::Unsupported,
@@ -140,6 +148,7 @@ impl GameError {
         match self {
             GameError::InvalidState { pointer, .. }
             | GameError::IllegalMove { pointer, .. }
+            | GameError::InvalidOption { pointer, .. }
             | GameError::MalformedRequest { pointer, .. } => pointer.as_deref(),
             _ => None,
         }
@@ -170,10 +179,36 @@ impl GameError {
         }
     }
 
+    /// An illegal move whose fault is one field of the move object
+    /// (`/from`, `/path/2/0`), with the generic `illegal_move` code.
+    pub fn illegal_move_at(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        GameError::IllegalMove {
+            code: "illegal_move",
+            pointer: Some(pointer.into()),
+            detail: detail.into(),
+        }
+    }
+
+    /// An invalid option with no single field to point at.
+    pub fn invalid_option(detail: impl Into<String>) -> Self {
+        GameError::InvalidOption {
+            pointer: None,
+            detail: detail.into(),
+        }
+    }
+
+    /// An invalid option at `pointer` (relative to the options, e.g. `/k`).
+    pub fn invalid_option_at(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        GameError::InvalidOption {
+            pointer: Some(pointer.into()),
+            detail: detail.into(),
+        }
+    }
+
     /// The same error with its pointer moved under `prefix` (`/state`,
-    /// `/move`, `/moves/17`), where `value` is the JSON the pointer points
-    /// into. An illegal move without a pointer of its own points at the
-    /// whole move. A pointer to a member
+    /// `/move`, `/moves/17`, `/options`), where `value` is the JSON the
+    /// pointer points into. An illegal move or an invalid option without a
+    /// pointer of its own points at the whole move or options. A pointer to a member
     /// that is not there (a missing field) is cut back to the deepest place
     /// that is, the object lacking it, so every pointer resolves in the
     /// request body; the detail still names the missing field.
@@ -192,6 +227,13 @@ impl GameError {
                 detail,
             } => GameError::IllegalMove {
                 code,
+                pointer: Some(format!(
+                    "{prefix}{}",
+                    existing_prefix(value, pointer.as_deref().unwrap_or_default())
+                )),
+                detail,
+            },
+            GameError::InvalidOption { pointer, detail } => GameError::InvalidOption {
                 pointer: Some(format!(
                     "{prefix}{}",
                     existing_prefix(value, pointer.as_deref().unwrap_or_default())
@@ -222,6 +264,21 @@ fn did_you_mean(suggestion: &Option<&'static str>) -> String {
     suggestion.map_or_else(String::new, |id| format!("did you mean '{id}'? "))
 }
 
+/// The JSON pointer (RFC 6901) of the place serde stopped at (`/k`,
+/// `/clock/mode`), up to the deepest place it knows; `""` for the whole value.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .map_while(|segment| match segment {
+            Segment::Seq { index } => Some(format!("/{index}")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                Some(format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+            }
+            Segment::Unknown => None,
+        })
+        .collect()
+}
+
 /// The longest prefix of `pointer` that resolves in `value`.
 fn existing_prefix<'p>(value: &serde_json::Value, pointer: &'p str) -> &'p str {
     let mut at = pointer;
@@ -248,5 +305,24 @@ mod tests {
         assert_eq!(located("/to_move"), "/state");
         assert_eq!(located("/board/0"), "/state/board/0");
         assert_eq!(located("/board/3"), "/state/board");
+    }
+
+    #[test]
+    fn an_option_points_into_the_options_or_at_them() {
+        let options = json!({"k": "x"});
+        let placed = |error: GameError| {
+            error
+                .under("/options", &options)
+                .pointer()
+                .map(str::to_string)
+        };
+        assert_eq!(
+            placed(GameError::invalid_option_at("/k", "x")).as_deref(),
+            Some("/options/k")
+        );
+        assert_eq!(
+            placed(GameError::invalid_option("x")).as_deref(),
+            Some("/options")
+        );
     }
 }

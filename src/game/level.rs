@@ -182,14 +182,14 @@ impl<L: FromStr<Err = GameError>> LevelSpec<L> {
         };
         let name = name.trim();
         if name.is_empty() {
-            return Err(GameError::InvalidOption(format!(
+            return Err(GameError::invalid_option(format!(
                 "level '{text}' has no name; write name or name:key=value,..."
             )));
         }
         let mut options = Vec::new();
         for pair in rest.into_iter().flat_map(|r| r.split(',')) {
             let Some((key, value)) = pair.split_once('=') else {
-                return Err(GameError::InvalidOption(format!(
+                return Err(GameError::invalid_option(format!(
                     "level option '{pair}' in '{text}' is not key=value"
                 )));
             };
@@ -221,7 +221,7 @@ impl<L: Display> LevelSpec<L> {
             .find(|(k, _)| !allowed.contains(&k.as_str()))
         {
             None => Ok(()),
-            Some((key, _)) => Err(GameError::InvalidOption(format!(
+            Some((key, _)) => Err(GameError::invalid_option(format!(
                 "level '{}' has no option '{key}' (it takes: {})",
                 self.level,
                 if allowed.is_empty() {
@@ -244,7 +244,7 @@ impl<L: Display> LevelSpec<L> {
         };
         match raw.parse::<u64>() {
             Ok(v) if range.contains(&v) => Ok(Some(v)),
-            _ => Err(GameError::InvalidOption(format!(
+            _ => Err(GameError::invalid_option(format!(
                 "level option {key}={raw}: expected a whole number from {} to {}",
                 range.start(),
                 range.end()

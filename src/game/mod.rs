@@ -122,18 +122,21 @@ impl<T> Outcome<T> {
 
 /// Reads `new`'s `options` (a JSON object, or null for the defaults) as the
 /// game's typed options. An option the game does not have, or a value of the
-/// wrong type, is `invalid_option` naming it.
+/// wrong type, is `invalid_option` naming it, with its pointer within the
+/// options (`/k`).
 pub fn read_new_options<G: Game>(options: &Value) -> Result<G::NewOptions, GameError> {
     if options.is_null() {
         return Ok(G::NewOptions::default());
     }
     if !options.is_object() {
-        return Err(GameError::InvalidOption(format!(
-            "options must be a JSON object, not {options}"
-        )));
+        return Err(GameError::invalid_option_at(
+            "",
+            format!("options must be a JSON object, not {options}"),
+        ));
     }
     serde_path_to_error::deserialize(options.clone()).map_err(|e| {
         let option = e.path().to_string();
+        let pointer = error::pointer_of(e.path());
         let message = e
             .into_inner()
             .to_string()
@@ -147,10 +150,13 @@ pub fn read_new_options<G: Game>(options: &Value) -> Result<G::NewOptions, GameE
         } else {
             String::new()
         };
-        GameError::InvalidOption(format!(
-            "{} has no such new game: option '{option}': {message}{hint}",
-            G::info().id
-        ))
+        GameError::invalid_option_at(
+            pointer,
+            format!(
+                "{} has no such new game: option '{option}': {message}{hint}",
+                G::info().id
+            ),
+        )
     })
 }
 

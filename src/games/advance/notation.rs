@@ -147,56 +147,90 @@ fn parse_notation(text: &str) -> Result<(usize, usize, Option<&'static [Kind]>),
     Ok((from, to, kinds))
 }
 
-/// Reads `[row, col]` from a move object's field.
+/// Reads `[row, col]` from a move object's field; an error points at the
+/// field, or at the coordinate at fault.
 fn parse_coords(object: &serde_json::Map<String, Value>, field: &str) -> Result<usize, GameError> {
-    let bad = || {
-        GameError::illegal_move(format!(
-            "move field \"{field}\" must be [row, col] with row and col from 0 to 8"
-        ))
+    let expected =
+        format!("move field \"{field}\" must be [row, col] with row and col from 0 to 8");
+    let pair = match object.get(field).and_then(Value::as_array) {
+        Some(pair) if pair.len() == 2 => pair,
+        _ => return Err(GameError::illegal_move_at(format!("/{field}"), expected)),
     };
-    let pair = object
-        .get(field)
-        .and_then(Value::as_array)
-        .ok_or_else(bad)?;
-    if pair.len() != 2 {
-        return Err(bad());
-    }
-    let coord = |v: &Value| v.as_u64().filter(|&n| n < SIZE as u64).map(|n| n as usize);
-    let row = coord(&pair[0]).ok_or_else(bad)?;
-    let col = coord(&pair[1]).ok_or_else(bad)?;
-    Ok(square(row, col))
+    let coord = |i: usize| {
+        pair[i]
+            .as_u64()
+            .filter(|&n| n < SIZE as u64)
+            .map(|n| n as usize)
+            .ok_or_else(|| {
+                GameError::illegal_move_at(
+                    format!("/{field}/{i}"),
+                    format!("{expected}, not {}", pair[i]),
+                )
+            })
+    };
+    Ok(square(coord(0)?, coord(1)?))
 }
 
-/// Reads a move object: `from` and `to`, `kind` optional; or only `notation`.
+/// Reads a move object: `from` and `to`, `kind` optional; or only
+/// `notation`. A `notation` beside `from` and `to` must name the same move.
 fn parse_object(
     object: &serde_json::Map<String, Value>,
 ) -> Result<(usize, usize, Option<&'static [Kind]>), GameError> {
+    let notation = match object.get("notation") {
+        None => None,
+        Some(Value::String(text)) => Some(
+            parse_notation(text)
+                .map_err(|e| GameError::illegal_move_at("/notation", e.to_string()))?,
+        ),
+        Some(other) => {
+            return Err(GameError::illegal_move_at(
+                "/notation",
+                format!("move field \"notation\" must be a string such as \"e2-e3\", not {other}"),
+            ))
+        }
+    };
     if !object.contains_key("from") && !object.contains_key("to") {
-        return match object.get("notation") {
-            Some(Value::String(text)) => parse_notation(text),
-            _ => Err(GameError::illegal_move(
+        return notation.ok_or_else(|| {
+            GameError::illegal_move(
                 "a move object needs \"from\" and \"to\" ([row, col] each) or a \"notation\" string",
-            )),
-        };
+            )
+        });
     }
     let from = parse_coords(object, "from")?;
     let to = parse_coords(object, "to")?;
     let kinds = match object.get("kind") {
-        None | Some(Value::Null) => None,
+        None => None,
         Some(Value::String(name)) => {
             let kind = Kind::from_name(name).ok_or_else(|| {
-                GameError::illegal_move(format!(
+                GameError::illegal_move_at("/kind", format!(
                     "unknown move kind {name:?}; expected move, capture, leap, build, swap, convert or shoot"
                 ))
             })?;
             Some(kind_slice(kind))
         }
         Some(other) => {
-            return Err(GameError::illegal_move(format!(
-                "move field \"kind\" must be a string, not {other}"
-            )))
+            return Err(GameError::illegal_move_at(
+                "/kind",
+                format!("move field \"kind\" must be a string, not {other}"),
+            ))
         }
     };
+    if let Some((named_from, named_to, named_kinds)) = notation {
+        let same_kind = match (kinds, named_kinds) {
+            (Some(kinds), Some(named)) => kinds.iter().any(|k| named.contains(k)),
+            _ => true,
+        };
+        if (named_from, named_to) != (from, to) || !same_kind {
+            return Err(GameError::illegal_move_at(
+                "/notation",
+                format!(
+                    "move field \"notation\" names another move than \"from\", \"to\" and \"kind\" ({} to {})",
+                    square_name(from),
+                    square_name(to)
+                ),
+            ));
+        }
+    }
     Ok((from, to, kinds))
 }
 

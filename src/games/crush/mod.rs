@@ -346,17 +346,19 @@ impl Codec for Crush {
     fn new_game(options: CrushNew) -> Result<State, GameError> {
         if let Some(preset) = options.preset {
             if preset != "course" {
-                return Err(GameError::InvalidOption(format!(
-                    "option 'preset' must be \"course\", got \"{preset}\""
-                )));
+                return Err(GameError::invalid_option_at(
+                    "/preset",
+                    format!("option 'preset' must be \"course\", got \"{preset}\""),
+                ));
             }
             if let Some(key) = [("k", options.k.is_some()), ("seed", options.seed.is_some())]
                 .into_iter()
                 .find_map(|(key, given)| given.then_some(key))
             {
-                return Err(GameError::InvalidOption(format!(
-                    "option '{key}' cannot be combined with 'preset' (the course game is k 4, seed 0)"
-                )));
+                return Err(GameError::invalid_option_at(
+                    format!("/{key}"),
+                    format!("option '{key}' cannot be combined with 'preset' (the course game is k 4, seed 0)"),
+                ));
             }
             return Ok(Crush::new_course());
         }
@@ -364,9 +366,10 @@ impl Codec for Crush {
             None => 4,
             Some(k) if (4..=7).contains(&k) => k,
             Some(k) => {
-                return Err(GameError::InvalidOption(format!(
-                    "option 'k' must be 4, 5, 6 or 7, got {k}"
-                )))
+                return Err(GameError::invalid_option_at(
+                    "/k",
+                    format!("option 'k' must be 4, 5, 6 or 7, got {k}"),
+                ))
             }
         };
         Ok(Crush::new_seeded(k, options.seed.unwrap_or(0)))

@@ -128,15 +128,16 @@ impl Swap {
                 let b = cell_field(map.get("b"), "b")?;
                 let swap = Swap::new(a, b)?;
                 if let Some(notation) = map.get("notation") {
+                    let at_notation = |e: GameError| at_field("notation", e);
                     let named = match notation {
-                        Value::String(text) => Swap::parse_notation(text)?,
-                        _ => return Err(not_a_move("\"notation\" must be a string")),
+                        Value::String(text) => Swap::parse_notation(text).map_err(at_notation)?,
+                        _ => return Err(at_notation(not_a_move("\"notation\" must be a string"))),
                     };
                     if named != swap {
-                        return Err(GameError::illegal_move(format!(
+                        return Err(at_notation(GameError::illegal_move(format!(
                             "\"notation\" {notation} names another swap than \"a\" and \"b\" ({})",
                             swap.notation()
-                        )));
+                        ))));
                     }
                 }
                 Ok(swap)
@@ -164,14 +165,24 @@ impl Swap {
     }
 }
 
+/// The same error, pointing at field `name` of the move object.
+fn at_field(name: &str, error: GameError) -> GameError {
+    GameError::illegal_move_at(format!("/{name}"), error.to_string())
+}
+
 fn not_a_move(why: &str) -> GameError {
     GameError::illegal_move(format!(
         "a move is a four-digit string like \"2122\" or an object {{\"a\": \"21\", \"b\": \"22\"}}: {why}"
     ))
 }
 
-/// One cell of the object form: `"21"` or the number 21.
+/// One cell of the object form: `"21"` or the number 21; an error points
+/// at the field.
 fn cell_field(value: Option<&Value>, name: &str) -> Result<usize, GameError> {
+    read_cell(value, name).map_err(|e| at_field(name, e))
+}
+
+fn read_cell(value: Option<&Value>, name: &str) -> Result<usize, GameError> {
     let off_board = |v: &Value| {
         GameError::illegal_move(format!(
             "cell \"{name}\" = {v} is off the board: cells are 00 to 99"

@@ -401,7 +401,7 @@ fn new_game_options_are_checked() {
         (json!({"preset": "course", "seed": 1}), "'seed'"),
     ] {
         match new(options.clone()) {
-            Err(GameError::InvalidOption(detail)) => {
+            Err(GameError::InvalidOption { detail, .. }) => {
                 assert!(detail.contains(named), "{options}: {detail}")
             }
             other => panic!("{options}: {other:?}"),
@@ -484,7 +484,7 @@ fn levels_refuse_unknown_options() {
         let result =
             Crush::choose_move(&state, &level, &BotParams::seeded(1), &Budget::unlimited());
         assert!(
-            matches!(result, Err(GameError::InvalidOption(_))),
+            matches!(result, Err(GameError::InvalidOption { .. })),
             "{level}"
         );
     }
@@ -649,7 +649,7 @@ fn strong_takes_depth_and_refuses_the_research_knobs() {
         assert!(
             matches!(
                 run(&format!("strong:{knob}")),
-                Err(GameError::InvalidOption(_))
+                Err(GameError::InvalidOption { .. })
             ),
             "{knob}"
         );

@@ -290,7 +290,8 @@ impl Codec for Halma {
             HalmaSide::White => Player::Second,
         };
         if options.ply_limit == Some(0) {
-            return Err(GameError::InvalidOption(
+            return Err(GameError::invalid_option_at(
+                "/ply_limit",
                 "option ply_limit is 0: expected a whole number from 1 (the ply at which the game ends if nobody has won), or no ply_limit for no limit".to_string(),
             ));
         }
@@ -338,7 +339,7 @@ impl Codec for Halma {
         let camp_rule = match query.get("camp_rule") {
             None => CampRule::Referee,
             Some(value) => state::parse_camp_rule(value).ok_or_else(|| {
-                GameError::InvalidOption(format!("camp_rule={value}: expected referee or basic"))
+                GameError::invalid_option(format!("camp_rule={value}: expected referee or basic"))
             })?,
         };
         let input = text::parse_input(body, camp_rule)?;

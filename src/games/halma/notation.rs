@@ -69,6 +69,11 @@ fn bad(detail: impl Into<String>) -> GameError {
     GameError::illegal_move(detail)
 }
 
+/// An error about one field of a move object (`/path/2`), pointing at it.
+fn bad_at(pointer: impl Into<String>, detail: impl Into<String>) -> GameError {
+    GameError::illegal_move_at(pointer, detail)
+}
+
 /// Reads `x,y` with both coordinates from 0 to 15.
 pub fn parse_cell(text: &str) -> Result<Cell, GameError> {
     let parse = |part: Option<&str>| part.and_then(|p| p.trim().parse::<usize>().ok());
@@ -141,13 +146,18 @@ pub fn parse_notation(text: &str) -> Result<(Vec<Cell>, bool), GameError> {
     Ok((path, jump.unwrap_or(false)))
 }
 
-/// Reads a JSON path `[[x, y], ...]`.
+/// Reads a JSON path `[[x, y], ...]`; an error points at the path, the
+/// cell or the coordinate at fault.
 fn parse_path(value: &Value) -> Result<Vec<Cell>, GameError> {
     let Some(items) = value.as_array() else {
-        return Err(bad("move.path must be an array of [x, y] cells"));
+        return Err(bad_at(
+            "/path",
+            "move.path must be an array of [x, y] cells",
+        ));
     };
     if items.len() < 2 {
-        return Err(bad(
+        return Err(bad_at(
+            "/path",
             "move.path must hold at least two cells: where the piece starts and where it ends",
         ));
     }
@@ -155,55 +165,79 @@ fn parse_path(value: &Value) -> Result<Vec<Cell>, GameError> {
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let coords: Option<Vec<u64>> = item
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect());
-            match coords.as_deref() {
-                Some(&[x, y])
-                    if item.as_array().is_some_and(|a| a.len() == 2) && x < 16 && y < 16 =>
-                {
-                    Ok(cell(x as usize, y as usize))
-                }
-                _ => Err(bad(format!(
-                    "move.path[{i}] is {item}: expected [x, y] with whole numbers from 0 to 15"
-                ))),
-            }
+            let expected = format!(
+                "move.path[{i}] is {item}: expected [x, y] with whole numbers from 0 to 15"
+            );
+            let pair = match item.as_array() {
+                Some(pair) if pair.len() == 2 => pair,
+                _ => return Err(bad_at(format!("/path/{i}"), expected)),
+            };
+            let coord = |j: usize| {
+                pair[j]
+                    .as_u64()
+                    .filter(|&n| n < 16)
+                    .map(|n| n as usize)
+                    .ok_or_else(|| bad_at(format!("/path/{i}/{j}"), expected.clone()))
+            };
+            Ok(cell(coord(0)?, coord(1)?))
         })
         .collect()
 }
 
-/// Reads a move object: `path` (with optional `jump`), or failing that `notation`.
+/// Reads a move object: `path` (with optional `jump`), or failing that
+/// `notation`. A `jump` or `notation` beside the path must say the same.
 fn parse_object(map: &serde_json::Map<String, Value>) -> Result<(Vec<Cell>, bool), GameError> {
     if let Some(key) = map
         .keys()
         .find(|k| !["path", "jump", "notation"].contains(&k.as_str()))
     {
-        return Err(bad(format!(
-            "move has an unknown field '{key}'; a move has path, jump and notation"
-        )));
+        return Err(bad_at(
+            format!("/{}", key.replace('~', "~0").replace('/', "~1")),
+            format!("move has an unknown field '{key}'; a move has path, jump and notation"),
+        ));
     }
     let jump = match map.get("jump") {
-        None | Some(Value::Null) => None,
+        None => None,
         Some(Value::Bool(b)) => Some(*b),
-        Some(other) => return Err(bad(format!("move.jump is {other}: expected true or false"))),
+        Some(other) => {
+            return Err(bad_at(
+                "/jump",
+                format!("move.jump is {other}: expected true or false"),
+            ))
+        }
     };
-    let (path, jump) = match (map.get("path"), map.get("notation")) {
-        (Some(path), _) => {
+    let notation = match map.get("notation") {
+        None => None,
+        Some(Value::String(text)) => {
+            Some(parse_notation(text).map_err(|e| bad_at("/notation", e.to_string()))?)
+        }
+        Some(other) => {
+            return Err(bad_at(
+                "/notation",
+                format!("move.notation is {other}: expected a string"),
+            ))
+        }
+    };
+    let (path, jump) = match (map.get("path"), notation) {
+        (Some(path), named) => {
             let path = parse_path(path)?;
             let adjacent = path.len() == 2
                 && col(path[0]).abs_diff(col(path[1])) <= 1
                 && row(path[0]).abs_diff(row(path[1])) <= 1;
-            (path, jump.unwrap_or(!adjacent))
+            let jump = jump.unwrap_or(!adjacent);
+            if named.is_some_and(|named| named != (path.clone(), jump)) {
+                return Err(bad_at(
+                    "/notation",
+                    "move.notation names another move than move.path and move.jump",
+                ));
+            }
+            (path, jump)
         }
-        (None, Some(Value::String(text))) => {
-            let (path, parsed_jump) = parse_notation(text)?;
+        (None, Some((path, parsed_jump))) => {
             if jump.is_some_and(|j| j != parsed_jump) {
-                return Err(bad("move.jump disagrees with move.notation"));
+                return Err(bad_at("/jump", "move.jump disagrees with move.notation"));
             }
             (path, parsed_jump)
-        }
-        (None, Some(other)) => {
-            return Err(bad(format!("move.notation is {other}: expected a string")))
         }
         (None, None) => return Err(bad("move needs a path (or a notation)")),
     };

@@ -136,7 +136,7 @@ pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
         GameError::invalid_state_at("/to_move", "to_move must be \"black\" or \"white\"")
     })?;
     let camp_rule = match map.get("camp_rule") {
-        None | Some(Value::Null) => Some(CampRule::Referee),
+        None => Some(CampRule::Referee),
         Some(Value::String(s)) => parse_camp_rule(s),
         Some(_) => None,
     }
@@ -249,9 +249,8 @@ pub struct StateJson {
     pub board: Vec<String>,
     /// The side to move.
     pub to_move: SideJson,
-    /// Which camp rules apply (absent or null: `referee`).
+    /// Which camp rules apply (absent: `referee`).
     #[serde(default)]
-    #[schemars(with = "Option<CampRule>")]
     pub camp_rule: CampRule,
     /// Plies played so far (0 at the start); absent when unknown, and
     /// then `ply_limit` cannot be given.

@@ -812,7 +812,7 @@ fn the_erased_view_lists_plays_and_refuses() {
     assert_eq!(basic["to_move"], "white");
     assert!(matches!(
         game.new_game(&json!({"speed": 1})),
-        Err(GameError::InvalidOption(_))
+        Err(GameError::InvalidOption { .. })
     ));
 }
 
@@ -1330,7 +1330,7 @@ fn a_new_game_with_a_ply_limit_counts_its_plies_and_ends_there() {
     assert!(plain.get("ply_limit").is_none(), "no limit unless asked");
     assert!(matches!(
         game.new_game(&json!({"ply_limit": 0})),
-        Err(GameError::InvalidOption(message)) if message.contains("ply_limit")
+        Err(GameError::InvalidOption { detail: message, .. }) if message.contains("ply_limit")
     ));
 }
 

@@ -107,11 +107,14 @@ fn in_range(
     if range.contains(&usize::from(value)) {
         Ok(value)
     } else {
-        Err(GameError::InvalidOption(format!(
-            "option {name} is {value}: expected a whole number from {} to {}",
-            range.start(),
-            range.end()
-        )))
+        Err(GameError::invalid_option_at(
+            format!("/{name}"),
+            format!(
+                "option {name} is {value}: expected a whole number from {} to {}",
+                range.start(),
+                range.end()
+            ),
+        ))
     }
 }
 

@@ -91,7 +91,7 @@ fn new_game_defaults_and_options() {
     ] {
         assert!(matches!(
             crate::game::read_new_options::<Naughts>(&bad).and_then(Naughts::new_game),
-            Err(GameError::InvalidOption(_))
+            Err(GameError::InvalidOption { .. })
         ));
     }
 }

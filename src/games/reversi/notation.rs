@@ -109,23 +109,48 @@ fn list_squares(bits: u64) -> String {
 fn read_move(value: &Value) -> Result<Move, GameError> {
     match value {
         Value::String(text) => read_notation(text),
-        Value::Object(map) => match map.get("square") {
-            Some(Value::Null) => Ok(Move::Pass),
-            Some(Value::String(text)) => read_square(text),
-            Some(other) => Err(GameError::illegal_move(format!(
-                "move field 'square' must be a square name such as \"d3\" or null for a pass, not {other}"
-            ))),
-            None => match map.get("notation") {
-                Some(Value::String(text)) => read_notation(text),
-                _ => Err(GameError::illegal_move(
+        Value::Object(map) => {
+            let notation = match map.get("notation") {
+                None => None,
+                Some(Value::String(text)) => Some(read_notation(text).map_err(|e| at_field("notation", e))?),
+                Some(other) => {
+                    return Err(GameError::illegal_move_at(
+                        "/notation",
+                        format!("move field 'notation' must be a square name such as \"d3\" or \"pass\", not {other}"),
+                    ))
+                }
+            };
+            let square = match map.get("square") {
+                None => None,
+                Some(Value::Null) => Some(Move::Pass),
+                Some(Value::String(text)) => Some(read_square(text).map_err(|e| at_field("square", e))?),
+                Some(other) => {
+                    return Err(GameError::illegal_move_at(
+                        "/square",
+                        format!("move field 'square' must be a square name such as \"d3\" or null for a pass, not {other}"),
+                    ))
+                }
+            };
+            match (square, notation) {
+                (Some(square), Some(named)) if named != square => Err(GameError::illegal_move_at(
+                    "/notation",
+                    format!("move field 'notation' names another move than 'square' ({})", square.notation()),
+                )),
+                (Some(mv), _) | (None, Some(mv)) => Ok(mv),
+                (None, None) => Err(GameError::illegal_move(
                     "a move object needs 'square' (\"d3\", or null for a pass) or 'notation'",
                 )),
-            },
-        },
+            }
+        }
         other => Err(GameError::illegal_move(format!(
             "a move is a notation string (\"d3\", \"pass\") or an object {{\"square\": \"d3\"}}, not {other}"
         ))),
     }
+}
+
+/// The same error, pointing at field `name` of the move object.
+fn at_field(name: &str, error: GameError) -> GameError {
+    GameError::illegal_move_at(format!("/{name}"), error.to_string())
 }
 
 fn read_notation(text: &str) -> Result<Move, GameError> {

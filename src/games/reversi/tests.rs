@@ -516,7 +516,7 @@ fn erased_view_plays_and_reports() {
     };
     assert!(matches!(
         view.bot_move(&asking("norvig:depth=11"), &Budget::unlimited()),
-        Err(GameError::InvalidOption(_))
+        Err(GameError::InvalidOption { .. })
     ));
     // An unknown level is refused before any work is queued.
     assert!(matches!(
