@@ -112,6 +112,10 @@ struct Searcher<'a, G: Evaluate> {
     /// an immediate win is never missed, however small the budget or loaded
     /// the machine.
     first_iteration: bool,
+    /// Set when the first iteration runs past the deadline: from then on
+    /// quiescence stands pat, so that a position full of captures still
+    /// finishes its first iteration soon after the deadline.
+    overdue: bool,
     /// Set when a score in the current iteration leaned on the horizon (a static
     /// evaluation or a depth-limited table entry), so it is not proven.
     horizon: bool,
@@ -175,6 +179,7 @@ fn iterate<G: Evaluate>(
         nodes: 0,
         stopped: None,
         first_iteration: true,
+        overdue: false,
         horizon: false,
         move_lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
     };
@@ -365,11 +370,12 @@ impl<G: Evaluate> Searcher<'_, G> {
         } else if self.nodes % CHECK_EVERY == 1 {
             // From the first node on, so that a search started late stops at
             // once (after the first iteration, which only cancelling stops).
-            let first = self.first_iteration;
-            self.stopped = self
-                .budget
-                .interrupted()
-                .filter(|&reason| !first || reason == StopReason::Cancelled);
+            let interrupted = self.budget.interrupted();
+            if self.first_iteration && interrupted.is_some_and(|r| r != StopReason::Cancelled) {
+                self.overdue = true;
+            } else {
+                self.stopped = interrupted;
+            }
         }
         self.stopped.is_some()
     }
@@ -584,7 +590,7 @@ impl<G: Evaluate> Searcher<'_, G> {
         known: Option<Vec<G::Move>>,
     ) -> i32 {
         let stand_pat = G::evaluate(state);
-        if qply >= QUIESCENCE_PLIES || stand_pat >= beta {
+        if qply >= QUIESCENCE_PLIES || stand_pat >= beta || self.overdue {
             if let Some(moves) = known {
                 self.move_lists[ply] = moves;
             }

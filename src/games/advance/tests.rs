@@ -1458,3 +1458,26 @@ mod records {
         );
     }
 }
+
+#[test]
+fn an_analysis_past_its_deadline_on_a_board_full_of_captures_ends_soon() {
+    // A position where every reply starts a long exchange: the first
+    // iteration, which the deadline does not stop, must not follow them all.
+    let board = json!({
+        "board": ["#scDBcjmc", "Csd#ssgdz", "SzCjsJMzd", "s#jCbbDd#", "#scDBcjmc",
+                  "#scDBcjmc", "#sBBBBBBB", "BBBBBBBBB", "BBBBBBBSB"],
+        "to_move": "black"
+    });
+    let game = crate::games::find("advance").unwrap();
+    let request = BotRequest {
+        state: StateInput::Json(board),
+        ..Default::default()
+    };
+    let mut budget = Budget::with_time_ms(0);
+    budget.deadline = Some(std::time::Instant::now());
+    let reply = game.prepare_analysis(request, 3).unwrap()(&budget).unwrap();
+    assert_eq!(reply.search.depth, Some(1));
+    assert_eq!(reply.moves.len(), 3);
+    let nodes = reply.search.nodes.unwrap();
+    assert!(nodes < 20_000, "{nodes} nodes after the deadline");
+}
