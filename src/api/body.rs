@@ -2,6 +2,7 @@
 //! whose errors say where the problem is.
 
 use super::ApiError;
+use crate::game::place;
 use axum::body::{to_bytes, Body};
 use axum::http::{header, HeaderMap};
 use serde::de::DeserializeOwned;
@@ -102,7 +103,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             )
         }),
         Err(error) => {
-            let pointer = pointer_of(error.path());
+            let pointer = place::pointer_of(error.path());
             let place = match &pointer {
                 Some(pointer) => format!(" at {pointer}"),
                 None => String::new(),
@@ -114,31 +115,6 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             ))
         }
     }
-}
-
-/// The RFC 6901 pointer to the deepest place of `path` that is known: serde
-/// cannot always say where it was (a trailing comma after the last field),
-/// and then the pointer stops at the last known ancestor. `None` for the
-/// whole body.
-fn pointer_of(path: &serde_path_to_error::Path) -> Option<String> {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        let token = match segment {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => escape_token(key),
-            Segment::Enum { variant } => escape_token(variant),
-            Segment::Unknown => break,
-        };
-        pointer.push('/');
-        pointer.push_str(&token);
-    }
-    (!pointer.is_empty()).then_some(pointer)
-}
-
-/// A reference token of a JSON pointer: `~` is written `~0` and `/` `~1`.
-pub fn escape_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

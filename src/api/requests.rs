@@ -4,9 +4,10 @@
 //! Every error names the field at fault with a pointer that resolves in the
 //! body sent, wrong types included.
 
-use super::body::{self, escape_token};
+use super::body;
 use super::ApiError;
 use crate::game::erased::{self as replay, BotRequest, StateInput, TextParams};
+use crate::game::place;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -347,25 +348,13 @@ fn with_game_fields<T: DeserializeOwned + SharedFields>(
         .into_iter()
         .partition(|(key, _)| T::FIELDS.contains(&key.as_str()));
     let request = serde_path_to_error::deserialize(Value::Object(shared)).map_err(|error| {
-        let pointer: String = error
-            .path()
-            .iter()
-            .map(|segment| match segment {
-                serde_path_to_error::Segment::Seq { index } => format!("/{index}"),
-                serde_path_to_error::Segment::Map { key } => format!("/{}", escape_token(key)),
-                serde_path_to_error::Segment::Enum { variant } => {
-                    format!("/{}", escape_token(variant))
-                }
-                serde_path_to_error::Segment::Unknown => String::new(),
-            })
-            .collect();
-        let place = if pointer.is_empty() {
-            String::new()
-        } else {
-            format!(" at {pointer}")
+        let pointer = place::pointer_of(error.path());
+        let place = match &pointer {
+            Some(pointer) => format!(" at {pointer}"),
+            None => String::new(),
         };
         ApiError::malformed(
-            (!pointer.is_empty()).then_some(pointer),
+            pointer,
             format!(
                 "the body is not the JSON this endpoint takes{place}: {}",
                 error.into_inner()

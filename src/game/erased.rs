@@ -444,7 +444,7 @@ struct BotSetup<G: Game> {
 
 impl<G: Game> Erased<G> {
     fn state(value: &Value) -> Result<G::State, GameError> {
-        G::state_from_json(value).map_err(|e| e.under("/state", value))
+        super::fields::read_state::<G>(value).map_err(|e| e.under("/state", value))
     }
 
     /// A new game from `new`'s options; an error points into the request's
@@ -701,7 +701,7 @@ impl<G: Game> DynGame for Erased<G> {
     fn play(&self, state: &Value, mv: &Value) -> Result<PlayReply, GameError> {
         let state = Self::state(state)?;
         Self::ongoing(&state)?;
-        let mv = G::parse_move(&state, mv).map_err(|e| e.under("/move", mv))?;
+        let mv = super::fields::read_move::<G>(&state, mv).map_err(|e| e.under("/move", mv))?;
         let after = G::apply(&state, &mv);
         Ok(PlayReply {
             mv: G::move_to_json(&state, &mv),
@@ -823,16 +823,7 @@ fn bot_options<O: serde::de::DeserializeOwned>(
 ) -> Result<O, GameError> {
     let value = Value::Object(own_fields.clone());
     serde_path_to_error::deserialize(value).map_err(|error| {
-        let pointer = error
-            .path()
-            .iter()
-            .map(|segment| match segment {
-                serde_path_to_error::Segment::Seq { index } => index.to_string(),
-                serde_path_to_error::Segment::Map { key } => escape_token(key),
-                serde_path_to_error::Segment::Enum { variant } => escape_token(variant),
-                serde_path_to_error::Segment::Unknown => String::new(),
-            })
-            .fold(String::new(), |pointer, token| format!("{pointer}/{token}"));
+        let pointer = super::place::pointer_of(error.path()).unwrap_or_default();
         let inner = error.into_inner().to_string();
         let unknown = inner.strip_prefix("unknown field ").map(|rest| {
             let field = rest.split(',').next().unwrap_or(rest);
@@ -850,9 +841,4 @@ fn bot_options<O: serde::de::DeserializeOwned>(
             pointer: Some(pointer),
         }
     })
-}
-
-/// A reference token of a JSON pointer: `~` is written `~0` and `/` `~1`.
-fn escape_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }

@@ -3,6 +3,32 @@
 //! the pointer `/board/3`, with the square in the game's own notation beside
 //! it; text input is named by 1-based line and column, as an editor shows them.
 
+/// A reference token of a JSON pointer (RFC 6901): `~` is written `~0` and
+/// `/` `~1`.
+pub fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The RFC 6901 pointer to the deepest place of a deserializer's `path`
+/// that is known: serde cannot always say where it was (a trailing comma
+/// after the last field), and then the pointer stops at the last known
+/// ancestor. `None` for the whole document.
+pub fn pointer_of(path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => pointer_token(key),
+            Segment::Enum { variant } => pointer_token(variant),
+            Segment::Unknown => break,
+        };
+        pointer.push('/');
+        pointer.push_str(&token);
+    }
+    (!pointer.is_empty()).then_some(pointer)
+}
+
 /// `board row 3`: the row at index 3 of the JSON state's `board`.
 pub fn json_row(row: usize) -> String {
     format!("board row {row}")
