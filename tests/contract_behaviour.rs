@@ -371,3 +371,58 @@ async fn a_json_bot_move_refuses_query_parameters() {
         "{detail}"
     );
 }
+
+#[tokio::test]
+async fn a_stray_field_in_a_state_or_a_move_object_is_refused_where_it_is() {
+    let app = app();
+    for game in REGISTRY {
+        let id = game.info().id;
+        let state = game.new_game(&Value::Null).unwrap().state;
+        let legal = game.legal_moves(&state).unwrap();
+        let written = legal.moves[0].clone();
+
+        let mut stray_state = state.clone();
+        stray_state["colour"] = json!(1);
+        let reply = post_json(
+            &app,
+            &format!("/v1/games/{id}/legal-moves"),
+            &json!({"state": stray_state}),
+        )
+        .await;
+        assert_eq!(
+            (reply.status, reply.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid_state"),
+            "{id}: {}",
+            reply.text
+        );
+        assert_eq!(
+            reply.json["pointer"], "/state/colour",
+            "{id}: {}",
+            reply.text
+        );
+        assert!(reply.text.contains("unknown field"), "{id}: {}", reply.text);
+
+        let mut stray_move = written.clone();
+        stray_move["weight"] = json!(2.5);
+        let play = format!("/v1/games/{id}/play");
+        let reply = post_json(&app, &play, &json!({"state": state, "move": stray_move})).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{id}: {}",
+            reply.text
+        );
+        assert_eq!(
+            reply.json["pointer"], "/move/weight",
+            "{id}: {}",
+            reply.text
+        );
+
+        // The move object as written, and its notation alone, both play.
+        for mv in [written.clone(), json!({"notation": written["notation"]})] {
+            let reply = post_json(&app, &play, &json!({"state": state, "move": mv})).await;
+            assert_eq!(reply.status, StatusCode::OK, "{id} {mv}: {}", reply.text);
+            assert_eq!(reply.json["move"], written, "{id}: {}", reply.text);
+        }
+    }
+}

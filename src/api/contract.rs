@@ -358,6 +358,60 @@ fn inline_root(value: &mut Value, generator: &SchemaGenerator) {
     }
 }
 
+/// The definition a `$ref` made by `generator` points at.
+fn definition_mut<'a>(
+    reference: &Value,
+    generator: &'a mut SchemaGenerator,
+) -> Option<&'a mut Map<String, Value>> {
+    let name = reference["$ref"]
+        .as_str()?
+        .trim_start_matches("#/components/schemas/");
+    generator.definitions_mut().get_mut(name)?.as_object_mut()
+}
+
+/// A move object as a request may send it: the fields of the move object
+/// the service writes (`mv`), any of them, as long as those given name one
+/// move; a field the object does not have is refused. Their forms are
+/// checked by the game's reader, which accepts what a person types
+/// (surrounding spaces, either case), so the written form's patterns are
+/// left out.
+fn move_input_schema(mv: &Value, generator: &SchemaGenerator) -> Value {
+    let name = mv["$ref"]
+        .as_str()
+        .unwrap_or_default()
+        .trim_start_matches("#/components/schemas/");
+    let mut schema = generator
+        .definitions()
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| mv.clone());
+    let Some(object) = schema.as_object_mut() else {
+        return schema;
+    };
+    object.remove("required");
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Some(field) = property.as_object_mut() {
+                field.remove("pattern");
+            }
+        }
+    }
+    let written = object
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    object.insert(
+        "description".into(),
+        json!(format!(
+            "{written} As a request sends it: any of the move object's fields, as long as those given name one legal move and agree with each other; no other field."
+        )),
+    );
+    object.insert("additionalProperties".into(), json!(false));
+    object.insert("minProperties".into(), json!(1));
+    schema
+}
+
 /// The game's name as schema names start with it (`reversi` → `Reversi`).
 fn prefix(game: &dyn DynGame) -> String {
     let id = game.info().id;
@@ -399,11 +453,18 @@ fn game_schemas(
     let info = game.info();
     let name = prefix(game);
     let state = own.state.clone().to_value();
+    if let Some(definition) = definition_mut(&state, generator) {
+        definition.insert("additionalProperties".into(), json!(false));
+    }
     let mv = own.mv.clone().to_value();
+    schemas.insert(
+        format!("{name}MoveInput"),
+        move_input_schema(&mv, generator),
+    );
     let move_input = json!({
         "anyOf": [
             {"type": "string", "description": "The move's notation, as a person types it."},
-            mv,
+            reference(&format!("{name}MoveInput")),
         ],
     });
     let outcome = outcome_schema(game, own, schemas);

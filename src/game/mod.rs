@@ -21,6 +21,7 @@
 mod budget;
 pub mod erased;
 mod error;
+pub mod fields;
 pub mod ladder;
 mod level;
 mod perft;

@@ -139,7 +139,7 @@ pub fn read_move<G: Codec>(
             how_it_ended(&outcome, G::info().sides)
         ))));
     }
-    G::parse_move(state, value).map_err(bad)
+    super::fields::read_move::<G>(state, value).map_err(bad)
 }
 
 /// Reads and plays in turn moves written as text from `start`: what a

@@ -216,9 +216,14 @@ pub fn parse_object(
     state: &State,
     object: &serde_json::Map<String, Value>,
 ) -> Result<Move, GameError> {
+    let placement = ["row", "col", "size"];
+    if let (Some(Value::String(text)), 1) = (object.get("notation"), object.len()) {
+        return parse_typed(state, text)
+            .map_err(|e| field_error("notation", e.code(), e.to_string()));
+    }
     if let Some(key) = object
         .keys()
-        .find(|k| !["row", "col", "size", "notation"].contains(&k.as_str()))
+        .find(|k| !placement.contains(&k.as_str()) && *k != "notation")
     {
         return Err(error(
             "invalid_format",
