@@ -52,11 +52,13 @@ pub fn unknown_field<T: JsonSchema>(value: &Value) -> Option<UnknownField> {
     })
 }
 
+/// Each type's property names, by schemars' schema id.
+type FieldNames = HashMap<Cow<'static, str>, Arc<Vec<String>>>;
+
 /// The property names of `T`'s schema, computed once per type (schemars'
 /// schema id names the type).
 fn field_names<T: JsonSchema>() -> Arc<Vec<String>> {
-    static NAMES: LazyLock<RwLock<HashMap<Cow<'static, str>, Arc<Vec<String>>>>> =
-        LazyLock::new(Default::default);
+    static NAMES: LazyLock<RwLock<FieldNames>> = LazyLock::new(Default::default);
     let id = T::schema_id();
     if let Some(names) = NAMES.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
         return names.clone();
