@@ -222,6 +222,38 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             status.as_u16().to_string(),
         ));
     }
+    let placement = "/v1/games/reversi/placement";
+    for reply in [
+        post_json(
+            &app,
+            placement,
+            &json!({"results": [{"level": 2, "result": "win"}]}),
+        )
+        .await,
+        post_json(
+            &app,
+            placement,
+            &json!({"results": [{"level": 99, "result": "win"}]}),
+        )
+        .await,
+        post_json(&app, "/v1/games/nope/placement", &json!({})).await,
+        send(&app, Method::POST, placement, Some("application/json"), "{").await,
+        post_json(&app, placement, &json!({"pad": "x".repeat(5000)})).await,
+        send(&app, Method::POST, placement, Some("image/png"), "x").await,
+        send(
+            &app,
+            Method::POST,
+            placement,
+            Some("application/json"),
+            Body::new(StalledBody),
+        )
+        .await,
+    ] {
+        produced.insert((
+            "/v1/games/{game}/placement".to_string(),
+            reply.status.as_u16().to_string(),
+        ));
+    }
     // /readyz while draining.
     let state = AppState::new(config());
     state

@@ -16,6 +16,7 @@ use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
     PlayReply, ReplayReply,
 };
+use crate::game::placement::{self, Placement, PlacementRequest};
 use crate::game::{DynGame, SearchReport};
 use crate::games;
 use schemars::generate::SchemaSettings;
@@ -328,6 +329,8 @@ fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Value> {
             },
         }),
     );
+    add("PlacementRequest", schema::<PlacementRequest>(generator));
+    add("Placement", schema::<Placement>(generator));
     add("NewRequest", schema::<NewRequest>(generator));
     add("StateRequest", schema::<StateRequest>(generator));
     add("PlayRequest", schema::<PlayRequest>(generator));
@@ -461,9 +464,13 @@ fn game_schemas(
         format!("{name}MoveInput"),
         move_input_schema(&mv, generator),
     );
+    if let Some(definition) = definition_mut(&mv, generator) {
+        definition.insert("additionalProperties".into(), json!(false));
+    }
     let move_input = json!({
         "anyOf": [
             {"type": "string", "description": "The move's notation, as a person types it."},
+            mv,
             reference(&format!("{name}MoveInput")),
         ],
     });
@@ -822,6 +829,7 @@ fn shared_paths() -> BTreeMap<String, BTreeMap<&'static str, Value>> {
             },
         }),
     );
+    add("/v1/games/{game}/placement", "post", placement_operation());
     for operation in GAME_OPERATIONS {
         add(
             &format!("/v1/games/{{game}}/{}", operation.suffix),
@@ -865,6 +873,50 @@ fn shared_paths() -> BTreeMap<String, BTreeMap<&'static str, Value>> {
 }
 
 /// A game operation for any game, with the text forms where they exist.
+/// `placement`: any game with a rated ladder, so one generic operation.
+fn placement_operation() -> Value {
+    let mut responses = error_responses(false, false);
+    responses.remove("503");
+    responses.insert(
+        "200".into(),
+        json!({
+            "description": "The player's rating with its 95% interval, the level to play next, and the expected score against every level.",
+            "content": {"application/json": {
+                "schema": reference("Placement"),
+                "example": {
+                    "rating": 554.3, "interval": [152.3, 956.2], "games": 3,
+                    "recommended": {"level": 4, "rating": 593.5, "expected_score": 0.444, "target": 0.5},
+                    "levels": [
+                        {"level": 3, "rating": 413.2, "expected_score": 0.693},
+                        {"level": 4, "rating": 593.5, "expected_score": 0.444},
+                        {"level": 5, "rating": 695.9, "expected_score": 0.307},
+                    ],
+                },
+            }},
+        }),
+    );
+    json!({
+        "operationId": "placement",
+        "summary": "Places a player on the game's ladder from their results against numbered levels (Reversi's ladder in the example, whose levels list is shortened).",
+        "description": format!(
+            "The ladder's own model (logistic Elo, a draw half a win) with the levels' published ratings (`GET /v1/games`) fixed and the player's rating fitted by maximum likelihood under a weak prior centred on {default} (so one result gives a sensible answer; none places the player there). Dated results count half as much {half_life} days before the newest. The recommended level is the one the player is expected to score closest to `target` against (0.5 unless set), the easier of two as close. A one-player game's levels have no ratings: 422.",
+            default = placement::DEFAULT_RATING,
+            half_life = placement::HALF_LIFE_DAYS,
+        ),
+        "tags": ["any game"],
+        "parameters": [{"$ref": "#/components/parameters/Game"}],
+        "requestBody": {"required": false, "content": {"application/json": {
+            "schema": reference("PlacementRequest"),
+            "example": {"results": [
+                {"level": 3, "result": "win", "date": "2026-11-20"},
+                {"level": 5, "result": "loss", "date": "2026-11-24"},
+                {"level": 4, "result": "draw", "date": "2026-11-26"},
+            ]},
+        }}},
+        "responses": responses,
+    })
+}
+
 fn generic_operation(operation: &GameOperation) -> Value {
     let mut responses = error_responses(operation.finished_game_conflicts, false);
     let mut reply = json!({"application/json": {"schema": reference(operation.reply)}});

@@ -8,6 +8,7 @@ use super::requests::{
 };
 use super::{ApiError, AppState};
 use crate::game::erased::{BotReply, TextParams};
+use crate::game::placement::{self, PlacementRequest};
 use crate::game::{Budget, Clamped, DynGame, StopFlag};
 use crate::games;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
@@ -372,4 +373,15 @@ pub async fn replay(
     let replay = body.into_replay()?;
     let reply = app.compute(move |_| game.replay(&replay)).await?;
     Ok(Json(reply).into_response())
+}
+
+/// `POST /v1/games/{game}/placement`: a player's rating on the game's
+/// ladder from their results against numbered levels, and the level to
+/// play next. Cheap (one small fit), so it runs here, not on the pool.
+pub async fn placement(request: GameRequest) -> Result<Response, ApiError> {
+    let GameRequest { game, payload, .. } = request;
+    let body: PlacementRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
+    let listing = game.listing();
+    let placement = placement::place(listing.name, &listing.numbered_levels, &body)?;
+    Ok(Json(placement).into_response())
 }

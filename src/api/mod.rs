@@ -105,6 +105,11 @@ fn route_table() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
     let mut table = vec![
         ("/v1/games", Method::GET, get(handlers::list_games)),
         ("/v1/games/{game}/rules", Method::GET, get(handlers::rules)),
+        (
+            "/v1/games/{game}/placement",
+            Method::POST,
+            post(handlers::placement),
+        ),
         ("/healthz", Method::GET, get(ops::healthz)),
         ("/readyz", Method::GET, get(ops::readyz)),
         ("/metrics", Method::GET, get(ops::metrics)),

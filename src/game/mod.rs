@@ -26,6 +26,7 @@ pub mod ladder;
 mod level;
 mod perft;
 pub mod place;
+pub mod placement;
 pub mod record;
 
 pub use budget::{Budget, Clamped, SearchReport, StopFlag, StopReason};

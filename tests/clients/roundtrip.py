@@ -294,6 +294,23 @@ def illegal_move(client, package):
     return f"{problem.code} at {problem.pointer}: {problem.detail}"
 
 
+def placement(client, package):
+    """A player placed on Reversi's ladder through the generated models."""
+    models = importlib.import_module(f"{package}.models")
+    operation = importlib.import_module(f"{package}.api.any_game.placement")
+    played = models.PlayedGame(level=3, result=models.GameResult.WIN, date="2026-11-20")
+    lost = models.PlayedGame(level=5, result=models.GameResult.LOSS)
+    request = models.PlacementRequest(results=[played, lost], target=0.6)
+    reply = operation.sync(game="reversi", client=client, body=request)
+    expect(isinstance(reply, models.Placement), f"parsed a {type(reply).__name__}")
+    no_unexpected_fields(reply, "placement")
+    low, high = reply.interval
+    expect(low < reply.rating < high, f"rating {reply.rating} outside {reply.interval}")
+    expect(reply.recommended.target == 0.6, f"target {reply.recommended.target}")
+    expect(len(reply.levels) == 12, f"{len(reply.levels)} levels")
+    return f"rating {reply.rating}, play level {reply.recommended.level} next"
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
@@ -318,6 +335,7 @@ def main():
     for game_id in ids:
         play_one_game(check, client, package, game_id, options[game_id])
     check.run("illegal move is 422 with code and pointer", lambda: illegal_move(client, package))
+    check.run("placement on Reversi's ladder", lambda: placement(client, package))
     print(f"{check.passed} passed, {check.failed} failed")
     sys.exit(1 if check.failed else 0)
 
