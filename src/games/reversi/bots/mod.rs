@@ -18,7 +18,7 @@ use crate::game::{
 };
 use engine::{Evaluation, Plan, RootLine, Thought, WIN};
 use rand::Rng;
-use serde_json::{json, Map};
+
 
 /// The deepest `norvig` search a request may ask for.
 const NORVIG_MAX_DEPTH: u32 = 10;
@@ -153,20 +153,18 @@ fn strong_move(state: &State, budget: &Budget, plan: Plan) -> BotChoice<Move> {
 /// The search report of an engine run.
 fn thought_report(thought: &Thought) -> SearchReport {
     let best = thought.lines.first();
-    let mut notes = Map::new();
     let unit = if best.is_some_and(|b| b.exact) {
         "discs (exact final difference)"
     } else {
         "hundredths of a disc (estimate)"
     };
-    notes.insert("score_unit".to_string(), json!(unit));
     SearchReport {
         depth: Some(thought.depth),
         nodes: Some(thought.nodes),
         score: best.map(|b| reported_score(b).into()),
         stopped_by: Some(thought.stopped_by),
         proven: Some(thought.proven),
-        notes,
+        score_unit: Some(unit.to_string()),
         ..SearchReport::default()
     }
 }
