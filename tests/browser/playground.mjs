@@ -137,17 +137,44 @@ async function clickLegalMove(page) {
   return { clicked: clicked.join(' → '), cells };
 }
 
-/** What the picker must call a numbered level: "Level 5 (≈ 1,040)" once measured. */
-const levelLabel = (l) => `Level ${l.level}${l.rating == null ? '' : ` (≈ ${Math.round(l.rating).toLocaleString('en')})`}`;
+const elo = (x) => Math.round(x).toLocaleString('en');
+
+/**
+ * What the picker must call a numbered level: "Level 5 · about 696 above
+ * level 1" once rated, a one-player level by its mean scores.
+ */
+function levelLabel(l) {
+  if (l.rating != null) {
+    return l.rating === 0 ? `Level ${l.level} · the first rung` : `Level ${l.level} · about ${elo(l.rating)} above level 1`;
+  }
+  const means = Object.entries(l.mean_scores || {});
+  if (means.length) return `Level ${l.level} · mean ${means.map(([k, m]) => `${elo(m)} at ${k}`).join(', ')}`;
+  return `Level ${l.level}`;
+}
+
+const post = async (path, body) => (await fetch(`${BASE}${path}`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})).json();
 
 /**
  * A game with a ladder lists its numbered levels in the picker, each with its
- * measured rating; the bot then plays level 1, with the time field closed
- * (a numbered level carries its own budget, and the API refuses another).
+ * measured rating; a new visitor starts at the level the placement endpoint
+ * recommends for no results (a rated game) or at level 1; the bot then plays
+ * level 1, with the time field closed (a numbered level carries its own
+ * budget, and the API refuses another).
  */
 async function pickFirstNumberedLevel(page, game) {
   const ladder = game.numbered_levels || [];
   if (ladder.length === 0) return;
+  const rated = ladder.some((l) => l.rating != null);
+  const start = rated ? (await post(`/v1/games/${game.id}/placement`, {})).recommended.level : ladder[0].level;
+  const picked = await page.locator('#level').inputValue();
+  if (picked !== String(start)) throw new Error(`a new visitor starts at level ${picked}, not ${start}`);
+  if (rated && !(await page.locator('#placement').innerText()).includes(`start at Level ${start}`)) {
+    throw new Error(`the placement panel does not say where a newcomer starts: ${await page.locator('#placement').innerText()}`);
+  }
   for (const level of [ladder[0], ladder[ladder.length - 1]]) {
     const shown = (await page.locator(`#level option[value="${level.level}"]`).textContent()).trim();
     if (shown !== levelLabel(level)) throw new Error(`the level picker shows ${shown}, not ${levelLabel(level)}`);
@@ -180,7 +207,9 @@ async function playOneGame(context, game, view) {
     await page.goto(`${BASE}/${view === 'generic' ? '?view=generic' : ''}`);
     await page.locator(`#game option[value="${game.id}"]`).waitFor({ state: 'attached' });
     await until(IDLE);
-    await page.fill('#time', '300');
+    // A numbered level (where a visitor starts) carries its own budget and
+    // closes the time field; a named one thinks for the time given.
+    if (await page.locator('#time').isEnabled()) await page.fill('#time', '300');
     await page.selectOption('#game', game.id);
     await until((id) => document.body.dataset.game === id, game.id);
     await until(IDLE);
@@ -234,7 +263,9 @@ async function playOneGame(context, game, view) {
       await page.click('#bot');
     }
     await until(() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('bot:')));
-    await page.locator('#search table').waitFor();
+    // What the bot saw in words; the raw report behind a toggle.
+    await page.locator('#search .said').waitFor();
+    await page.locator('#search details table').waitFor({ state: 'attached' });
     await until(IDLE);
     await noPageError(page);
     const after = await page.locator('#state-json').textContent();
@@ -249,11 +280,50 @@ async function playOneGame(context, game, view) {
     const search = await page.locator('#search').innerText();
     await page.screenshot({ path: join(SHOTS, `${game.id}-${view}.png`), fullPage: true });
     if (problems.length) throw new Error(problems.join('; '));
-    const nodes = /nodes\s+([\d,]+)/.exec(search);
-    return `clicked ${clicked}, listed as ${listed}; bot searched${nodes ? ` ${nodes[1]} nodes` : ''}`;
+    if (!search.startsWith('The bot played ')) throw new Error(`the bot's search is not said in words: ${search}`);
+    return `clicked ${clicked}, listed as ${listed}; ${search.split('\n')[0]}`;
   } catch (error) {
     await page.screenshot({ path: join(SHOTS, `${game.id}-${view}-failed.png`), fullPage: true }).catch(() => {});
     throw new Error([error.message.split('\n')[0], ...problems].join('; '));
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * A whole game against a numbered level places the player: Halma with a
+ * two-ply limit ends after one move each; the panel then gives the rating
+ * the placement endpoint gives for that result, and its button starts a new
+ * game at the recommended level.
+ */
+async function placedAfterAGame(context) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.setDefaultTimeout(GAME_TIMEOUT_MS);
+  try {
+    await page.goto(`${BASE}/?game=halma`);
+    await page.waitForFunction(() => document.body.dataset.game === 'halma' && !document.body.dataset.busy);
+    await page.selectOption('#level', '1');
+    await page.fill('#options', '{"ply_limit": 2}');
+    await page.click('#new');
+    await page.waitForFunction(() => document.body.dataset.turn === 'human' && !document.body.dataset.busy);
+    await clickLegalMove(page);
+    await page.waitForFunction(() => document.body.dataset.turn === 'over' && !document.body.dataset.busy);
+    const button = page.locator('#play-recommended');
+    await button.waitFor();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('gamebot.results.halma')));
+    if (stored.length !== 1 || stored[0].level !== 1) throw new Error(`the result kept is ${JSON.stringify(stored)}`);
+    const placement = await post('/v1/games/halma/placement', { results: stored });
+    const said = await page.locator('#placement').innerText();
+    if (!said.includes(`about ${elo(placement.rating)} above level 1`)) throw new Error(`the panel says ${said}, not rating ${placement.rating}`);
+    await button.click();
+    await page.waitForFunction(() => document.body.dataset.turn === 'human' && !document.body.dataset.busy);
+    const level = await page.locator('#level').inputValue();
+    if (level !== String(placement.recommended.level)) throw new Error(`the new game is at level ${level}, not ${placement.recommended.level}`);
+    if (errors.length) throw new Error(errors.join('; '));
+    await page.screenshot({ path: join(SHOTS, 'halma-placed.png'), fullPage: true });
+    return `${stored[0].result} at level 1: rating ${placement.rating}, next level ${level}`;
   } finally {
     await page.close();
   }
@@ -287,6 +357,15 @@ async function main() {
           console.log(`FAIL ${name} ${Date.now() - started} ms: ${error.message}`);
         }
       }
+    }
+    const started = Date.now();
+    try {
+      const what = await placedAfterAGame(context);
+      passed += 1;
+      console.log(`ok   placement after a game ${Date.now() - started} ms: ${what}`);
+    } catch (error) {
+      failed += 1;
+      console.log(`FAIL placement after a game ${Date.now() - started} ms: ${error.message}`);
     }
   } finally {
     await context.close();

@@ -280,6 +280,7 @@
     last: [], // cells of the last move
     hint: [], // cells of the best move of the last analysis
     busy: false,
+    recorded: false, // whether the finished game's result went to the placement
     version: 0,
   };
 
@@ -364,10 +365,10 @@
     select.replaceChildren(...ui.games.map((g) => new Option(`${g.name} (${g.id})`, g.id)));
     const wanted = new URLSearchParams(location.search).get('game');
     if (ui.games.some((g) => g.id === wanted)) select.value = wanted;
-    chooseGame();
+    await chooseGame();
   }
 
-  function chooseGame() {
+  async function chooseGame() {
     ui.info = ui.games.find((g) => g.id === $('game').value) || null;
     if (!ui.info) return;
     // `?view=generic` shows any game the way a game without a renderer is shown.
@@ -376,6 +377,7 @@
     Object.assign(ui, { state: null, moves: [], outcome: { status: 'ongoing' }, from: null, pick: null });
     $('level').replaceChildren(...levelGroups(ui.info));
     $('level').value = ui.info.default_level;
+    await placeVisitor();
     levelChosen();
     $('side').replaceChildren(...(ui.info.sides || []).map((s) => new Option(s, s)));
     $('side-label').hidden = ui.info.players < 2;
@@ -407,6 +409,7 @@
     ui.state = reply.state;
     ui.last = [];
     ui.hint = [];
+    ui.recorded = false;
     $('log').replaceChildren();
     $('search').innerHTML = '<p class="muted">The bot has not moved yet.</p>';
     $('analysis').innerHTML = '<p class="muted">Ask for a hint to see the best moves.</p>';
@@ -424,6 +427,7 @@
       const { sizes } = ui.renderer.picker(ui.state, ui.moves);
       if (!sizes.includes(ui.pick)) ui.pick = sizes.length ? sizes[sizes.length - 1] : null;
     }
+    await recordResult();
   }
 
   function logMove(who, move) {
@@ -451,9 +455,117 @@
     }
   }
 
+  // ---- Placement: a visitor starts at a beginner level; each finished game
+  // against a numbered level is kept in this browser and sent to the
+  // placement endpoint, which rates the player and recommends the next level.
+
+  /** Whether the game's numbered levels carry ratings (a ladder to be placed on). */
+  const rated = (info) => (info.numbered_levels || []).some((l) => l.rating != null);
+
+  const resultsKey = (info) => `gamebot.results.${info.id}`;
+
+  /** This browser's results against the game's numbered levels. */
+  function storedResults(info) {
+    try {
+      const results = JSON.parse(localStorage.getItem(resultsKey(info)) || '[]');
+      return Array.isArray(results) ? results : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function storeResults(info, results) {
+    try {
+      localStorage.setItem(resultsKey(info), JSON.stringify(results));
+    } catch (error) {
+      // Private browsing: the placement lasts this page only.
+    }
+  }
+
+  /**
+   * Places the visitor: a rated game asks the placement endpoint (no results
+   * place a newcomer at a beginner level) and starts at the level it
+   * recommends; a game with unrated numbered levels starts at level 1.
+   */
+  async function placeVisitor() {
+    const info = ui.info;
+    const ladder = info.numbered_levels || [];
+    if (!rated(info)) {
+      if (ladder.length) $('level').value = String(ladder[0].level);
+      return showPlacement(null);
+    }
+    const placement = await api('POST', `/v1/games/${info.id}/placement`, { results: storedResults(info) });
+    if (ui.info !== info) return undefined;
+    $('level').value = String(placement.recommended.level);
+    return showPlacement(placement);
+  }
+
+  /** After a game against a numbered level ends: keeps its result and places the player again. */
+  async function recordResult() {
+    const info = ui.info;
+    const o = ui.outcome || {};
+    if (ui.recorded || !isOver() || info.players < 2 || !rated(info) || !numberedLevel()) return;
+    ui.recorded = true;
+    const mine = o.status === 'win' ? (o.winner === $('side').value ? 'win' : 'loss') : 'draw';
+    const results = [...storedResults(info), {
+      level: Number($('level').value),
+      result: mine,
+      date: new Date().toISOString().slice(0, 10),
+    }];
+    storeResults(info, results);
+    const placement = await api('POST', `/v1/games/${info.id}/placement`, { results });
+    if (ui.info === info) showPlacement(placement);
+  }
+
+  const elo = (x) => Math.round(x).toLocaleString('en');
+
+  /** The placement panel: the rating in words, and the level to play next. */
+  function showPlacement(placement) {
+    const box = $('placement');
+    const text = document.createElement('p');
+    if (!placement) {
+      text.className = 'muted';
+      text.textContent = rated(ui.info) ? '' : `${ui.info.name}'s levels are not rated, so there is no placement: try them in turn.`;
+      return box.replaceChildren(text);
+    }
+    const next = placement.recommended;
+    text.className = 'rating';
+    text.textContent = placement.games === 0
+      ? `New here: you start at Level ${next.level} (about ${elo(next.rating)} above level 1). Finish a game against a numbered level to be placed.`
+      : `Your rating: about ${elo(placement.rating)} above level 1 (95%: ${elo(placement.interval[0])} to ${elo(placement.interval[1])}), from ${placement.games} game${placement.games === 1 ? '' : 's'}. Level ${next.level} suits you next: you should score about ${Math.round(next.expected_score * 100)}% against it.`;
+    const parts = [text];
+    if (placement.games > 0) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.id = 'play-recommended';
+      button.textContent = `Play level ${next.level}`;
+      button.addEventListener('click', () => busy(async () => {
+        $('level').value = String(next.level);
+        levelChosen();
+        await newGame();
+      }));
+      parts.push(button);
+    }
+    return box.replaceChildren(...parts);
+  }
+
+  /**
+   * How the picker names a numbered level: its rating above level 1
+   * ("Level 5 · about 696 above level 1"), or a one-player level's mean
+   * score at each k ("Level 2 · mean 16,247 at k=4").
+   */
+  function levelLabel(l) {
+    if (l.rating != null) {
+      return l.rating === 0 ? `Level ${l.level} · the first rung` : `Level ${l.level} · about ${elo(l.rating)} above level 1`;
+    }
+    const means = Object.entries(l.mean_scores || {});
+    if (means.length) return `Level ${l.level} · mean ${means.map(([k, m]) => `${elo(m)} at ${k}`).join(', ')}`;
+    return `Level ${l.level}`;
+  }
+
   /**
    * The level picker's entries: the numbered levels (a ladder, each with its
-   * measured rating: "Level 5 (≈ 1,040)"), then the named ones.
+   * measured rating or mean scores), then the named ones.
    */
   function levelGroups(info) {
     const named = document.createElement('optgroup');
@@ -468,8 +580,7 @@
     const numbered = document.createElement('optgroup');
     numbered.label = 'Numbered levels';
     numbered.append(...ladder.map((l) => {
-      const rated = l.rating == null ? '' : ` (≈ ${Math.round(l.rating).toLocaleString('en')})`;
-      const option = new Option(`Level ${l.level}${rated}`, String(l.level));
+      const option = new Option(levelLabel(l), String(l.level));
       const interval = l.interval ? `; rating ${l.interval.map((r) => Math.round(r).toLocaleString('en')).join(' to ')} (95%)` : '';
       option.title = `${l.description}${interval}`;
       return option;
@@ -531,7 +642,28 @@
     if (search && search.nodes && search.elapsed_ms) {
       entries.push(['nodes/s', Math.round(search.nodes / (search.elapsed_ms / 1000))]);
     }
-    $('search').replaceChildren(figures(entries));
+    const said = document.createElement('p');
+    said.className = 'said';
+    said.textContent = searchInWords(move, search || {});
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = 'Details';
+    details.append(summary, figures(entries));
+    $('search').replaceChildren(said, details);
+  }
+
+  /** What the bot saw, in words: its move, how far it looked, a forced result it proved. */
+  function searchInWords(move, search) {
+    let words = `The bot played ${notationOf(move)}`;
+    if (search.depth) words += ` after looking ${search.depth} move${search.depth === 1 ? '' : 's'} ahead`;
+    if (search.nodes) words += ` over ${search.nodes.toLocaleString('en')} positions`;
+    words += '.';
+    if (search.stopped_by === 'proven' && typeof search.score === 'number') {
+      if (search.score > 0) words += ' It found a forced win.';
+      else if (search.score < 0) words += ' It sees that it cannot avoid losing.';
+      else words += ' It sees a forced draw.';
+    }
+    return words;
   }
 
   function showAnalysis(reply) {
@@ -796,10 +928,10 @@
       event.preventDefault();
       busy(newGame);
     });
-    $('game').addEventListener('change', () => {
-      chooseGame();
-      busy(newGame);
-    });
+    $('game').addEventListener('change', () => busy(async () => {
+      await chooseGame();
+      await newGame();
+    }));
     $('side').addEventListener('change', () => busy(letBotPlay));
     $('level').addEventListener('change', levelChosen);
     $('bot').addEventListener('click', () => busy(async () => {
