@@ -4,6 +4,10 @@ use crate::search::memory::DEFAULT_TABLE_MB;
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
 
+/// The position cache's default size, in MiB: small beside the search
+/// tables, enough for tens of thousands of answers.
+pub const DEFAULT_CACHE_MB: u64 = 32;
+
 /// The largest `table_mb` accepted (64 GiB per worker).
 pub const MAX_TABLE_MB: u64 = 1 << 16;
 
@@ -64,6 +68,13 @@ pub struct ServeConfig {
           value_parser = clap::value_parser!(u64).range(1..=MAX_TABLE_MB))]
     pub table_mb: u64,
 
+    /// Memory for the position cache, in MiB: repeated deterministic
+    /// `bot-move` and `analyze` requests (a seed, and a search that ends on
+    /// its depth or node cap or a proof) are answered from it without
+    /// searching again. 0 turns it off.
+    #[arg(long, env = "GAMEBOT_CACHE_MB", default_value_t = DEFAULT_CACHE_MB)]
+    pub cache_mb: u64,
+
     /// Log format.
     #[arg(long, env = "GAMEBOT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
     pub log_format: LogFormat,
@@ -92,6 +103,7 @@ impl Default for ServeConfig {
             max_body_bytes: 1 << 20,
             body_timeout_ms: 10_000,
             table_mb: DEFAULT_TABLE_MB,
+            cache_mb: DEFAULT_CACHE_MB,
             log_format: LogFormat::Pretty,
             cors_origins: Vec::new(),
         }

@@ -3,6 +3,7 @@
 //! game's text form).
 
 use super::body::{self, Payload};
+use super::cache::CachedAnswer;
 use super::requests::{
     AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
@@ -295,6 +296,13 @@ pub async fn bot_move(
     // What the game refuses before any work without a place of its own is
     // about the level (an unknown one, or its options), when the body has one.
     let level_in_body = !is_text && call.request.level.is_some();
+    let key = app
+        .cache
+        .key(game, "bot-move", &call.request, &limits, None);
+    if let Some(hit) = key.as_deref().and_then(|key| app.cache.get(key)) {
+        cache_counted(&id, "bot-move", true);
+        return Ok(hit.response());
+    }
     let job = game.prepare_bot(call.request).map_err(|error| {
         let error = ApiError::from(error);
         if level_in_body {
@@ -308,6 +316,14 @@ pub async fn bot_move(
         .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
         .await?;
     answer.reply.search.clamped = clamped;
+    if let Some(key) = key {
+        cache_counted(&id, "bot-move", false);
+        app.cache.put(key, &answer.reply.search, || {
+            let mut reply = answer.reply.clone();
+            reply.search.cached = true;
+            cached_answer(&reply, Some(&reply.mv), &reply.search.clamped)
+        });
+    }
     let BotReply {
         search,
         outcome,
@@ -324,6 +340,35 @@ pub async fn bot_move(
         Some(mv),
         &answer.reply.search.clamped,
     ))
+}
+
+/// A JSON answer as the cache keeps it: its body and the headers
+/// [`with_search_headers`] gives it.
+fn cached_answer<T: serde::Serialize>(
+    reply: &T,
+    mv: Option<&Value>,
+    clamped: &[Clamped],
+) -> CachedAnswer {
+    let body = serde_json::to_vec(reply).unwrap_or_default();
+    let mut response = Response::new(axum::body::Body::empty());
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let response = with_search_headers(response, mv, clamped);
+    CachedAnswer::new(body, response.headers().clone())
+}
+
+/// Counts a cacheable request as a hit or a miss.
+fn cache_counted(game: &str, operation: &'static str, hit: bool) {
+    let result = if hit { "hit" } else { "miss" };
+    metrics::counter!(
+        "gamebot_cache_requests_total",
+        "game" => game.to_string(),
+        "operation" => operation,
+        "result" => result
+    )
+    .increment(1);
 }
 
 /// A JSON bot request takes its fields from the body; a query parameter
@@ -352,12 +397,27 @@ pub async fn analyze(
     let call = AnalyzeRequest::from_json(&json_bytes(payload, None)?)?;
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
+    let key = app
+        .cache
+        .key(game, "analyze", &call.request, &limits, Some(call.top));
+    if let Some(hit) = key.as_deref().and_then(|key| app.cache.get(key)) {
+        cache_counted(&id, "analyze", true);
+        return Ok(hit.response());
+    }
     let job = game.prepare_analysis(call.request, call.top)?;
     let worker_app = app.clone();
     let mut reply = app
         .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
         .await?;
     reply.search.clamped = clamped;
+    if let Some(key) = key {
+        cache_counted(&id, "analyze", false);
+        app.cache.put(key, &reply.search, || {
+            let mut reply = reply.clone();
+            reply.search.cached = true;
+            cached_answer(&reply, None, &reply.search.clamped)
+        });
+    }
     record_search(&id, &reply.search, &Value::Null);
     let response = Json(&reply).into_response();
     Ok(with_search_headers(response, None, &reply.search.clamped))

@@ -5,11 +5,13 @@
 //! - `requests` — one typed request per endpoint, read once (JSON or text).
 //! - `handlers` — the game endpoints: budget, compute pool, answer.
 //! - `contract` — the OpenAPI document, generated from the types.
+//! - `cache` — the position cache of deterministic answers.
 //! - `problem` — errors as problem+json; `body` — reading bodies;
 //!   `telemetry` — metrics and the failure log; `ops` — health, metrics and
 //!   the document; `playground` — the page; `server` — serving and shutdown.
 
 mod body;
+mod cache;
 mod contract;
 mod handlers;
 mod ops;
@@ -29,6 +31,7 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::routing::{get, post, MethodRouter};
 use axum::Router;
+use cache::ReplyCache;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -50,6 +53,8 @@ pub struct AppState {
     pub draining: Arc<AtomicBool>,
     /// Renders `/metrics`.
     pub metrics: PrometheusHandle,
+    /// Deterministic answers already given.
+    pub cache: ReplyCache,
 }
 
 impl AppState {
@@ -58,7 +63,9 @@ impl AppState {
         // The recorder first: the pool registers its gauges when it is made.
         let metrics = telemetry::prometheus();
         let pool = ComputePool::new(config.worker_count(), config.queue);
+        let cache = ReplyCache::new(config.cache_mb);
         AppState {
+            cache,
             config: Arc::new(config),
             pool: Arc::new(pool),
             draining: Arc::new(AtomicBool::new(false)),

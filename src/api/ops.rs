@@ -34,6 +34,7 @@ pub async fn readyz(State(app): State<AppState>) -> Response {
 
 /// `GET /metrics`: Prometheus text format.
 pub async fn metrics(State(app): State<AppState>) -> Response {
+    metrics::gauge!("gamebot_cache_bytes").set(app.cache.bytes() as f64);
     (
         [(
             header::CONTENT_TYPE,

@@ -19,7 +19,6 @@ use crate::game::{
 use engine::{Evaluation, Plan, RootLine, Thought, WIN};
 use rand::Rng;
 
-
 /// The deepest `norvig` search a request may ask for.
 const NORVIG_MAX_DEPTH: u32 = 10;
 /// The `strong` level's midgame depth when it has neither deadline nor depth cap.
