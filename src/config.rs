@@ -75,6 +75,12 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_CACHE_MB", default_value_t = DEFAULT_CACHE_MB)]
     pub cache_mb: u64,
 
+    /// A file of API keys, one a line: `NAME KEY REQUESTS_PER_SECOND`.
+    /// With it every `/v1` request needs `Authorization: Bearer KEY` and
+    /// each key has its own rate limit [default: none, and the API is open].
+    #[arg(long, env = "GAMEBOT_API_KEYS_FILE")]
+    pub api_keys_file: Option<std::path::PathBuf>,
+
     /// Log format.
     #[arg(long, env = "GAMEBOT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
     pub log_format: LogFormat,
@@ -104,6 +110,7 @@ impl Default for ServeConfig {
             body_timeout_ms: 10_000,
             table_mb: DEFAULT_TABLE_MB,
             cache_mb: DEFAULT_CACHE_MB,
+            api_keys_file: None,
             log_format: LogFormat::Pretty,
             cors_origins: Vec::new(),
         }

@@ -93,6 +93,12 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
     // survives; the hook makes sure it is also logged where the logs go.
     std::panic::set_hook(Box::new(|panic| tracing::error!(%panic, "panic")));
     let addr = config.bind_addr().map_err(CliError::Usage)?;
+    let keys = config
+        .api_keys_file
+        .as_deref()
+        .map(api::keys::ApiKeys::load)
+        .transpose()
+        .map_err(CliError::Usage)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -101,7 +107,10 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|error| in_context(error, &format!("cannot listen on {addr}")))?;
-        let state = AppState::new(config);
+        let mut state = AppState::new(config);
+        if let Some(keys) = keys {
+            state = state.with_keys(keys);
+        }
         tracing::info!(%addr, workers = state.pool.workers(), queue = state.config.queue, "gamebot serving");
         api::serve(listener, state, api::shutdown_signal()).await;
         Ok(())

@@ -257,6 +257,44 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             reply.status.as_u16().to_string(),
         ));
     }
+    // With API keys: every /v1 operation without a key, with an unknown
+    // one, and over its key's limit (one a second: the second call).
+    let keys = gamebot::api::keys::ApiKeys::parse("test 0123456789abcdef0123 1").unwrap();
+    let keyed = router(AppState::new(config()).with_keys(keys));
+    for (path, item) in openapi()["paths"].as_object().unwrap() {
+        if !path.starts_with("/v1/") {
+            continue;
+        }
+        let uri = path.replace("{game}", "reversi");
+        for method in item.as_object().unwrap().keys() {
+            let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let request = |key: Option<&str>| {
+                let mut builder = axum::http::Request::builder()
+                    .method(method.clone())
+                    .uri(&uri)
+                    .header("content-type", "application/json");
+                if let Some(key) = key {
+                    builder = builder.header("authorization", format!("Bearer {key}"));
+                }
+                builder.body(Body::from("{}")).unwrap()
+            };
+            let mut replies = vec![
+                send_request(&keyed, request(None)).await,
+                send_request(&keyed, request(Some("0123456789abcdef0124"))).await,
+            ];
+            send_request(&keyed, request(Some("0123456789abcdef0123"))).await;
+            replies.push(send_request(&keyed, request(Some("0123456789abcdef0123"))).await);
+            for (reply, wanted) in replies.iter().zip([401, 403, 429]) {
+                assert_eq!(
+                    reply.status.as_u16(),
+                    wanted,
+                    "{method} {uri}: {}",
+                    reply.text
+                );
+                produced.insert((path.clone(), wanted.to_string()));
+            }
+        }
+    }
     // /readyz while draining.
     let state = AppState::new(config());
     state

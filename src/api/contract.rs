@@ -137,6 +137,8 @@ struct Components {
     parameters: Value,
     responses: Value,
     schemas: Map<String, Value>,
+    #[serde(rename = "securitySchemes")]
+    security_schemes: Value,
 }
 
 const DESCRIPTION: &str = "\
@@ -188,6 +190,13 @@ fn document() -> Document {
     for schema in schemas.values_mut() {
         for_client_generators(schema);
     }
+    for (path, item) in paths.iter_mut() {
+        if path.starts_with("/v1/") {
+            for operation in item.values_mut() {
+                with_api_keys(operation);
+            }
+        }
+    }
     let mut tags = vec![
         json!({"name": "any game", "description": "The operations that take any game by its id in the path."}),
     ];
@@ -212,6 +221,13 @@ fn document() -> Document {
             parameters: parameters(),
             responses: problem_responses(),
             schemas,
+            security_schemes: json!({
+                "ApiKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "An API key, when the server is started with `--api-keys-file` (it is open otherwise): `Authorization: Bearer <key>` on every `/v1` request, each key with its own requests-a-second limit.",
+                },
+            }),
         },
     }
 }
@@ -873,6 +889,20 @@ fn shared_paths() -> BTreeMap<String, BTreeMap<&'static str, Value>> {
 }
 
 /// A game operation for any game, with the text forms where they exist.
+/// An operation under `/v1`: open, or with the server's API keys a key
+/// required, and the answers without one, with an unknown one and over
+/// the key's limit.
+fn with_api_keys(operation: &mut Value) {
+    operation["security"] = json!([{}, {"ApiKey": []}]);
+    for (status, name) in [
+        ("401", "Unauthorized"),
+        ("403", "Forbidden"),
+        ("429", "RateLimited"),
+    ] {
+        operation["responses"][status] = json!({"$ref": format!("#/components/responses/{name}")});
+    }
+}
+
 /// `placement`: any game with a rated ladder, so one generic operation.
 fn placement_operation() -> Value {
     let mut responses = error_responses(false, false);
@@ -1026,6 +1056,33 @@ fn problem_responses() -> Value {
     ] {
         responses.insert(name.into(), json!({"description": description, "content": problem.clone()}));
     }
+    responses.insert(
+        "Unauthorized".into(),
+        json!({
+            "description": "`unauthorized`: the server has API keys and the request sent none (`Authorization: Bearer <key>`).",
+            "headers": {"WWW-Authenticate": {"description": "`Bearer realm=\"gamebot\"`.", "schema": {"type": "string"}}},
+            "content": problem.clone(),
+        }),
+    );
+    responses.insert(
+        "Forbidden".into(),
+        json!({"description": "`forbidden`: the API key sent is not one the server accepts.", "content": problem.clone()}),
+    );
+    let integer = json!({"type": "integer"});
+    responses.insert(
+        "RateLimited".into(),
+        json!({
+            "description": "`rate_limited`: the key is over its requests-a-second limit; retry after `Retry-After` seconds.",
+            "headers": {
+                "Retry-After": {"description": "Seconds to wait before retrying.", "schema": integer},
+                "RateLimit-Limit": {"description": "The key's requests a second.", "schema": integer},
+                "RateLimit-Remaining": {"description": "Requests left in the window (0).", "schema": integer},
+                "RateLimit-Reset": {"description": "Seconds until the window allows a request.", "schema": integer},
+                "RateLimit-Policy": {"description": "The limit and its window in seconds (`10;w=1`).", "schema": {"type": "string"}},
+            },
+            "content": problem.clone(),
+        }),
+    );
     responses.insert(
         "Overloaded".into(),
         json!({

@@ -5,7 +5,8 @@
 //! - `requests` — one typed request per endpoint, read once (JSON or text).
 //! - `handlers` — the game endpoints: budget, compute pool, answer.
 //! - `contract` — the OpenAPI document, generated from the types.
-//! - `cache` — the position cache of deterministic answers.
+//! - `cache` — the position cache of deterministic answers; `keys` — API
+//!   keys and their rate limits.
 //! - `problem` — errors as problem+json; `body` — reading bodies;
 //!   `telemetry` — metrics and the failure log; `ops` — health, metrics and
 //!   the document; `playground` — the page; `server` — serving and shutdown.
@@ -14,6 +15,7 @@ mod body;
 mod cache;
 mod contract;
 mod handlers;
+pub mod keys;
 mod ops;
 mod playground;
 mod problem;
@@ -32,6 +34,7 @@ use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use cache::ReplyCache;
+use keys::ApiKeys;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -55,6 +58,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     /// Deterministic answers already given.
     pub cache: ReplyCache,
+    /// The API keys every `/v1` request needs, if the server has any.
+    pub keys: Option<Arc<ApiKeys>>,
 }
 
 impl AppState {
@@ -66,11 +71,18 @@ impl AppState {
         let cache = ReplyCache::new(config.cache_mb);
         AppState {
             cache,
+            keys: None,
             config: Arc::new(config),
             pool: Arc::new(pool),
             draining: Arc::new(AtomicBool::new(false)),
             metrics,
         }
+    }
+
+    /// The same state, requiring one of `keys` on every `/v1` request.
+    pub fn with_keys(mut self, keys: ApiKeys) -> Self {
+        self.keys = Some(Arc::new(keys));
+        self
     }
 }
 
@@ -177,6 +189,10 @@ pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            keys::require_key,
+        ))
         .layer(axum::middleware::from_fn(telemetry::track))
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(

@@ -49,6 +49,20 @@ pub enum ApiError {
     /// The compute pool could not run the job.
     #[error(transparent)]
     Compute(#[from] ComputeError),
+    /// The server has API keys and the request carries none.
+    #[error("this server needs an API key: send it as Authorization: Bearer <key>")]
+    Unauthorized,
+    /// The request's key is not one of the server's.
+    #[error("the API key sent is not one this server accepts")]
+    Forbidden,
+    /// The request's key is over its rate limit.
+    #[error("the key '{name}' is over its limit of {per_second} requests a second; retry after Retry-After seconds")]
+    RateLimited {
+        /// The key's name.
+        name: String,
+        /// Its limit.
+        per_second: u32,
+    },
 }
 
 /// The JSON body of a problem response.
@@ -68,7 +82,8 @@ pub struct Problem {
     /// `payload_too_large`, `unsupported_media_type`, `invalid_state`,
     /// `illegal_move` (or a game's own move code, such as Naughts'
     /// `invalid_row`), `unknown_level`, `invalid_option`, `game_over`,
-    /// `overloaded`, `internal_error`.
+    /// `overloaded`, `internal_error`, and with API keys `unauthorized`,
+    /// `forbidden`, `rate_limited`.
     pub code: &'static str,
     /// A JSON pointer (RFC 6901) into the request body where the problem
     /// is, when it is in one place; it always resolves in the body sent.
@@ -159,6 +174,11 @@ impl ApiError {
             }
             ApiError::Compute(ComputeError::Panicked(_)) => {
                 (S::INTERNAL_SERVER_ERROR, "internal_error", "Internal error")
+            }
+            ApiError::Unauthorized => (S::UNAUTHORIZED, "unauthorized", "API key needed"),
+            ApiError::Forbidden => (S::FORBIDDEN, "forbidden", "Unknown API key"),
+            ApiError::RateLimited { .. } => {
+                (S::TOO_MANY_REQUESTS, "rate_limited", "Too many requests")
             }
         }
     }

@@ -73,11 +73,16 @@ pub async fn send(
     if let Some(content_type) = content_type {
         request = request.header("content-type", content_type);
     }
-    let response = app
-        .clone()
-        .oneshot(request.body(body.into()).unwrap())
-        .await
-        .unwrap();
+    send_request(app, request.body(body.into()).unwrap()).await
+}
+
+/// Sends a request built by the caller (with headers of its own) and
+/// checks the answer against the OpenAPI document.
+pub async fn send_request(app: &axum::Router, request: Request<Body>) -> Reply {
+    let method = request.method().clone();
+    let uri = request.uri().to_string();
+    let uri = uri.as_str();
+    let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let headers = response.headers().clone();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
