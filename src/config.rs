@@ -28,6 +28,12 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_BIND")]
     pub bind: Option<String>,
 
+    /// A second address for health, readiness and metrics only, so that
+    /// they are not exposed with the API; they then answer 404 on `--bind`
+    /// [default: none, and they are served with the API].
+    #[arg(long, env = "GAMEBOT_ADMIN_BIND")]
+    pub admin_bind: Option<SocketAddr>,
+
     /// Compute workers (searches running at once) [default: the number of cores].
     #[arg(long, env = "GAMEBOT_WORKERS")]
     pub workers: Option<usize>,
@@ -100,6 +106,7 @@ impl Default for ServeConfig {
     fn default() -> Self {
         ServeConfig {
             bind: None,
+            admin_bind: None,
             workers: None,
             queue: 128,
             max_time_ms: 30_000,

@@ -107,12 +107,25 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|error| in_context(error, &format!("cannot listen on {addr}")))?;
+        let admin = match config.admin_bind {
+            Some(admin_addr) => Some(
+                tokio::net::TcpListener::bind(admin_addr)
+                    .await
+                    .map_err(|error| {
+                        in_context(error, &format!("cannot listen on {admin_addr} (--admin-bind)"))
+                    })?,
+            ),
+            None => None,
+        };
         let mut state = AppState::new(config);
         if let Some(keys) = keys {
             state = state.with_keys(keys);
         }
         tracing::info!(%addr, workers = state.pool.workers(), queue = state.config.queue, "gamebot serving");
-        api::serve(listener, state, api::shutdown_signal()).await;
+        if let Some(admin) = &admin {
+            tracing::info!(admin = %admin.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()), "health, readiness and metrics on the admin address only");
+        }
+        api::serve_with_admin(listener, admin, state, api::shutdown_signal()).await;
         Ok(())
     })
 }

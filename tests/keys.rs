@@ -143,3 +143,80 @@ fn a_keys_file_with_a_mistake_stops_the_server_with_its_line() {
     );
     assert!(!stderr.contains(KEY), "{stderr}");
 }
+
+fn free_port() -> u16 {
+    let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    probe.local_addr().unwrap().port()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_readiness_and_metrics_move_to_the_admin_address() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    writeln!(file, "portal-a {KEY} 100").unwrap();
+    let api = format!("127.0.0.1:{}", free_port());
+    let admin = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args([
+            "serve",
+            "--bind",
+            &api,
+            "--admin-bind",
+            &admin,
+            "--workers",
+            "1",
+        ])
+        .arg("--api-keys-file")
+        .arg(file.path())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let http = reqwest::Client::new();
+    let started = Instant::now();
+    while http
+        .get(format!("http://{admin}/healthz"))
+        .send()
+        .await
+        .is_err()
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the admin address did not open"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let status = |url: String| {
+        let request = http.get(url).bearer_auth(KEY);
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        assert_eq!(
+            status(format!("http://{admin}{path}")).await,
+            200,
+            "admin {path}"
+        );
+        assert_eq!(
+            status(format!("http://{api}{path}")).await,
+            404,
+            "api {path}"
+        );
+    }
+    assert_eq!(status(format!("http://{api}/v1/games")).await, 200);
+    assert_eq!(status(format!("http://{admin}/v1/games")).await, 404);
+    let metrics = http
+        .get(format!("http://{admin}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("gamebot_api_key_requests_total{key=\"portal-a\",result=\"allowed\"}"),
+        "{metrics}"
+    );
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+}

@@ -25,7 +25,7 @@ mod telemetry;
 
 pub use contract::openapi_yaml;
 pub use problem::{ApiError, Problem};
-pub use server::{serve, shutdown_signal};
+pub use server::{serve, serve_with_admin, shutdown_signal};
 
 use crate::compute::ComputePool;
 use crate::config::{CorsOrigin, ServeConfig};
@@ -169,10 +169,29 @@ pub fn routes() -> Vec<(Method, &'static str)> {
         .collect()
 }
 
-/// The whole application: routes, middleware and state.
+/// The operator's routes: health, readiness and metrics, which
+/// `--admin-bind` moves to a listener of their own.
+const ADMIN_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
+/// The whole application: routes, middleware and state. With an admin
+/// listener configured, health, readiness and metrics are left to
+/// [`admin_router`] and answer 404 here.
 pub fn router(state: AppState) -> Router {
+    let separate_admin = state.config.admin_bind.is_some();
     let routes = route_table()
         .into_iter()
+        .filter(|(path, _, _)| !(separate_admin && ADMIN_PATHS.contains(path)))
+        .fold(Router::new(), |router, (path, _, handler)| {
+            router.route(path, handler)
+        });
+    with_middleware(routes, state)
+}
+
+/// The admin listener's application: health, readiness and metrics only.
+pub fn admin_router(state: AppState) -> Router {
+    let routes = route_table()
+        .into_iter()
+        .filter(|(path, _, _)| ADMIN_PATHS.contains(path))
         .fold(Router::new(), |router, (path, _, handler)| {
             router.route(path, handler)
         });
