@@ -418,6 +418,24 @@ async fn a_stray_field_in_a_state_or_a_move_object_is_refused_where_it_is() {
             reply.text
         );
 
+        if id == "halma" {
+            // A game's own words for a stray field win where it has them.
+            let mut misplaced = state.clone();
+            misplaced["clock"] = json!("60 60");
+            let reply = post_json(
+                &app,
+                &format!("/v1/games/{id}/legal-moves"),
+                &json!({"state": misplaced}),
+            )
+            .await;
+            assert_eq!(reply.json["pointer"], "/state/clock", "{}", reply.text);
+            assert!(
+                reply.text.contains("belongs in the bot-move request"),
+                "{}",
+                reply.text
+            );
+        }
+
         // The move object as written, and its notation alone, both play.
         for mv in [written.clone(), json!({"notation": written["notation"]})] {
             let reply = post_json(&app, &play, &json!({"state": state, "move": mv})).await;

@@ -19,12 +19,16 @@ pub struct UnknownField {
     pub detail: String,
 }
 
-/// Reads a JSON state: its fields, then the game's own reader.
+/// Reads a JSON state: the game's own reader, then its fields. The game's
+/// reader goes first so that its own words for a stray field win where it
+/// has them (Halma says where a misplaced `clock` belongs); a state it
+/// accepts still has every field checked.
 pub fn read_state<G: Codec>(value: &Value) -> Result<G::State, GameError> {
+    let state = G::state_from_json(value)?;
     if let Some(stray) = unknown_field::<G::StateJson>(value) {
         return Err(GameError::invalid_state_at(stray.pointer, stray.detail));
     }
-    G::state_from_json(value)
+    Ok(state)
 }
 
 /// Reads a move (notation or JSON object) and checks that it is legal in
