@@ -2,8 +2,9 @@
 //! `analyze` without searching again.
 //!
 //! A request is looked up by everything that decides its answer: the game,
-//! the operation, the state in its canonical JSON form (so that spacing and
-//! field order do not matter), the level, the seed, the budget fields as
+//! the operation, the state as JSON (serde_json keeps an object's fields
+//! sorted, so spacing and field order do not matter, and the state is not
+//! parsed twice), the level, the seed, the budget fields as
 //! sent, `top`, and the game's own options. Only requests that name their
 //! seed are cached, and only answers whose search ended on its depth or node
 //! cap or on a proof: such an answer is what the same request gives again on
@@ -79,8 +80,8 @@ impl ReplyCache {
     }
 
     /// The key of a request, if it may be cached: a JSON request that names
-    /// its seed. `None` also when its state does not parse (the search
-    /// will say why).
+    /// its seed. A state that is not valid gets a key too, but its request
+    /// fails and nothing is kept under it.
     pub fn key(
         &self,
         game: &dyn DynGame,
@@ -94,11 +95,10 @@ impl ReplyCache {
             return None;
         };
         let seed = request.seed?;
-        let canonical = game.canonical_state(state).ok()?;
         let mut key = json!({
             "game": game.info().id,
             "operation": operation,
-            "state": canonical,
+            "state": state,
             "level": request.level,
             "seed": seed,
             "top": top,
