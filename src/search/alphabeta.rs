@@ -6,10 +6,10 @@
 //! they trade the exactness of plain alpha-beta for depth, which pays in
 //! large games.
 
-use super::score::{from_table, is_decisive, to_table, MAX_PLY, WIN};
+use super::score::{describe_decisive, from_table, is_decisive, settled, to_table, MAX_PLY, WIN};
 use super::tt::{Bound, Table, TableEntry};
 use super::{Evaluate, HISTORY_SLOTS};
-use crate::game::{Budget, StopReason};
+use crate::game::{Analysis, Budget, ScoredMove, SearchReport, StopReason};
 
 const INFINITY: i32 = WIN + 1;
 const QUIESCENCE_PLIES: usize = 8;
@@ -133,7 +133,8 @@ pub fn search<G: Evaluate>(
     options: &SearchOptions,
 ) -> SearchResult<G::Move> {
     let mut roots = Vec::new();
-    let (depth, nodes, stopped_by) = iterate::<G>(state, budget, options, 1, &mut roots);
+    let (depth, nodes, stopped_by) =
+        iterate::<G>(state, budget, options, 1, &mut roots, &mut Vec::new());
     let best = roots.swap_remove(0);
     SearchResult {
         best: best.mv,
@@ -146,18 +147,110 @@ pub fn search<G: Evaluate>(
     }
 }
 
+/// The root moves of a search ranked by its last completed iteration,
+/// with what the iteration before found, for reports that average the two.
+#[derive(Clone, Debug)]
+pub struct Ranking<M> {
+    /// The `top` best root moves, best first, each with a full-window score.
+    pub roots: Vec<RootScore<M>>,
+    /// The full-window moves of the completed iteration one ply shallower
+    /// (empty when there was none).
+    pub shallower: Vec<RootScore<M>>,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Why the search stopped.
+    pub stopped_by: StopReason,
+}
+
 /// Scores the `top` best root moves exactly (each with a full window), best
-/// first, under `budget`; also returns the depth, nodes and stop reason.
+/// first, under `budget`, with the shallower iteration's scores beside them.
+pub fn rank<G: Evaluate>(
+    state: &G::State,
+    top: usize,
+    budget: &Budget,
+    options: &SearchOptions,
+) -> Ranking<G::Move> {
+    let mut roots = Vec::new();
+    let mut shallower = Vec::new();
+    let (depth, nodes, stopped_by) = iterate::<G>(
+        state,
+        budget,
+        options,
+        top.max(1),
+        &mut roots,
+        &mut shallower,
+    );
+    roots.truncate(top);
+    Ranking {
+        roots,
+        shallower,
+        depth,
+        nodes,
+        stopped_by,
+    }
+}
+
+/// The `top` best moves of `state` as an analysis answers them: best first,
+/// each score the settled value of its last two depths
+/// ([`settled`](super::score::settled)), exact where proven or decided,
+/// and the report of what the search did.
 pub fn analyze<G: Evaluate>(
     state: &G::State,
     top: usize,
     budget: &Budget,
     options: &SearchOptions,
-) -> (Vec<RootScore<G::Move>>, u32, u64, StopReason) {
-    let mut roots = Vec::new();
-    let (depth, nodes, stopped_by) = iterate::<G>(state, budget, options, top.max(1), &mut roots);
-    roots.truncate(top);
-    (roots, depth, nodes, stopped_by)
+) -> Analysis<G::Move> {
+    let ranking = rank::<G>(state, top, budget, options);
+    let mut analysis = analysis_of(
+        &ranking.roots,
+        &ranking.shallower,
+        ranking.depth,
+        ranking.nodes,
+    );
+    analysis.report.stopped_by = Some(ranking.stopped_by);
+    analysis
+}
+
+/// The analysis of ranked root moves: settled scores, exact words where
+/// proven or decided, and the report (without its stop reason).
+fn analysis_of<M: Clone + PartialEq>(
+    roots: &[RootScore<M>],
+    shallower: &[RootScore<M>],
+    depth: u32,
+    nodes: u64,
+) -> Analysis<M> {
+    let shallower_of = |rank: usize, mv: &M| {
+        let found = if rank == 0 {
+            shallower.first()
+        } else {
+            shallower.iter().find(|r| &r.mv == mv)
+        };
+        found.map(|r| r.score)
+    };
+    let moves: Vec<ScoredMove<M>> = roots
+        .iter()
+        .enumerate()
+        .map(|(rank, r)| ScoredMove {
+            exact: if r.proven || is_decisive(r.score) {
+                describe_decisive(r.score)
+            } else {
+                None
+            },
+            score: settled(r.score, shallower_of(rank, &r.mv)).into(),
+            mv: r.mv.clone(),
+            pv: r.pv.clone(),
+        })
+        .collect();
+    let report = SearchReport {
+        depth: Some(depth),
+        nodes: Some(nodes),
+        score: moves.first().map(|m| m.score),
+        proven: roots.first().map(|r| r.proven),
+        ..SearchReport::plain()
+    };
+    Analysis { moves, report }
 }
 
 /// Iterative deepening. With `exact_top` = k > 1, the first k moves of each
@@ -168,6 +261,7 @@ fn iterate<G: Evaluate>(
     options: &SearchOptions,
     exact_top: usize,
     roots_out: &mut Vec<RootScore<G::Move>>,
+    shallower_out: &mut Vec<RootScore<G::Move>>,
 ) -> (u32, u64, StopReason) {
     let mut searcher = Searcher::<G> {
         budget,
@@ -210,6 +304,8 @@ fn iterate<G: Evaluate>(
         }
         // Next iteration searches this one's best moves first.
         order = scored.iter().map(|(i, _, _)| *i).collect();
+        shallower_out.clear();
+        shallower_out.extend(completed.iter().take(exact_top).cloned());
         completed = scored
             .into_iter()
             .map(|(i, score, pv)| RootScore {
@@ -220,6 +316,10 @@ fn iterate<G: Evaluate>(
             })
             .collect();
         depth_done = depth;
+        budget.observe(|| {
+            let shown = &completed[..completed.len().min(exact_top)];
+            analysis_of(shown, shallower_out, depth_done, searcher.nodes)
+        });
         if aborted {
             stopped_by = searcher.stopped.unwrap_or(StopReason::Time);
             break;

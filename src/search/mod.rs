@@ -17,8 +17,8 @@ pub mod memory;
 pub mod score;
 pub mod tt;
 
-pub use alphabeta::{analyze, search, SearchOptions, SearchResult};
-pub use score::{describe_decisive, is_decisive, MAX_PLY, WIN};
+pub use alphabeta::{analyze, rank, search, Ranking, SearchOptions, SearchResult};
+pub use score::{describe_decisive, is_decisive, settled, MAX_PLY, WIN};
 
 use crate::game::{Outcome, Rules};
 

@@ -22,6 +22,17 @@ pub fn is_decisive(score: i32) -> bool {
     score.abs() >= WIN - MAX_PLY as i32 * 4
 }
 
+/// The score a report gives a move searched to two consecutive depths:
+/// their average, which cancels the odd/even swing of an evaluation (the
+/// side that moved last at the horizon looks better; docs/SCORE-STABILITY.md).
+/// A decided score, or one with no shallower value, stands as it is.
+pub fn settled(last: i32, shallower: Option<i32>) -> i32 {
+    match shallower {
+        Some(before) if !is_decisive(last) && !is_decisive(before) => (last + before).div_euclid(2),
+        _ => last,
+    }
+}
+
 /// A decided score in words from the mover's point of view: "win in 3 plies".
 pub fn describe_decisive(score: i32) -> Option<String> {
     if !is_decisive(score) {
@@ -70,5 +81,14 @@ mod tests {
             Some("loss in 4 plies")
         );
         assert_eq!(describe_decisive(250), None);
+    }
+
+    #[test]
+    fn a_settled_score_averages_two_estimates_and_keeps_a_decided_one() {
+        assert_eq!(settled(120, Some(-20)), 50);
+        assert_eq!(settled(-7, Some(0)), -4);
+        assert_eq!(settled(120, None), 120);
+        assert_eq!(settled(win_in(5), Some(300)), win_in(5));
+        assert_eq!(settled(300, Some(-win_in(5))), 300);
     }
 }

@@ -213,7 +213,7 @@ fn analysis_ranks_every_root_move_exactly() {
         path: mix(7),
         mover: Player::First,
     };
-    let (roots, _, _, _) = analyze::<Tree>(
+    let roots = rank::<Tree>(
         &root,
         10,
         &Budget::unlimited().depth(4),
@@ -228,7 +228,7 @@ fn analysis_ranks_every_root_move_exactly() {
             .collect()
     };
     expected.sort_unstable_by(|a, b| b.cmp(a));
-    let got: Vec<i32> = roots.iter().map(|r| r.score).collect();
+    let got: Vec<i32> = roots.roots.iter().map(|r| r.score).collect();
     assert_eq!(got, expected);
 }
 

@@ -32,9 +32,9 @@ pub use movegen::HalmaMove;
 use crate::game::record::{self, BadMove};
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    OptionInfo, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
+    OptionInfo, Outcome, Player, Rules, Rung, TextRequest,
 };
-use crate::search::{describe_decisive, Evaluate, SearchOptions};
+use crate::search::{Evaluate, SearchOptions};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -224,30 +224,9 @@ impl Bots for Halma {
             tt_log2: 18,
             ..SearchOptions::default()
         };
-        let (roots, depth, nodes, stopped_by) =
-            crate::search::analyze::<Halma>(state, top, &budget, &options);
-        let moves = roots
-            .into_iter()
-            .map(|r| ScoredMove {
-                mv: r.mv,
-                score: r.score as i64,
-                pv: r.pv,
-                exact: if r.proven {
-                    describe_decisive(r.score)
-                } else {
-                    None
-                },
-            })
-            .collect();
-        Ok(Analysis {
-            moves,
-            report: SearchReport {
-                depth: Some(depth),
-                nodes: Some(nodes),
-                stopped_by: Some(stopped_by),
-                ..SearchReport::plain()
-            },
-        })
+        Ok(crate::search::analyze::<Halma>(
+            state, top, &budget, &options,
+        ))
     }
 }
 

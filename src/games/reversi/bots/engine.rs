@@ -53,6 +53,10 @@ pub struct Thought {
     pub stopped_by: StopReason,
     /// Whether the best line's score is exact.
     pub proven: bool,
+    /// The lines of the completed iteration one ply shallower than
+    /// `lines`, with full-window scores (the first `top` of them), for
+    /// reports that average the last two depths; empty when there was none.
+    pub previous: Vec<RootLine>,
 }
 
 /// How the engine spends its budget.
@@ -174,6 +178,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
     let empties = board.empties();
     let mut order = initial_order(board, plan.evaluation);
     let mut best: Option<Thought> = None;
+    let mut last_complete: Vec<RootLine> = Vec::new();
     let mut stopped_by = StopReason::Depth;
     let max_depth = plan.max_depth.clamp(1, MAX_MID_DEPTH);
 
@@ -191,6 +196,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
                     stopped_by: StopReason::Proven,
                     proven: true,
                     lines: solved,
+                    previous: Vec::new(),
                 });
                 stopped_by = StopReason::Proven;
             } else {
@@ -209,13 +215,21 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
             .is_some_and(|l| l.square != order.first().copied());
         if (complete || best.is_none() || improved) && !lines.is_empty() {
             order = lines.iter().filter_map(|l| l.square).collect();
+            let exact_top: Vec<RootLine> = lines.iter().take(plan.top.max(1)).cloned().collect();
             best = Some(Thought {
                 lines,
                 depth: if complete { depth } else { depth - 1 },
                 nodes: 0,
                 stopped_by: StopReason::Depth,
                 proven: false,
+                previous: last_complete.clone(),
             });
+            if complete {
+                last_complete = exact_top;
+                if let Some(thought) = &best {
+                    budget.observe(|| super::analysis_of(thought, mid.solver.nodes, plan.top));
+                }
+            }
         }
         if let Some(reason) = mid.stopped {
             stopped_by = reason;
@@ -319,6 +333,7 @@ fn fallback(board: Board, order: &[u32]) -> Thought {
         nodes: 0,
         stopped_by: StopReason::Time,
         proven: false,
+        previous: Vec::new(),
     }
 }
 
