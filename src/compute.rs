@@ -168,6 +168,18 @@ impl ComputePool {
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> T + Send + 'static,
     {
+        self.submit(job)?.await
+    }
+
+    /// Admits `job` now (or fails with `Overloaded`) and queues it; the
+    /// returned future waits for its value, and dropping it cancels the job
+    /// as for [`ComputePool::run`]. For a caller that must know it was
+    /// admitted before it answers (a stream's headers).
+    pub fn submit<T, F>(&self, job: F) -> Result<Pending<T>, ComputeError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> T + Send + 'static,
+    {
         let Some(permit) = self.try_admit() else {
             metrics::counter!("gamebot_compute_rejected_total").increment(1);
             return Err(ComputeError::Overloaded {
@@ -176,7 +188,7 @@ impl ComputePool {
             });
         };
         let stop = StopFlag::new();
-        let _cancel = CancelOnDrop(stop.clone());
+        let cancel = CancelOnDrop(stop.clone());
         let (reply, answer) = oneshot::channel();
         let load = self.load.clone();
         let task: Job = Box::new(move || {
@@ -197,13 +209,111 @@ impl ComputePool {
                 "the compute pool has stopped".into(),
             ));
         }
-        match answer.await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(message)) => Err(ComputeError::Panicked(message)),
-            Err(_) => Err(ComputeError::Panicked(
-                "the job ended without an answer".into(),
-            )),
+        Ok(Pending {
+            answer,
+            _cancel: cancel,
+        })
+    }
+}
+
+/// A job admitted to the pool: resolves to its value; dropped, it cancels the job.
+pub struct Pending<T> {
+    answer: oneshot::Receiver<Result<T, String>>,
+    _cancel: CancelOnDrop,
+}
+
+impl<T> std::future::Future for Pending<T> {
+    type Output = Result<T, ComputeError>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.answer)
+            .poll(cx)
+            .map(|answer| match answer {
+                Ok(Ok(value)) => Ok(value),
+                Ok(Err(message)) => Err(ComputeError::Panicked(message)),
+                Err(_) => Err(ComputeError::Panicked(
+                    "the job ended without an answer".into(),
+                )),
+            })
+    }
+}
+
+/// The results of [`ComputePool::run_each`], arriving as each finishes, with
+/// its index. Dropping it cancels what has not run yet and raises the stop
+/// flag of what is running.
+pub struct Batch<T> {
+    /// `(index, value)` as each job ends; a panicked job's value is its message.
+    pub results: tokio::sync::mpsc::UnboundedReceiver<(usize, Result<T, String>)>,
+    _cancel: CancelOnDrop,
+}
+
+impl ComputePool {
+    /// Runs `job` for every index in `0..count`, at most `slots` at a time
+    /// (each on a worker of its own), admitted as one job of `slots` places:
+    /// all of them or, with [`ComputeError::Overloaded`], none. Each place
+    /// takes the next index until none is left or the batch is dropped.
+    pub fn run_each<T, F>(
+        &self,
+        slots: usize,
+        count: usize,
+        job: F,
+    ) -> Result<Batch<T>, ComputeError>
+    where
+        T: Send + 'static,
+        F: Fn(usize, &StopFlag) -> T + Send + Sync + 'static,
+    {
+        let slots = slots.clamp(1, count.max(1));
+        let mut permits = Vec::with_capacity(slots);
+        for _ in 0..slots {
+            match self.try_admit() {
+                Some(permit) => permits.push(permit),
+                None => {
+                    metrics::counter!("gamebot_compute_rejected_total").increment(1);
+                    return Err(ComputeError::Overloaded {
+                        capacity: self.capacity,
+                        retry_after_s: 1,
+                    });
+                }
+            }
         }
+        let stop = StopFlag::new();
+        let (sender, results) = tokio::sync::mpsc::unbounded_channel();
+        let next = Arc::new(AtomicUsize::new(0));
+        let job = Arc::new(job);
+        let queue = self.sender.as_ref().expect("the pool is running");
+        for permit in permits {
+            let (stop, sender, next, job) =
+                (stop.clone(), sender.clone(), next.clone(), job.clone());
+            let load = self.load.clone();
+            let task: Job = Box::new(move || {
+                load.running.fetch_add(1, Ordering::AcqRel);
+                load.publish();
+                while !stop.is_raised() {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count {
+                        break;
+                    }
+                    let result = catch_unwind(AssertUnwindSafe(|| job(index, &stop)));
+                    if sender.send((index, result.map_err(panic_message))).is_err() {
+                        break;
+                    }
+                }
+                load.running.fetch_sub(1, Ordering::AcqRel);
+                drop(permit);
+            });
+            if queue.send(task).is_err() {
+                return Err(ComputeError::Panicked(
+                    "the compute pool has stopped".into(),
+                ));
+            }
+        }
+        Ok(Batch {
+            results,
+            _cancel: CancelOnDrop(stop),
+        })
     }
 }
 

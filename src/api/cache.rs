@@ -106,6 +106,7 @@ impl ReplyCache {
             "max_depth": limits.max_depth,
             "max_nodes": limits.max_nodes,
             "options": Value::Object(request.own_fields.clone()),
+            "perspective": request.perspective,
         })
         .to_string();
         key.shrink_to_fit();

@@ -9,8 +9,10 @@
 //! same bytes (a test keeps it so; `gamebot openapi` writes it).
 
 use super::requests::{
-    AnalyzeRequest, BotMoveRequest, NewRequest, PlayRequest, ReplayRequest, StateRequest,
+    AnalyzeRequest, BotMoveRequest, NewRequest, PlayRequest, ReplayRequest, ReviewRequest,
+    StateRequest,
 };
+use super::review::ReviewReply;
 use super::Problem;
 use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
@@ -96,6 +98,16 @@ pub const GAME_OPERATIONS: &[GameOperation] = &[
         reply_description: "The final state and how the game stands, the moves and the record.",
         finished_game_conflicts: false,
         body_required: false,
+    },
+    GameOperation {
+        suffix: "review",
+        name: "Review",
+        summary: "A whole game reviewed: every position analysed (in parallel on the server's workers) and every move judged by the win probability it lost (Number Crush: the points), labelled `best` to `blunder`, with each side's accuracy. With `Accept: application/x-ndjson` the answer streams one line per move as it is judged (`{\"ply\": …}`), then `{\"summary\": …}` (or `{\"error\": problem}`). A bad move is 422 with `pointer` `/moves/<index>` (or `/record`), as in `replay`.",
+        request: "ReviewRequest",
+        reply: "ReviewReply",
+        reply_description: "Every move judged, in order, and each side's accuracy.",
+        finished_game_conflicts: false,
+        body_required: true,
     },
 ];
 
@@ -359,6 +371,8 @@ fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Value> {
     add("AnalyzeReply", schema::<AnalyzeReply>(generator));
     add("ReplayRequest", schema::<ReplayRequest>(generator));
     add("ReplayReply", schema::<ReplayReply>(generator));
+    add("ReviewRequest", schema::<ReviewRequest>(generator));
+    add("ReviewReply", schema::<ReviewReply>(generator));
     for value in schemas.values_mut() {
         inline_root(value, generator);
     }
@@ -595,6 +609,35 @@ fn game_schemas(
             ("states", json!({"type": "array", "items": state.clone()})),
         ],
     );
+    let review_request = specialize(
+        schemas,
+        "ReviewRequest",
+        typed("a game to review and the budget of each position."),
+        &[
+            ("options", nullable(own.new_options.clone().to_value())),
+            ("state", nullable(state.clone())),
+            (
+                "moves",
+                nullable(json!({"type": "array", "items": move_input.clone()})),
+            ),
+        ],
+    );
+    let reviewed = resolve(
+        &schemas["ReviewReply"]["properties"]["plies"]["items"].clone(),
+        generator,
+    );
+    let mut reviewed_move = reviewed.clone();
+    reviewed_move["properties"]["move"] = mv.clone();
+    schemas.insert(format!("{name}PlyReview"), reviewed_move);
+    let review_reply = specialize(
+        schemas,
+        "ReviewReply",
+        typed("every move judged."),
+        &[(
+            "plies",
+            json!({"type": "array", "items": reference(&format!("{name}PlyReview"))}),
+        )],
+    );
     let analyzed = schemas["AnalyzeReply"]["properties"]["moves"]["items"].clone();
     let analyzed = resolve(&analyzed, generator);
     let mut analyzed_move = analyzed.clone();
@@ -627,6 +670,8 @@ fn game_schemas(
         ("AnalyzeReply", analyze_reply),
         ("ReplayRequest", replay_request),
         ("ReplayReply", replay_reply),
+        ("ReviewRequest", review_request),
+        ("ReviewReply", review_reply),
     ] {
         schemas.insert(format!("{name}{suffix}"), schema);
     }
@@ -780,6 +825,7 @@ fn example(game: &dyn DynGame, suffix: &str) -> Option<Value> {
         "bot-move" => json!({"state": state, "level": "1", "seed": 1}),
         "analyze" => json!({"state": state, "top": 3, "max_nodes": 20000}),
         "replay" => json!({"moves": [first["notation"]], "states": true}),
+        "review" => json!({"moves": [first["notation"]], "max_nodes_per_ply": 20000}),
         _ => return None,
     })
 }

@@ -7,7 +7,7 @@ use super::cache::CachedAnswer;
 use super::requests::{
     AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
-use super::{ApiError, AppState};
+use super::{stream, ApiError, AppState};
 use crate::game::erased::{BotReply, TextParams};
 use crate::game::placement::{self, PlacementRequest};
 use crate::game::{Budget, Clamped, DynGame, StopFlag};
@@ -41,6 +41,13 @@ pub struct GameRequest {
     arrived: Instant,
 }
 
+impl GameRequest {
+    /// The game the path names and the body, for handlers that need no more.
+    pub(super) fn into_game_and_payload(self) -> (&'static dyn DynGame, Payload) {
+        (self.game, self.payload)
+    }
+}
+
 impl FromRequest<AppState> for GameRequest {
     type Rejection = ApiError;
 
@@ -67,6 +74,11 @@ impl FromRequest<AppState> for GameRequest {
             arrived,
         })
     }
+}
+
+/// A JSON body's bytes, for a request that needs one.
+pub(super) fn json_body(payload: Payload) -> Result<bytes::Bytes, ApiError> {
+    json_bytes(payload, None)
 }
 
 /// The bytes of a JSON body; `empty` answers for a request without one.
@@ -127,7 +139,7 @@ impl AppState {
     /// The budget of a search asked for with `limits`, counted from `arrived`:
     /// values are clamped to the server's caps, and the deadline leaves a small
     /// margin for the response.
-    fn budget(&self, limits: &Limits, arrived: Instant, stop: &StopFlag) -> Budget {
+    pub(super) fn budget(&self, limits: &Limits, arrived: Instant, stop: &StopFlag) -> Budget {
         let config = &self.config;
         let time_ms = limits
             .time_ms
@@ -143,12 +155,13 @@ impl AppState {
             max_nodes: limits.max_nodes.map(|n| n.clamp(1, config.max_nodes)),
             stop: stop.clone(),
             game_time_left_ms: None,
+            observer: None,
         }
     }
 
     /// The budget fields of `limits` above the server's caps, as
     /// `search.clamped` reports them.
-    fn clamped(&self, limits: &Limits) -> Vec<Clamped> {
+    pub(super) fn clamped(&self, limits: &Limits) -> Vec<Clamped> {
         let config = &self.config;
         [
             ("time_ms", limits.time_ms, config.max_time_ms),
@@ -168,7 +181,7 @@ impl AppState {
     }
 
     /// Runs `job` on the compute pool.
-    async fn compute<T, F>(&self, job: F) -> Result<T, ApiError>
+    pub(super) async fn compute<T, F>(&self, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
@@ -382,9 +395,19 @@ fn check_query_for_json(query: &HashMap<String, String>) -> Result<(), ApiError>
     )))
 }
 
-/// `POST /v1/games/{game}/analyze`.
+/// Whether the client asked for Server-Sent Events.
+fn accepts_event_stream(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/event-stream"))
+}
+
+/// `POST /v1/games/{game}/analyze` (with `Accept: text/event-stream`, an
+/// event per completed depth, then the answer).
 pub async fn analyze(
     State(app): State<AppState>,
+    headers: axum::http::HeaderMap,
     request: GameRequest,
 ) -> Result<Response, ApiError> {
     let GameRequest {
@@ -395,6 +418,9 @@ pub async fn analyze(
         ..
     } = request;
     let call = AnalyzeRequest::from_json(&json_bytes(payload, None)?)?;
+    if accepts_event_stream(&headers) {
+        return stream::analysis(app, game, call, arrived);
+    }
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
     let key = app
@@ -404,7 +430,7 @@ pub async fn analyze(
         cache_counted(&id, "analyze", true);
         return Ok(hit.response());
     }
-    let job = game.prepare_analysis(call.request, call.top)?;
+    let job = game.prepare_analysis(call.request, call.top, None)?;
     let worker_app = app.clone();
     let mut reply = app
         .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))

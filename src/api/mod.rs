@@ -20,7 +20,9 @@ mod ops;
 mod playground;
 mod problem;
 pub mod requests;
+mod review;
 mod server;
+mod stream;
 mod telemetry;
 
 pub use contract::openapi_yaml;
@@ -114,6 +116,7 @@ fn game_handler(suffix: &str) -> MethodRouter<AppState> {
         "bot-move" => post(handlers::bot_move),
         "analyze" => post(handlers::analyze),
         "replay" => post(handlers::replay),
+        "review" => post(review::review),
         other => unreachable!("no handler for the game operation {other}"),
     }
 }

@@ -104,6 +104,92 @@ impl ReplayRequest {
     }
 }
 
+/// `review`'s body: a game as `replay` takes it (a start and its moves or
+/// record), and the budget of each position's analysis.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// A new game's options to start from (at most one of `options` and `state`).
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// A state to start from, in the game's JSON form.
+    #[serde(default)]
+    pub state: Option<Value>,
+    /// The moves played, each a notation string or a move object (at most
+    /// one of `moves` and `record`; at most 600 moves).
+    #[serde(default)]
+    pub moves: Option<Vec<Value>>,
+    /// The game's one-line record.
+    #[serde(default)]
+    pub record: Option<String>,
+    /// A time budget for each position's analysis, in milliseconds, cut to
+    /// the server's cap; counted from when that position's search starts.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 1))]
+    pub time_ms_per_ply: Option<u64>,
+    /// A cap on the positions each analysis visits (default 100,000 when
+    /// neither budget is given), cut to the server's cap. A node budget
+    /// with a seed gives the same review every time.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 1))]
+    pub max_nodes_per_ply: Option<u64>,
+    /// The seed of the searches' random choices (default 1).
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub seed: Option<u64>,
+}
+
+/// The default node budget of a review's analyses.
+pub const DEFAULT_REVIEW_NODES: u64 = 100_000;
+
+/// A review request read once.
+#[derive(Debug)]
+pub struct ReviewCall {
+    /// The game to replay.
+    pub replay: replay::ReplayRequest,
+    /// Each position's time, if timed.
+    pub time_ms: Option<u64>,
+    /// Each position's node cap, if any.
+    pub max_nodes: Option<u64>,
+    /// The searches' seed.
+    pub seed: u64,
+}
+
+impl ReviewRequest {
+    /// The review it asks for.
+    pub fn into_call(self) -> Result<ReviewCall, ApiError> {
+        let max_nodes = match (self.time_ms_per_ply, self.max_nodes_per_ply) {
+            (None, None) => Some(DEFAULT_REVIEW_NODES),
+            (_, nodes) => nodes,
+        };
+        for (field, value) in [
+            ("time_ms_per_ply", self.time_ms_per_ply),
+            ("max_nodes_per_ply", self.max_nodes_per_ply),
+        ] {
+            if value == Some(0) {
+                return Err(ApiError::invalid_option(format!(
+                    "{field}=0: expected a whole number from 1 up"
+                ))
+                .at(&format!("/{field}")));
+            }
+        }
+        let replay = ReplayRequest {
+            options: self.options,
+            state: self.state,
+            moves: self.moves,
+            record: self.record,
+            states: false,
+        }
+        .into_replay()?;
+        Ok(ReviewCall {
+            replay,
+            time_ms: self.time_ms_per_ply,
+            max_nodes,
+            seed: self.seed.unwrap_or(1),
+        })
+    }
+}
+
 /// Two fields of which a request may give only one.
 fn both(first: &str, second: &str, what: &str) -> ApiError {
     ApiError::invalid_option(format!(
@@ -166,6 +252,11 @@ pub struct BotMoveRequest {
     #[serde(default, deserialize_with = "whole_number")]
     #[schemars(range(min = 0))]
     pub seed: Option<u64>,
+    /// Whose view `score` and `win_probability` take: `"mover"` (the
+    /// default, the side to move) or one of the game's `sides` (`"black"`,
+    /// `"white"`…), as an evaluation bar that always shows one side needs.
+    #[serde(default)]
+    pub perspective: Option<String>,
 }
 
 impl SharedFields for BotMoveRequest {
@@ -176,6 +267,7 @@ impl SharedFields for BotMoveRequest {
         "max_depth",
         "max_nodes",
         "seed",
+        "perspective",
     ];
 }
 
@@ -206,11 +298,23 @@ pub struct AnalyzeRequest {
     #[serde(default, deserialize_with = "whole_number")]
     #[schemars(range(min = 0))]
     pub seed: Option<u64>,
+    /// Whose view `score` and `win_probability` take: `"mover"` (the
+    /// default, the side to move) or one of the game's `sides` (`"black"`,
+    /// `"white"`…), as an evaluation bar that always shows one side needs.
+    #[serde(default)]
+    pub perspective: Option<String>,
 }
 
 impl SharedFields for AnalyzeRequest {
-    const FIELDS: &'static [&'static str] =
-        &["state", "top", "time_ms", "max_depth", "max_nodes", "seed"];
+    const FIELDS: &'static [&'static str] = &[
+        "state",
+        "top",
+        "time_ms",
+        "max_depth",
+        "max_nodes",
+        "seed",
+        "perspective",
+    ];
 }
 
 /// The budget a bot or analysis request asks for.
@@ -274,6 +378,7 @@ impl BotMoveRequest {
                 seed: body.seed,
                 budget_fields: limits.given(),
                 own_fields,
+                perspective: body.perspective,
             },
             limits,
         })
@@ -291,6 +396,7 @@ impl BotMoveRequest {
         };
         let seed = query_number(&mut query, "seed")?;
         let level = query.remove("level");
+        let perspective = query.remove("perspective");
         Ok(BotCall {
             request: BotRequest {
                 state: StateInput::Text {
@@ -301,6 +407,7 @@ impl BotMoveRequest {
                 seed,
                 budget_fields: limits.given(),
                 own_fields: Map::new(),
+                perspective,
             },
             limits,
         })
@@ -330,6 +437,7 @@ impl AnalyzeRequest {
                 seed: body.seed,
                 budget_fields: limits.given(),
                 own_fields,
+                perspective: body.perspective,
             },
             limits,
             top: top as usize,

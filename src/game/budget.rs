@@ -62,6 +62,34 @@ pub struct Budget {
     /// time (Halma's clock manager) plans this move's share from it. The
     /// deadline still caps the move.
     pub game_time_left_ms: Option<u64>,
+    /// Who wants each completed depth of an analysis while it runs (a
+    /// stream of deepening results); `None` for a plain request.
+    pub observer: Option<Observer>,
+}
+
+/// Receives an analysis' result after each completed depth, as the game's
+/// [`Analysis`](super::Analysis) behind `&dyn Any` (the budget knows no
+/// game's move type; the receiver does, and downcasts).
+#[derive(Clone)]
+pub struct Observer(pub std::sync::Arc<ObserveFn>);
+
+/// What an [`Observer`] calls.
+pub type ObserveFn = dyn Fn(&dyn std::any::Any) + Send + Sync;
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
+    }
+}
+
+impl Budget {
+    /// Hands a completed depth's analysis to the observer, if there is one;
+    /// `make` runs only then.
+    pub fn observe<T: std::any::Any>(&self, make: impl FnOnce() -> T) {
+        if let Some(Observer(observer)) = &self.observer {
+            observer(&make());
+        }
+    }
 }
 
 impl Budget {
@@ -74,6 +102,7 @@ impl Budget {
             max_nodes: None,
             stop: StopFlag::new(),
             game_time_left_ms: None,
+            observer: None,
         }
     }
 
@@ -170,9 +199,22 @@ pub struct SearchReport {
     /// Positions visited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
-    /// The chosen move's score from the mover's point of view.
+    /// The chosen move's score from the side to move's point of view (or
+    /// the request's `perspective`), in `score_unit`. Where the search
+    /// completed two depths it is their average, which does not swing with
+    /// the parity of the depth (docs/SCORE-STABILITY.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<i64>,
+    /// The chance that the side whose view `score` takes wins with the
+    /// chosen move (0–1, draws counted half): certain where proven, else
+    /// from the game's win model fitted on self-play (docs/CALIBRATION.md).
+    /// Absent where there is no score or no model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_probability: Option<f64>,
+    /// Whose view `score` and `win_probability` take when the request named
+    /// a side in `perspective`; absent for the side to move's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub perspective: Option<String>,
     /// Why the search stopped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<StopReason>,

@@ -2,15 +2,18 @@
 //! free through [`Erased`], so the registry and the HTTP layer can handle any
 //! game as JSON in, JSON out.
 
+use super::calibration::{self, round3, Known};
 use super::ladder::{self, AnyLevel};
 use super::record::{self, ReplayError, MAX_REPLAY_MOVES};
+use super::review::{GameReview, Review};
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
-    NumberedLevelInfo, OptionInfo, Outcome, Player, SearchReport, Termination,
+    NumberedLevelInfo, Observer, OptionInfo, Outcome, Player, SearchReport, Termination,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Instant;
@@ -79,6 +82,9 @@ pub struct BotRequest {
     /// its typed [`Bots::BotOptions`](super::Bots::BotOptions); anything
     /// else is refused.
     pub own_fields: Map<String, Value>,
+    /// Whose view scores and win probabilities take: `None` or `"mover"`
+    /// for the side to move, else one of the game's sides (`"black"`).
+    pub perspective: Option<String>,
 }
 
 /// A bot's move as the answer gives it: the JSON reply, and the text
@@ -93,6 +99,9 @@ pub struct BotAnswer {
 
 /// A bot's work, checked and ready to run on a compute worker under a budget.
 pub type BotJob = Box<dyn FnOnce(&Budget) -> Result<BotAnswer, GameError> + Send>;
+
+/// Where a streamed analysis sends each completed depth's answer.
+pub type DepthSink = Box<dyn Fn(AnalyzeReply) + Send + Sync>;
 
 /// An analysis, checked and ready to run on a compute worker under a budget.
 pub type AnalysisJob = Box<dyn FnOnce(&Budget) -> Result<AnalyzeReply, GameError> + Send>;
@@ -198,11 +207,20 @@ pub struct AnalyzedMove {
     /// The move, as a JSON object.
     #[serde(rename = "move")]
     pub mv: Value,
-    /// Its score from the mover's point of view.
+    /// Its score in the game's units (`search.score_unit`), from the side
+    /// to move's view, or from the request's `perspective`.
     pub score: i64,
+    /// The chance of winning with this move (0–1, draws counted half), from
+    /// the same view as `score`: certain where proven, else from the game's
+    /// win model fitted on self-play (docs/CALIBRATION.md); absent for a
+    /// game without one (Number Crush) and for unproven scores of a game
+    /// without a model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_probability: Option<f64>,
     /// The line expected to follow, in notation, starting with this move.
     pub pv: Vec<String>,
-    /// The proven result, where there is one.
+    /// The proven result in words, always from the side to move's view
+    /// (`"win in 5 plies"`, `"+12"`, `"draw"`), where there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<String>,
 }
@@ -284,7 +302,14 @@ pub trait DynGame: Send + Sync {
     fn prepare_bot(&self, request: BotRequest) -> Result<BotJob, GameError>;
     /// `analyze`: the `top` best moves, checked now and run later. An
     /// analysis searches as far as its budget allows: it uses no level.
-    fn prepare_analysis(&self, request: BotRequest, top: usize) -> Result<AnalysisJob, GameError>;
+    /// With a `sink`, each completed depth's answer goes there as the
+    /// search deepens (the final answer is still the job's value).
+    fn prepare_analysis(
+        &self,
+        request: BotRequest,
+        top: usize,
+        sink: Option<DepthSink>,
+    ) -> Result<AnalysisJob, GameError>;
     /// `legal-moves` in the game's own text form.
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
@@ -296,6 +321,14 @@ pub trait DynGame: Send + Sync {
     /// record. A bad move points at its place in the request (`/moves/17`,
     /// or `/record`) and says which move it is.
     fn replay(&self, request: &ReplayRequest) -> Result<ReplayReply, GameError>;
+
+    /// `review`: the game replayed and checked (a bad move points at its
+    /// place, as in `replay`), its positions left to analyse.
+    fn prepare_review(
+        &self,
+        request: &ReplayRequest,
+        seed: u64,
+    ) -> Result<std::sync::Arc<dyn Review>, GameError>;
 
     /// `bot-move` at once: [`DynGame::prepare_bot`], then the job.
     fn bot_move(&self, request: &BotRequest, budget: &Budget) -> Result<BotReply, GameError> {
@@ -309,7 +342,7 @@ pub trait DynGame: Send + Sync {
         top: usize,
         budget: &Budget,
     ) -> Result<AnalyzeReply, GameError> {
-        self.prepare_analysis(request.clone(), top)?(budget)
+        self.prepare_analysis(request.clone(), top, None)?(budget)
     }
 }
 
@@ -440,6 +473,44 @@ struct BotSetup<G: Game> {
     level: Option<AnyLevel<G::Level>>,
     params: BotParams<G::BotOptions>,
     budget_fields: Vec<&'static str>,
+    perspective: Perspective,
+}
+
+/// Whose view an answer's scores take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Perspective {
+    /// The side to move's (the default).
+    Mover,
+    /// One side's, whoever is to move.
+    Side(Player),
+}
+
+impl Perspective {
+    /// Reads `perspective`: `mover` or one of the game's `sides`.
+    fn parse(text: Option<&str>, sides: &[&str]) -> Result<Perspective, GameError> {
+        let Some(text) = text else {
+            return Ok(Perspective::Mover);
+        };
+        if text == "mover" {
+            return Ok(Perspective::Mover);
+        }
+        match sides.iter().position(|side| *side == text) {
+            Some(0) => Ok(Perspective::Side(Player::First)),
+            Some(_) => Ok(Perspective::Side(Player::Second)),
+            None => Err(GameError::invalid_option_at(
+                "/perspective",
+                format!(
+                    "perspective={text:?}: expected \"mover\" or one of this game's sides ({})",
+                    sides.join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// Whether scores in `state` are turned to the other side's view.
+    fn flips(self, to_move: Player) -> bool {
+        matches!(self, Perspective::Side(side) if side != to_move)
+    }
 }
 
 impl<G: Game> Erased<G> {
@@ -500,7 +571,42 @@ impl<G: Game> Erased<G> {
                 options: bot_options(&request.own_fields)?,
             },
             budget_fields: request.budget_fields.clone(),
+            perspective: Perspective::parse(request.perspective.as_deref(), G::info().sides)?,
         })
+    }
+
+    /// The side to move's chance of winning (draws half) with a move of
+    /// `score` in `state`: certain where the score is proven, else from the
+    /// game's win model, if it has one (a decided score lies far out on the
+    /// model's curve, at 0 or 1).
+    fn win_probability(state: &G::State, score: i64, proven: bool) -> Option<f64> {
+        if proven {
+            return Some(
+                match score.signum() {
+                    1 => Known::Win,
+                    0 => Known::Draw,
+                    _ => Known::Loss,
+                }
+                .probability(),
+            );
+        }
+        calibration::shipped(G::info().id, G::WIN_MODEL)
+            .map(|model| model.probability(G::phase(state), score))
+    }
+
+    /// Gives a report its win probability and turns it to `perspective`.
+    fn judge_report(state: &G::State, report: &mut SearchReport, perspective: Perspective) {
+        let Some(score) = report.score else {
+            return;
+        };
+        report.win_probability = Self::win_probability(state, score, report.proven == Some(true));
+        if perspective.flips(G::to_move(state)) {
+            report.score = Some(-score);
+            report.win_probability = report.win_probability.map(|p| round3(1.0 - p));
+        }
+        if let Perspective::Side(side) = perspective {
+            report.perspective = Some(G::info().sides[side.index()].to_string());
+        }
     }
 
     /// Fills in what every search report says, once, for `bot-move` and
@@ -574,7 +680,8 @@ impl<G: Game> Erased<G> {
             (None, None) => AnyLevel::default_of::<G>(),
         };
         Self::ongoing(&state)?;
-        let choice = Self::choose(&state, &level, &setup.params, budget)?;
+        let mut choice = Self::choose(&state, &level, &setup.params, budget)?;
+        Self::judge_report(&state, &mut choice.report, setup.perspective);
         let after = G::apply(&state, &choice.mv);
         let text = is_text.then(|| G::text_bot_move(&state, &choice.mv, &after));
         let reply = BotReply {
@@ -589,23 +696,86 @@ impl<G: Game> Erased<G> {
 
     fn run_analysis(
         state: &Value,
-        params: &BotParams<G::BotOptions>,
+        setup: &BotSetup<G>,
         top: usize,
         budget: &Budget,
+        sink: Option<DepthSink>,
     ) -> Result<AnalyzeReply, GameError> {
         let state = Self::state(state)?;
         Self::ongoing(&state)?;
         let started = Instant::now();
-        let mut analysis = G::analyze(&state, top, params, budget)?;
+        let mut budget = budget.clone();
+        if let Some(sink) = sink {
+            let (state, budget_now) = (state.clone(), budget.clone());
+            let (seed, perspective) = (setup.params.seed, setup.perspective);
+            budget.observer = Some(Observer(std::sync::Arc::new(move |any: &dyn Any| {
+                if let Some(analysis) = any.downcast_ref::<Analysis<G::Move>>() {
+                    let view = (seed, perspective, started);
+                    sink(Self::answer(
+                        &state,
+                        analysis.clone(),
+                        top,
+                        &budget_now,
+                        view,
+                    ));
+                }
+            })));
+        }
+        let analysis = G::analyze(&state, top, &setup.params, &budget)?;
+        let view = (setup.params.seed, setup.perspective, started);
+        Ok(Self::answer(&state, analysis, top, &budget, view))
+    }
+
+    /// An analysis as `analyze` answers it: the `top` moves, the report
+    /// stamped, win probabilities, scores turned to the perspective.
+    fn answer(
+        state: &G::State,
+        mut analysis: Analysis<G::Move>,
+        top: usize,
+        budget: &Budget,
+        (seed, perspective, started): (u64, Perspective, Instant),
+    ) -> AnalyzeReply {
         analysis.moves.truncate(top);
         Self::stamp(
             &mut analysis.report,
             "analyze".to_string(),
             started,
             budget,
-            params.seed,
+            seed,
         );
-        Ok(Self::analysis_reply(&state, analysis))
+        Self::judge_report(state, &mut analysis.report, perspective);
+        let mut reply = Self::judged_reply(state, analysis);
+        if perspective.flips(G::to_move(state)) {
+            for m in &mut reply.moves {
+                m.score = -m.score;
+                m.win_probability = m.win_probability.map(|p| round3(1.0 - p));
+            }
+        }
+        reply
+    }
+
+    /// An analysis as the API answers it, each move with its win
+    /// probability, from the side to move's view.
+    pub(super) fn judged_reply(state: &G::State, analysis: Analysis<G::Move>) -> AnalyzeReply {
+        let mut reply = Self::analysis_reply(state, analysis);
+        for m in &mut reply.moves {
+            m.win_probability = Self::win_probability(state, m.score, m.exact.is_some());
+        }
+        reply
+    }
+
+    /// A replay request played out: its start read, its moves checked.
+    fn replayed(request: &ReplayRequest) -> Result<record::Replay<G>, GameError> {
+        let start = match &request.start {
+            ReplayStart::NewGame => G::new_game(G::NewOptions::default())?,
+            ReplayStart::Options(options) => Self::from_options(options)?,
+            ReplayStart::State(state) => Self::state(state)?,
+        };
+        match &request.moves {
+            ReplayMoves::List(moves) => record::replay::<G>(start, moves),
+            ReplayMoves::Record(text) => record::replay_record::<G>(start, text),
+        }
+        .map_err(|error| replay_error(error, &request.moves))
     }
 
     fn pv_notation(state: &G::State, pv: &[G::Move]) -> Vec<String> {
@@ -631,6 +801,7 @@ impl<G: Game> Erased<G> {
             .map(|m| AnalyzedMove {
                 mv: G::move_to_json(state, &m.mv),
                 score: m.score,
+                win_probability: None,
                 pv: Self::pv_notation(state, &m.pv),
                 exact: m.exact,
             })
@@ -718,27 +889,32 @@ impl<G: Game> DynGame for Erased<G> {
         }))
     }
 
-    fn prepare_analysis(&self, request: BotRequest, top: usize) -> Result<AnalysisJob, GameError> {
+    fn prepare_analysis(
+        &self,
+        request: BotRequest,
+        top: usize,
+        sink: Option<DepthSink>,
+    ) -> Result<AnalysisJob, GameError> {
         let setup = Self::setup(&request)?;
         let StateInput::Json(state) = request.state else {
             return Err(GameError::NoTextForm);
         };
         Ok(Box::new(move |budget| {
-            Self::run_analysis(&state, &setup.params, top, budget)
+            Self::run_analysis(&state, &setup, top, budget, sink)
         }))
     }
 
+    fn prepare_review(
+        &self,
+        request: &ReplayRequest,
+        seed: u64,
+    ) -> Result<std::sync::Arc<dyn Review>, GameError> {
+        let replay = Self::replayed(request)?;
+        Ok(std::sync::Arc::new(GameReview::new(replay, seed)?))
+    }
+
     fn replay(&self, request: &ReplayRequest) -> Result<ReplayReply, GameError> {
-        let start = match &request.start {
-            ReplayStart::NewGame => G::new_game(G::NewOptions::default())?,
-            ReplayStart::Options(options) => Self::from_options(options)?,
-            ReplayStart::State(state) => Self::state(state)?,
-        };
-        let replay = match &request.moves {
-            ReplayMoves::List(moves) => record::replay::<G>(start, moves),
-            ReplayMoves::Record(text) => record::replay_record::<G>(start, text),
-        }
-        .map_err(|error| replay_error(error, &request.moves))?;
+        let replay = Self::replayed(request)?;
         Ok(ReplayReply {
             state: G::state_to_json(replay.final_state()),
             outcome: Self::outcome(replay.final_state()),

@@ -19,6 +19,7 @@
 //! registry work with, so the HTTP layer never knows one game from another.
 
 mod budget;
+pub mod calibration;
 pub mod erased;
 mod error;
 pub mod fields;
@@ -28,8 +29,9 @@ mod perft;
 pub mod place;
 pub mod placement;
 pub mod record;
+pub mod review;
 
-pub use budget::{Budget, Clamped, SearchReport, StopFlag, StopReason};
+pub use budget::{Budget, Clamped, Observer, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased, TextParams};
 pub use error::{Fault, GameError};
 pub use ladder::{AnyLevel, Rung};
@@ -340,6 +342,19 @@ pub trait Bots: Rules {
     /// The ratings `gamebot ladder` measured for [`Bots::LADDER`]
     /// (`data/ladder/<game>.json`, included at build time), if any.
     const LADDER_RATINGS: Option<&'static str> = None;
+
+    /// The win model fitted on the engine's own self-play
+    /// (`data/calibration/<game>.json`, included at build time), if any:
+    /// with one, analyses and bot moves give the side to move's chance of
+    /// winning beside each estimated score.
+    const WIN_MODEL: Option<&'static str> = None;
+
+    /// How far the game has gone, in what the win model's phases count
+    /// (Reversi: discs on the board). The default, 0, suits a model of one
+    /// phase.
+    fn phase(_state: &Self::State) -> u32 {
+        0
+    }
 
     /// The bot: chooses a move at `level` within `budget`. The game is known
     /// not to be over, so there is at least one legal move.

@@ -30,9 +30,9 @@ pub use movegen::{Kind, Move};
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    NoOptions, Outcome, Player, Rules, Rung, ScoredMove, SearchReport, TextRequest,
+    NoOptions, Outcome, Player, Rules, Rung, SearchReport, TextRequest,
 };
-use crate::search::{self, describe_decisive};
+use crate::search;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -164,6 +164,11 @@ impl Bots for Advance {
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/advance.json"));
 
+    /// Material on the board, both sides together.
+    fn phase(state: &State) -> u32 {
+        (state.material(Color::White) + state.material(Color::Black)).max(0) as u32
+    }
+
     fn choose_move(
         state: &State,
         level: &LevelSpec<AdvanceLevel>,
@@ -206,36 +211,12 @@ impl Bots for Advance {
         if outcome(state).is_over() {
             return Err(GameError::game_over());
         }
-        let (roots, depth, nodes, stopped_by) = search::analyze::<Advance>(
+        Ok(search::analyze::<Advance>(
             state,
             top,
             &bots::strong::bounded(budget),
             &bots::strong::options(),
-        );
-        let best = roots.first().map(|r| r.score as i64);
-        let moves = roots
-            .into_iter()
-            .map(|r| ScoredMove {
-                exact: if r.proven || search::is_decisive(r.score) {
-                    describe_decisive(r.score)
-                } else {
-                    None
-                },
-                mv: r.mv,
-                score: r.score as i64,
-                pv: r.pv,
-            })
-            .collect();
-        Ok(Analysis {
-            moves,
-            report: SearchReport {
-                depth: Some(depth),
-                nodes: Some(nodes),
-                score: best,
-                stopped_by: Some(stopped_by),
-                ..SearchReport::plain()
-            },
-        })
+        ))
     }
 }
 

@@ -1475,7 +1475,7 @@ fn an_analysis_past_its_deadline_on_a_board_full_of_captures_ends_soon() {
     };
     let mut budget = Budget::with_time_ms(0);
     budget.deadline = Some(std::time::Instant::now());
-    let reply = game.prepare_analysis(request, 3).unwrap()(&budget).unwrap();
+    let reply = game.prepare_analysis(request, 3, None).unwrap()(&budget).unwrap();
     assert_eq!(reply.search.depth, Some(1));
     assert_eq!(reply.moves.len(), 3);
     let nodes = reply.search.nodes.unwrap();

@@ -119,6 +119,14 @@ impl Bots for Reversi {
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/reversi.json"));
 
+    const WIN_MODEL: Option<&'static str> =
+        Some(include_str!("../../../data/calibration/reversi.json"));
+
+    /// Discs on the board.
+    fn phase(state: &State) -> u32 {
+        64 - state.board().empties()
+    }
+
     fn choose_move(
         state: &State,
         level: &LevelSpec<ReversiLevel>,

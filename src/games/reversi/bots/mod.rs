@@ -66,14 +66,22 @@ pub(crate) fn choose(
 pub(crate) fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
     let plan = strong_plan(budget, top.max(1), Evaluation::default());
     let thought = engine::think(state.board(), budget, plan);
-    let report = thought_report(&thought);
+    analysis_of(&thought, thought.nodes, top)
+}
+
+/// What an analysis answers from a thought: its `top` lines with settled
+/// scores, and the report (`nodes` visited so far).
+pub(crate) fn analysis_of(thought: &Thought, nodes: u64, top: usize) -> Analysis<Move> {
+    let mut report = thought_report(thought);
+    report.nodes = Some(nodes);
     let moves = thought
         .lines
         .iter()
+        .enumerate()
         .take(top)
-        .map(|line| ScoredMove {
+        .map(|(rank, line)| ScoredMove {
             mv: to_move(line.square),
-            score: reported_score(line).into(),
+            score: settled_score(thought, rank).into(),
             pv: line.pv.iter().map(|&sq| to_move(sq)).collect(),
             exact: line.exact.then(|| exact_words(line.score)),
         })
@@ -160,7 +168,7 @@ fn thought_report(thought: &Thought) -> SearchReport {
     SearchReport {
         depth: Some(thought.depth),
         nodes: Some(thought.nodes),
-        score: best.map(|b| reported_score(b).into()),
+        score: best.map(|_| settled_score(thought, 0).into()),
         stopped_by: Some(thought.stopped_by),
         proven: Some(thought.proven),
         score_unit: Some(unit.to_string()),
@@ -176,6 +184,30 @@ fn reported_score(line: &RootLine) -> i32 {
         s if s >= WIN => 100 * (s - WIN),
         s if s <= -WIN => 100 * (s + WIN),
         s => s,
+    }
+}
+
+/// The score a report gives the line at `rank`: the average of its last
+/// two completed depths, which cancels the odd/even swing of the evaluation
+/// (the side that moved last looks better; docs/SCORE-STABILITY.md), where
+/// both are estimates. The best line is averaged with the shallower
+/// depth's best score, another line with its own score there when it was
+/// scored with a full window; exact and decisive scores stand as they are.
+fn settled_score(thought: &Thought, rank: usize) -> i32 {
+    let line = &thought.lines[rank];
+    let reported = reported_score(line);
+    let estimate = |l: &RootLine| !l.exact && l.score.abs() < WIN;
+    if !estimate(line) {
+        return reported;
+    }
+    let shallower = if rank == 0 {
+        thought.previous.first()
+    } else {
+        thought.previous.iter().find(|p| p.square == line.square)
+    };
+    match shallower {
+        Some(p) if estimate(p) => (reported + p.score).div_euclid(2),
+        _ => reported,
     }
 }
 
