@@ -36,7 +36,10 @@ async fn every_analysed_move_and_the_report_carry_a_win_probability() {
     let moves = reply.json["moves"].as_array().unwrap();
     for m in moves {
         let p = m["win_probability"].as_f64().unwrap();
-        assert!((0.05..=0.95).contains(&p), "an even opening is not decided: {m}");
+        assert!(
+            (0.05..=0.95).contains(&p),
+            "an even opening is not decided: {m}"
+        );
     }
     assert_eq!(
         reply.json["search"]["win_probability"],
@@ -48,7 +51,11 @@ async fn every_analysed_move_and_the_report_carry_a_win_probability() {
         &json!({"state": reversi_start(), "level": "strong", "max_nodes": 20000, "seed": 1}),
     )
     .await;
-    assert!(bot.json["search"]["win_probability"].as_f64().is_some(), "{}", bot.json);
+    assert!(
+        bot.json["search"]["win_probability"].as_f64().is_some(),
+        "{}",
+        bot.json
+    );
 }
 
 #[tokio::test]
@@ -106,7 +113,10 @@ async fn a_perspective_turns_scores_to_that_side_and_the_mover_s_is_the_default(
     .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(bad.json["pointer"], "/perspective");
-    assert!(bad.json["detail"].as_str().unwrap().contains("black, white"));
+    assert!(bad.json["detail"]
+        .as_str()
+        .unwrap()
+        .contains("black, white"));
 }
 
 async fn spawn_server(config: ServeConfig) -> (std::net::SocketAddr, AppState) {
@@ -191,14 +201,23 @@ async fn a_client_that_leaves_an_event_stream_frees_its_worker() {
     assert!(String::from_utf8_lossy(&first[..read]).contains("200"));
     let started = Instant::now();
     while state.pool.running() < 1 {
-        assert!(started.elapsed() < Duration::from_secs(5), "the search did not start");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the search did not start"
+        );
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
     drop(client);
     let left = Instant::now();
     while state.pool.admitted() > 0 {
-        assert!(left.elapsed() < Duration::from_secs(2), "the worker was not freed");
+        assert!(
+            left.elapsed() < Duration::from_secs(2),
+            "the worker was not freed"
+        );
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
-    eprintln!("worker freed {:?} after the client left the stream", left.elapsed());
+    eprintln!(
+        "worker freed {:?} after the client left the stream",
+        left.elapsed()
+    );
 }

@@ -282,6 +282,9 @@ fn sample(game: &dyn DynGame, field: &str) -> Value {
         "max_nodes" => json!(100),
         "seed" => json!(1),
         "top" => json!(1),
+        "perspective" => json!("mover"),
+        "time_ms_per_ply" => json!(50),
+        "max_nodes_per_ply" => json!(100),
         "clock" => json!({"mode": "GAME", "time_left_s": 10}),
         other => panic!("{}: no sample of request field {other:?}", game.info().id),
     }

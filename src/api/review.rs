@@ -87,13 +87,14 @@ pub async fn review(
     };
     let started = Instant::now();
     let analyses = Arc::clone(&review);
+    // Without a time per position, each has the server's longest, so that a
+    // position is analysed exactly as an `analyze` with the same node cap
+    // and that time would be.
+    let time_ms = budget.time_ms_per_ply.unwrap_or(config.max_time_ms);
     let batch = app
         .pool
         .run_each(budget.workers, review.positions(), move |index, stop| {
-            let mut search = match budget.time_ms_per_ply {
-                Some(ms) => Budget::with_time_ms(ms),
-                None => Budget::unlimited(),
-            };
+            let mut search = Budget::with_time_ms(time_ms);
             search.max_nodes = budget.max_nodes_per_ply;
             search.stop = stop.clone();
             analyses.analyse(index, &search)

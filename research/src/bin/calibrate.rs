@@ -71,7 +71,7 @@ fn main() {
         "halma" => self_play::<Halma>(&args),
         other => panic!("no win model for {other}: reversi, advance or halma"),
     };
-    let phases = parse_phases(&args.phases);
+    let phases = parse_phases(&args.phases, &samples);
     let fits: Vec<PhaseFit> = phases
         .iter()
         .map(|&(from, to)| {
@@ -121,7 +121,29 @@ fn command_line() -> String {
     words.join(" ")
 }
 
-fn parse_phases(text: &str) -> Vec<(u32, u32)> {
+/// The phase ranges: `from-to,...`, or `quantiles:N` for N ranges holding
+/// equal shares of the samples.
+fn parse_phases(text: &str, samples: &[Sample]) -> Vec<(u32, u32)> {
+    if let Some(count) = text.strip_prefix("quantiles:") {
+        let count: usize = count.parse().expect("a number of phases");
+        let mut phases: Vec<u32> = samples.iter().map(|s| s.phase).collect();
+        phases.sort_unstable();
+        let (low, high) = (phases[0], phases[phases.len() - 1]);
+        let mut bounds: Vec<u32> = (1..count)
+            .map(|i| phases[i * phases.len() / count])
+            .collect();
+        bounds.dedup();
+        let mut ranges = Vec::new();
+        let mut from = low;
+        for bound in bounds {
+            if bound > from {
+                ranges.push((from, bound - 1));
+                from = bound;
+            }
+        }
+        ranges.push((from, high.max(from)));
+        return ranges;
+    }
     text.split(',')
         .map(|range| {
             let (from, to) = range

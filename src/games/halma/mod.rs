@@ -192,6 +192,25 @@ impl Bots for Halma {
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/halma.json"));
 
+    const WIN_MODEL: Option<&'static str> =
+        Some(include_str!("../../../data/calibration/halma.json"));
+
+    /// The distance both sides' pieces still have to go: every piece's
+    /// Manhattan distance to its goal corner, summed (it falls as the game
+    /// goes on).
+    fn phase(state: &HalmaState) -> u32 {
+        [Player::First, Player::Second]
+            .into_iter()
+            .map(|side| {
+                state
+                    .side(side)
+                    .cells()
+                    .map(|cell| board::goal_distance(side, cell))
+                    .sum::<u32>()
+            })
+            .sum()
+    }
+
     fn choose_move(
         state: &HalmaState,
         level: &LevelSpec<HalmaLevel>,
