@@ -310,6 +310,14 @@ async function placedAfterAGame(context) {
     await page.waitForFunction(() => document.body.dataset.turn === 'human' && !document.body.dataset.busy);
     await clickLegalMove(page);
     await page.waitForFunction(() => document.body.dataset.turn === 'over' && !document.body.dataset.busy);
+    await page.click('#review');
+    await page.waitForFunction(() => document.querySelectorAll('#review-box li').length === 2 && !document.body.dataset.busy);
+    const review = await page.locator('#review-box').innerText();
+    if (!/accuracy \d/.test(review) || !/(best|excellent|good|inaccuracy|mistake|blunder)/.test(review)) {
+      throw new Error(`the review panel says ${review}`);
+    }
+    if (!(await page.locator('#review-box svg.evaluation polyline').count())) throw new Error('the review has no evaluation graph');
+    await page.screenshot({ path: join(SHOTS, 'halma-reviewed.png'), fullPage: true });
     const button = page.locator('#play-recommended');
     await button.waitFor();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('gamebot.results.halma')));
@@ -323,7 +331,7 @@ async function placedAfterAGame(context) {
     if (level !== String(placement.recommended.level)) throw new Error(`the new game is at level ${level}, not ${placement.recommended.level}`);
     if (errors.length) throw new Error(errors.join('; '));
     await page.screenshot({ path: join(SHOTS, 'halma-placed.png'), fullPage: true });
-    return `${stored[0].result} at level 1: rating ${placement.rating}, next level ${level}`;
+    return `${stored[0].result} at level 1: rating ${placement.rating}, next level ${level}; reviewed`;
   } finally {
     await page.close();
   }

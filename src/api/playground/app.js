@@ -281,6 +281,8 @@
     hint: [], // cells of the best move of the last analysis
     busy: false,
     recorded: false, // whether the finished game's result went to the placement
+    start: null, // the state the game started from, for its review
+    played: [], // the notations of the moves played since, for its review
     version: 0,
   };
 
@@ -407,9 +409,12 @@
   async function newGame() {
     const reply = await api('POST', `/v1/games/${ui.info.id}/new`, { options: newGameOptions() });
     ui.state = reply.state;
+    ui.start = reply.state;
+    ui.played = [];
     ui.last = [];
     ui.hint = [];
     ui.recorded = false;
+    $('review-box').innerHTML = '<p class="muted">Finish a game to review it.</p>';
     $('log').replaceChildren();
     $('search').innerHTML = '<p class="muted">The bot has not moved yet.</p>';
     $('analysis').innerHTML = '<p class="muted">Ask for a hint to see the best moves.</p>';
@@ -442,6 +447,7 @@
     ui.state = reply.state;
     ui.last = cellsOf(reply.move);
     ui.hint = [];
+    ui.played.push(reply.move.notation);
     logMove('you', reply.move);
     await refresh();
     await letBotPlay();
@@ -604,16 +610,123 @@
     ui.state = reply.state;
     ui.last = cellsOf(reply.move);
     ui.hint = [];
+    ui.played.push(reply.move.notation);
     logMove('bot', reply.move);
     showSearch(reply.move, reply.search, exactSeed(reply));
     await refresh();
   }
 
+  /**
+   * The hint: analyze as Server-Sent Events, each completed depth shown as
+   * it comes, the best move marked once the search ends.
+   */
   async function analyze() {
     const request = { state: ui.state, top: 3, time_ms: Number($('time').value) || 500 };
-    const reply = await api('POST', `/v1/games/${ui.info.id}/analyze`, request);
+    const path = `/v1/games/${ui.info.id}/analyze`;
+    const response = await fetch(path, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    if (!response.ok || !response.body) {
+      const reply = await api('POST', path, request);
+      return hintFrom(reply);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let final = null;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = parseEvent(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+        if (!event) continue;
+        if (event.name === 'error') throw new ApiError(`${event.data.title} (${event.data.status}): ${event.data.detail}`);
+        if (event.name === 'depth') showAnalysis(event.data, `depth ${event.data.search.depth}…`);
+        if (event.name === 'result') final = event.data;
+      }
+    }
+    if (!final) throw new ApiError(`${path}: the stream ended without a result`);
+    hintFrom(final);
+  }
+
+  function hintFrom(reply) {
     showAnalysis(reply);
     ui.hint = reply.moves && reply.moves.length ? cellsOf(reply.moves[0].move) : [];
+  }
+
+  /** One Server-Sent Event block: its name and its JSON data. */
+  function parseEvent(block) {
+    let name = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) name = line.slice(6).trim();
+      else if (line.startsWith('data:')) data += line.slice(5).trim();
+    }
+    try {
+      return data ? { name, data: JSON.parse(data) } : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  // ---- Review: after a game, every move judged by the engine, the
+  // evaluation over the game for the player's side, each side's accuracy.
+
+  async function reviewGame() {
+    const request = { state: ui.start, moves: ui.played, max_nodes_per_ply: 20000 };
+    const reply = await api('POST', `/v1/games/${ui.info.id}/review`, request);
+    showReview(reply);
+  }
+
+  function showReview(reply) {
+    const you = $('side').value;
+    const parts = [];
+    const accuracy = document.createElement('p');
+    accuracy.className = 'said';
+    accuracy.textContent = reply.summary.sides
+      .map((s) => `${s.side === you ? 'You' : 'The bot'} (${s.side}): accuracy ${s.accuracy.toFixed(1)}`)
+      .join(' · ');
+    parts.push(accuracy);
+    const points = reply.plies
+      .filter((p) => typeof p.win_probability_after === 'number')
+      .map((p) => [p.ply, p.side === you ? p.win_probability_after : 1 - p.win_probability_after]);
+    if (points.length) parts.push(evaluationGraph(points, reply.plies.length));
+    const list = document.createElement('ol');
+    list.className = 'review-list';
+    for (const ply of reply.plies) {
+      const item = document.createElement('li');
+      item.dataset.label = ply.label;
+      const who = ply.side === you ? 'you' : 'bot';
+      const better = ply.label === 'best' ? '' : ` (best: ${ply.best.notation})`;
+      item.textContent = `${who}: ${ply.notation} — ${ply.label.replace('_', ' ')}${better}`;
+      list.append(item);
+    }
+    parts.push(list);
+    $('review-box').replaceChildren(...parts);
+  }
+
+  /** The player's chance of winning after each move, as a line over the game. */
+  function evaluationGraph(points, plies) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const [width, height] = [300, 90];
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    svg.setAttribute('class', 'evaluation');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', 'Your chance of winning after each move');
+    const x = (ply) => (ply / Math.max(plies, 1)) * width;
+    const y = (p) => height - p * height;
+    const middle = document.createElementNS(ns, 'line');
+    Object.entries({ x1: 0, x2: width, y1: height / 2, y2: height / 2, class: 'even' })
+      .forEach(([k, v]) => middle.setAttribute(k, v));
+    const line = document.createElementNS(ns, 'polyline');
+    line.setAttribute('points', [[0, 0.5], ...points].map(([ply, p]) => `${x(ply).toFixed(1)},${y(p).toFixed(1)}`).join(' '));
+    svg.append(middle, line);
+    return svg;
   }
 
   // ---- Drawing.
@@ -658,6 +771,9 @@
     if (search.depth) words += ` after looking ${search.depth} move${search.depth === 1 ? '' : 's'} ahead`;
     if (search.nodes) words += ` over ${search.nodes.toLocaleString('en')} positions`;
     words += '.';
+    if (typeof search.win_probability === 'number' && search.stopped_by !== 'proven') {
+      words += ` It gives itself a ${Math.round(search.win_probability * 100)}% chance of winning.`;
+    }
     if (search.stopped_by === 'proven' && typeof search.score === 'number') {
       if (search.score > 0) words += ' It found a forced win.';
       else if (search.score < 0) words += ' It sees that it cannot avoid losing.';
@@ -666,7 +782,7 @@
     return words;
   }
 
-  function showAnalysis(reply) {
+  function showAnalysis(reply, note) {
     const list = document.createElement('ol');
     for (const entry of reply.moves || []) {
       const item = document.createElement('li');
@@ -677,6 +793,12 @@
       list.append(item);
     }
     const parts = [list];
+    if (note) {
+      const deepening = document.createElement('p');
+      deepening.className = 'muted';
+      deepening.textContent = `Thinking: ${note}`;
+      parts.unshift(deepening);
+    }
     if (reply.search) parts.push(figures(Object.entries(reply.search)));
     $('analysis').replaceChildren(...parts);
   }
@@ -705,6 +827,7 @@
     const idle = !ui.busy && ui.state;
     $('bot').disabled = !idle || isOver();
     $('hint').disabled = !idle || isOver();
+    $('review').disabled = !idle || !isOver() || !ui.played.length;
     $('new').disabled = ui.busy;
     $('typed-play').disabled = !idle || !humansTurn();
     try {
@@ -939,6 +1062,7 @@
       await letBotPlay();
     }));
     $('hint').addEventListener('click', () => busy(analyze));
+    $('review').addEventListener('click', () => busy(reviewGame));
     // A typed move goes to the API as the game's notation string, as typed.
     $('typed').addEventListener('submit', (event) => {
       event.preventDefault();

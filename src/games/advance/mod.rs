@@ -164,6 +164,9 @@ impl Bots for Advance {
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/advance.json"));
 
+    const WIN_MODEL: Option<&'static str> =
+        Some(include_str!("../../../data/calibration/advance.json"));
+
     /// Material on the board, both sides together.
     fn phase(state: &State) -> u32 {
         (state.material(Color::White) + state.material(Color::Black)).max(0) as u32
