@@ -120,20 +120,30 @@ async fn every_game_reviews_a_random_game_move_by_move() {
         let reply = post_json(
             &app(),
             &format!("/v1/games/{id}/review"),
-            &json!({"moves": moves, "max_nodes_per_ply": 3000}),
+            &json!({"moves": moves, "max_nodes_per_ply": 20000}),
         )
         .await;
         assert_eq!(reply.status, StatusCode::OK, "{id}: {}", reply.json);
         let plies = reply.json["plies"].as_array().unwrap();
         assert_eq!(plies.len(), moves.len(), "{id}");
+        let one_player = game.info().players == 1;
+        // The games with a win model judge every move; Naughts judges
+        // those whose positions its solver proved within the budget.
+        let modelled = ["reversi", "advance", "halma"].contains(&id);
         for (i, ply) in plies.iter().enumerate() {
             assert_eq!(ply["ply"], i + 1);
             assert_eq!(ply["notation"], moves[i], "{id}");
-            assert!(ply["label"].is_string(), "{id}: {ply}");
+            assert_eq!(ply["points_lost"].is_i64(), one_player, "{id}");
+            let judged = ply["loss"].is_f64() || ply["points_lost"].is_i64();
+            assert_eq!(
+                ply["label"].is_string(),
+                judged || ply["label"] == "best",
+                "{id}: {ply}"
+            );
+            if modelled {
+                assert!(ply["loss"].is_f64(), "{id}: {ply}");
+            }
         }
-        let one_player = game.info().players == 1;
-        assert_eq!(plies[0]["points_lost"].is_i64(), one_player, "{id}");
-        assert_eq!(plies[0]["loss"].is_f64(), !one_player, "{id}");
     }
 }
 

@@ -140,8 +140,12 @@ pub struct PlyReview {
     /// points less the played swap's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points_lost: Option<i64>,
-    /// How good the move was.
-    pub label: Label,
+    /// How good the move was; absent where neither side of the move has a
+    /// win probability to compare (an unproven score of a game without a
+    /// win model, such as Naughts on a large grid) and it was not the
+    /// engine's own move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<Label>,
 }
 
 /// One side's figures over a review.
@@ -293,7 +297,7 @@ impl<G: Game> Review for GameReview<G> {
             win_probability_after: None,
             loss: None,
             points_lost: None,
-            label: Label::Best,
+            label: is_best.then_some(Label::Best),
         };
         if Self::one_player() {
             let played_score = before
@@ -310,7 +314,7 @@ impl<G: Game> Review for GameReview<G> {
             review.points_lost = Some(lost);
             if !is_best {
                 let fraction = lost as f64 / best.score.max(1) as f64;
-                review.label = Label::of_loss(fraction, POINTS_THRESHOLDS);
+                review.label = Some(Label::of_loss(fraction, POINTS_THRESHOLDS));
             }
             return review;
         }
@@ -324,7 +328,7 @@ impl<G: Game> Review for GameReview<G> {
             };
             review.loss = Some(super::calibration::round3(loss));
             if !is_best {
-                review.label = Label::of_loss(loss, WIN_THRESHOLDS);
+                review.label = Some(Label::of_loss(loss, WIN_THRESHOLDS));
             }
         }
         review
@@ -358,11 +362,13 @@ fn side_summary(side: &'static str, plies: &[&PlyReview]) -> SideSummary {
     let mut labels = BTreeMap::new();
     let mut total = 0.0;
     for ply in plies {
-        let name = serde_json::to_value(ply.label)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        *labels.entry(name).or_insert(0) += 1;
+        if let Some(name) = ply.label.and_then(|label| {
+            serde_json::to_value(label)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+        }) {
+            *labels.entry(name).or_insert(0) += 1;
+        }
         total += move_accuracy(ply);
     }
     SideSummary {
@@ -418,7 +424,7 @@ mod tests {
             win_probability_after: None,
             loss: Some(loss),
             points_lost: None,
-            label: Label::Best,
+            label: Some(Label::Best),
         };
         assert!((move_accuracy(&ply(0.0)) - 100.0).abs() < 0.001);
         let small = move_accuracy(&ply(0.05));

@@ -699,10 +699,11 @@
     list.className = 'review-list';
     for (const ply of reply.plies) {
       const item = document.createElement('li');
-      item.dataset.label = ply.label;
+      const label = ply.label || 'not judged';
+      item.dataset.label = label;
       const who = ply.side === you ? 'you' : 'bot';
       const better = ply.label === 'best' ? '' : ` (best: ${ply.best.notation})`;
-      item.textContent = `${who}: ${ply.notation} — ${ply.label.replace('_', ' ')}${better}`;
+      item.textContent = `${who}: ${ply.notation} — ${label}${better}`;
       list.append(item);
     }
     parts.push(list);
