@@ -22,8 +22,8 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-short}
 case "$mode" in
-  short) measure_s=5 kill_s=15 kill_at_s=5 ;;
-  long) measure_s=30 kill_s=60 kill_at_s=20 ;;
+  short) measure_s=5 kill_s=15 kill_at_s=5 rounds=1 ;;
+  long) measure_s=30 kill_s=60 kill_at_s=20 rounds=3 ;;
   *) echo "usage: $0 [short|long]" >&2; exit 2 ;;
 esac
 image=${IMAGE:-gamebot:ci}
@@ -175,43 +175,53 @@ docker start "$prefix-2" >/dev/null
 wait_status r2 UP
 echo "r2 started again and back in the rotation"
 
-echo "-- rolling restart: SIGTERM, drain, start, one replica at a time"
+echo "-- rolling restart: SIGTERM, drain, start, one replica at a time ($rounds round(s))"
 "$loadgen" "${targets[@]}" --concurrency "$concurrency" --seconds 600 --json >"$work/roll.txt" &
 load=$!
 read -r retr0 redis0 < <(be_retries)
 sleep 2
+for round in $(seq "$rounds"); do
 for i in 1 2 3; do
   admin_var=ADMIN_$i
-  started=$(date +%s.%N)
-  docker stop -t "$grace" "$prefix-$i" >/dev/null &
-  stopper=$!
-  # What the replica's /readyz says once SIGTERM is sent: 503 while it
-  # drains (it finishes its requests within milliseconds here, so HAProxy's
-  # checks, 500 ms apart, often see the port closed instead).
-  readiness=$(python3 - "${!admin_var}" <<'PY'
+  # Watch the replica's /readyz from before SIGTERM until its port closes:
+  # 503 while it drains. (With requests of a few milliseconds it drains in
+  # about as long, so HAProxy's checks, 500 ms apart, mostly see the port
+  # closed; the retries cover the requests sent to it meanwhile.)
+  python3 - "${!admin_var}" >"$work/readiness.txt" <<'PY' &
 import sys, time, urllib.error, urllib.request
+url = f"http://127.0.0.1:{sys.argv[1]}/readyz"
 start = time.monotonic()
-while time.monotonic() - start < 10:
+draining = None
+while time.monotonic() - start < 15:
     try:
-        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/readyz", timeout=1)
+        urllib.request.urlopen(url, timeout=1)
     except urllib.error.HTTPError as e:
-        print(f"{e.code} {e.read().decode().strip()} after {1000 * (time.monotonic() - start):.0f} ms")
-        break
+        if draining is None:
+            draining = (time.monotonic(), e.code, e.read().decode().strip())
+        continue
     except Exception as e:
-        print(f"no answer ({type(e).__name__}) after {1000 * (time.monotonic() - start):.0f} ms")
+        if draining:
+            print(f"{draining[1]} {draining[2]} for {1000 * (time.monotonic() - draining[0]):.0f} ms, then closed")
+        else:
+            print(f"closed ({type(e).__name__}) without a 503 seen")
         break
-    time.sleep(0.005)
+    time.sleep(0.002)
 PY
-)
-  wait "$stopper"
+  watcher=$!
+  sleep 0.5
+  started=$(date +%s.%N)
+  docker stop -t "$grace" "$prefix-$i" >/dev/null
   stopped=$(date +%s.%N)
+  wait "$watcher" || true
+  readiness=$(cat "$work/readiness.txt")
   code=$(docker inspect -f '{{.State.ExitCode}}' "$prefix-$i")
   docker start "$prefix-$i" >/dev/null
   wait_status "r$i" UP
   back=$(date +%s.%N)
-  echo "r$i: /readyz $readiness; SIGTERM to exit $(python3 -c "print(f'{$stopped - $started:.1f}')") s (status $code), back in rotation after $(python3 -c "print(f'{$back - $stopped:.1f}')") s"
+  echo "round $round, r$i: /readyz $readiness; SIGTERM to exit $(python3 -c "print(f'{$stopped - $started:.1f}')") s (status $code), back in rotation after $(python3 -c "print(f'{$back - $stopped:.1f}')") s"
   [ "$code" = 0 ] || { echo "FAIL: r$i exited $code after SIGTERM"; failed=1; }
   sleep 2
+done
 done
 kill -TERM "$load" 2>/dev/null || true # loadgen stops sending, finishes what is in flight and reports
 wait "$load" || true
