@@ -5,6 +5,7 @@
 # Exits non-zero when any of these fails. CI runs it; see docs/DEPLOYMENT.md.
 #
 #   deploy/docker-ci.sh              # image tag gamebot:ci (IMAGE=... to change)
+#   NO_CACHE=1 deploy/docker-ci.sh   # build without Docker's layer cache (timing)
 #
 # Needs a running Docker daemon (deploy/docker-up.sh starts one) and what
 # deploy/base-images.sh needs. Uses the legacy builder (DOCKER_BUILDKIT=0):
@@ -24,7 +25,9 @@ bash deploy/base-images.sh
 
 step "docker build -t $image (legacy builder, local base images)"
 started=$SECONDS
-DOCKER_BUILDKIT=0 docker build -q \
+cache=()
+[ "${NO_CACHE:-0}" = 1 ] && cache=(--no-cache)
+DOCKER_BUILDKIT=0 docker build -q "${cache[@]}" \
     --build-arg BUILDER_IMAGE=local/rust:bookworm \
     --build-arg RUNTIME_IMAGE=local/bookworm:minbase \
     -t "$image" . >/dev/null

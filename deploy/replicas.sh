@@ -33,7 +33,9 @@ prefix=gamebot-replica-$$
 
 work=$(mktemp -d)
 haproxy_pid=""
+load=""
 cleanup() {
+  if [ -n "$load" ]; then kill "$load" 2>/dev/null || true; fi
   for i in 1 2 3; do docker rm -f "$prefix-$i" >/dev/null 2>&1 || true; done
   if [ -n "$haproxy_pid" ]; then kill "$haproxy_pid" 2>/dev/null || true; wait "$haproxy_pid" 2>/dev/null || true; fi
   rm -rf "$work"
@@ -101,6 +103,7 @@ for i in 1 2 3; do start_replica "$i"; done
 haproxy -db -f deploy/haproxy.cfg >"$work/haproxy.log" 2>&1 &
 haproxy_pid=$!
 for _ in $(seq 50); do [ -S "$HAPROXY_SOCKET" ] && break; sleep 0.1; done
+kill -0 "$haproxy_pid" 2>/dev/null || { echo "haproxy did not start:" >&2; cat "$work/haproxy.log" >&2; exit 1; }
 for i in 1 2 3; do wait_status "r$i" UP; done
 base=http://127.0.0.1:$lb_port
 echo "replicas up: r1 $GAMEBOT_R1, r2 $GAMEBOT_R2, r3 $GAMEBOT_R3; HAProxy on $base"
@@ -158,6 +161,7 @@ echo "killed r2 with SIGKILL; HAProxy had $in_flight request(s) in flight on it"
 wait_status r2 DOWN 10
 echo "HAProxy marked r2 DOWN"
 wait "$load"
+load=""
 read -r retr1 redis1 < <(be_retries)
 status=$(docker inspect -f '{{.State.ExitCode}} {{.State.OOMKilled}}' "$prefix-2")
 echo "r2 exit status and OOM flag: $status (137 = SIGKILL)"
@@ -225,6 +229,7 @@ done
 done
 kill -TERM "$load" 2>/dev/null || true # loadgen stops sending, finishes what is in flight and reports
 wait "$load" || true
+load=""
 read -r retr1 redis1 < <(be_retries)
 roll_failed=$(result "$work/roll.txt" 'r["failed"]' 2>/dev/null || echo "no result")
 roll_requests=$(result "$work/roll.txt" 'r["requests"]' 2>/dev/null || echo "?")
