@@ -152,8 +152,10 @@ soak() {
   while read -r t; do targets+=(--target "$t"); done < "$work/mixed.txt"
   while read -r t; do hostile+=(--target "$t"); done < "$work/hostile.txt"
 
-  echo "-- warm-up and capacity: closed loop, 16 in flight, 15 s"
-  "$loadgen" --json "${targets[@]}" --concurrency 16 --seconds 15 > "$work/warm.txt"
+  # The warm-up lasts a window too: the allocator keeps some of the search
+  # tables it has freed, and reaches its plateau only after a while.
+  echo "-- warm-up and capacity: closed loop, 16 in flight, $window s"
+  "$loadgen" --json "${targets[@]}" --concurrency 16 --seconds "$window" > "$work/warm.txt"
   local capacity rate
   capacity=$(tail -n 1 "$work/warm.txt" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(round(r["requests"]/r["seconds"]))')
   rate=$(( capacity * 7 / 10 ))
@@ -196,6 +198,13 @@ for target, counts in h["by_target"].items():
         hostile_by_status.setdefault(status, []).append(target)
 hostile_counts = ", ".join(f"{status} x {v['count']}" for status, v in sorted(h["by_status"].items()))
 print("p99 by window: " + ", ".join(f'{s["from_s"]:.0f}-{s["to_s"]:.0f} s {s["p99_ms"]:.1f} ms' for s in slices))
+by_window = {}
+for sample in samples:
+    by_window.setdefault(min(sample[0] // window, seconds // window - 1), []).append(sample)
+print("RSS by window, mean / max KiB: " + ", ".join(
+    f"{i * window}-{(i + 1) * window} s {mean([x[1] for x in w]):,.0f} / {max(x[1] for x in w):,}" for i, w in sorted(by_window.items())))
+print("open fds by window, mean / max: " + ", ".join(
+    f"{mean([x[2] for x in w]):.1f} / {max(x[2] for x in w)}" for _, w in sorted(by_window.items())))
 print(f"RSS: first {window} s {rss0:,.0f} KiB, last {window} s {rss1:,.0f} KiB, max {max(s[1] for s in samples):,} KiB; "
       f"fds: first {fd0:.1f}, last {fd1:.1f}, max {max(s[2] for s in samples)}")
 checks = [
