@@ -51,7 +51,8 @@ done
 echo "PASS: /healthz answers: $(curl -fs "$base/healthz")"
 
 user=$(docker exec "$name" id -u)
-[ "$user" = 10001 ] && echo "PASS: runs as uid 10001" || { echo "FAIL: runs as uid $user" >&2; exit 1; }
+if [ "$user" != 10001 ]; then echo "FAIL: runs as uid $user" >&2; exit 1; fi
+echo "PASS: runs as uid 10001"
 
 state=$(curl -fs -X POST "$base/v1/games/reversi/new" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["state"]))')
 answer=$(curl -fs "$base/v1/games/reversi/bot-move" -H 'content-type: application/json' \
@@ -66,8 +67,12 @@ for i in $(seq 30); do
     [ "$health" != starting ] && break
     sleep 1
 done
-[ "$health" = healthy ] && echo "PASS: Docker health check: $health" ||
-    { echo "FAIL: Docker health check: $health" >&2; docker inspect -f '{{json .State.Health}}' "$name" >&2; exit 1; }
+if [ "$health" != healthy ]; then
+    echo "FAIL: Docker health check: $health" >&2
+    docker inspect -f '{{json .State.Health}}' "$name" >&2
+    exit 1
+fi
+echo "PASS: Docker health check: $health"
 
 step "docker stop (SIGTERM, grace $grace s)"
 started=$(date +%s.%N)

@@ -165,16 +165,16 @@ load=""
 read -r retr1 redis1 < <(be_retries)
 status=$(docker inspect -f '{{.State.ExitCode}} {{.State.OOMKilled}}' "$prefix-2")
 echo "r2 exit status and OOM flag: $status (137 = SIGKILL)"
-cat "$work/kill.txt" | sed -n '1,/failed/p'
+sed -n '1,/failed/p' "$work/kill.txt"
 kill_failed=$(result "$work/kill.txt" 'r["failed"]')
 kill_requests=$(result "$work/kill.txt" 'r["requests"]')
 echo "requests: $kill_requests; failed: $kill_failed; retried by HAProxy: $((retr1 - retr0)), of them on another replica: $((redis1 - redis0))"
 [ "$kill_failed" = 0 ] && ok=1 || ok=0
-bar $ok "kill -9 of one of three replicas under load: $kill_failed failed requests"
+bar "$ok" "kill -9 of one of three replicas under load: $kill_failed failed requests"
 # The requests r2 had, and those sent to it before HAProxy saw it down, were
 # sent again to another replica: redispatches.
 [ "$((redis1 - redis0))" -gt 0 ] && ok=1 || ok=0
-bar $ok "the killed replica's requests were answered by another ($((redis1 - redis0)) redispatched; $in_flight were in flight on it just before the kill)"
+bar "$ok" "the killed replica's requests were answered by another ($((redis1 - redis0)) redispatched; $in_flight were in flight on it just before the kill)"
 docker start "$prefix-2" >/dev/null
 wait_status r2 UP
 echo "r2 started again and back in the rotation"
@@ -235,7 +235,7 @@ roll_failed=$(result "$work/roll.txt" 'r["failed"]' 2>/dev/null || echo "no resu
 roll_requests=$(result "$work/roll.txt" 'r["requests"]' 2>/dev/null || echo "?")
 echo "requests: $roll_requests; failed: $roll_failed; retried by HAProxy: $((retr1 - retr0)), of them on another replica: $((redis1 - redis0))"
 [ "$roll_failed" = 0 ] && ok=1 || ok=0
-bar $ok "rolling restart of all three replicas under load: $roll_failed failed requests"
+bar "$ok" "rolling restart of all three replicas under load: $roll_failed failed requests"
 
 echo "-- HAProxy's log: state changes, and the requests it retried (+N: on another replica) by the replica that answered"
 grep -E '^Server gamebot' "$work/haproxy.log" || true
