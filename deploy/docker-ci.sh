@@ -8,8 +8,9 @@
 #   NO_CACHE=1 deploy/docker-ci.sh   # build without Docker's layer cache (timing)
 #
 # Needs a running Docker daemon (deploy/docker-up.sh starts one) and what
-# deploy/base-images.sh needs. Uses the legacy builder (DOCKER_BUILDKIT=0):
-# BuildKit inside dockerd looks base images up in a registry, and there is none.
+# deploy/base-images.sh needs. Uses the legacy builder (DOCKER_BUILDKIT=0),
+# the default of Debian's docker.io client and the fallback of newer clients
+# without buildx, so the build does not depend on which client is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
