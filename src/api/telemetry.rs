@@ -7,7 +7,10 @@ use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often recorded histogram samples are folded into their buckets.
+const UPKEEP_INTERVAL: Duration = Duration::from_secs(5);
 
 /// The process-wide Prometheus recorder, installed on first use.
 pub fn prometheus() -> PrometheusHandle {
@@ -23,6 +26,18 @@ pub fn prometheus() -> PrometheusHandle {
                 .expect("bucket list is not empty")
                 .build_recorder();
             let handle = recorder.handle();
+            // `build_recorder` leaves upkeep to its caller. Without it every
+            // histogram sample (a latency per request, a time per search) is
+            // kept until the next scrape of /metrics renders it: a server
+            // that nobody scrapes grows by every request it answers. Upkeep
+            // folds the samples into the fixed buckets.
+            let upkeep = handle.clone();
+            let _ = std::thread::Builder::new()
+                .name("metrics-upkeep".into())
+                .spawn(move || loop {
+                    std::thread::sleep(UPKEEP_INTERVAL);
+                    upkeep.run_upkeep();
+                });
             // Another recorder may already be installed (a test harness): then
             // this handle still renders what it records through its own layer.
             let _ = metrics::set_global_recorder(recorder);
