@@ -130,6 +130,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         "bot-move",
         "analyze",
         "replay",
+        "review",
     ];
 
     for id in gamebot::games::ids() {
@@ -146,6 +147,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
                 "play" => json!({"state": start, "move": first}),
                 "bot-move" => json!({"state": start, "level": "1", "seed": 1}),
                 "replay" => json!({"moves": [first], "states": true}),
+                "review" => json!({"moves": [first], "max_nodes_per_ply": 2000}),
                 _ => json!({"state": start, "max_nodes": 2000, "top": 2}),
             };
             let mut cases = vec![
