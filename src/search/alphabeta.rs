@@ -194,7 +194,7 @@ pub fn rank<G: Evaluate>(
 
 /// The `top` best moves of `state` as an analysis answers them: best first,
 /// each score the settled value of its last two depths
-/// ([`settled`](super::score::settled)), exact where proven or decided,
+/// ([`settled`]), exact where proven or decided,
 /// and the report of what the search did.
 pub fn analyze<G: Evaluate>(
     state: &G::State,
