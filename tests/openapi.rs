@@ -260,15 +260,31 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         ));
     }
     // With API keys: every /v1 operation without a key, with an unknown
-    // one, and over its key's limit (one a second: the second call).
-    let keys = gamebot::api::keys::ApiKeys::parse("test 0123456789abcdef0123 1").unwrap();
+    // one, and over its key's limit (one a second: the second call). Each
+    // operation has a key of its own, so that the first call always finds
+    // its key's token however fast or slow the operations before it were.
+    let operations: Vec<(String, String)> = openapi()["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(path, _)| path.starts_with("/v1/"))
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .keys()
+                .map(move |method| (path.clone(), method.clone()))
+        })
+        .collect();
+    let key_of = |i: usize| format!("key-of-operation-{i:04}");
+    let keys_file: String = (0..operations.len())
+        .map(|i| format!("op{i} {} 1\n", key_of(i)))
+        .collect();
+    let keys = gamebot::api::keys::ApiKeys::parse(&keys_file).unwrap();
     let keyed = router(AppState::new(config()).with_keys(keys));
-    for (path, item) in openapi()["paths"].as_object().unwrap() {
-        if !path.starts_with("/v1/") {
-            continue;
-        }
+    for (i, (path, method)) in operations.iter().enumerate() {
+        let key = key_of(i);
         let uri = path.replace("{game}", "reversi");
-        for method in item.as_object().unwrap().keys() {
+        {
             let method = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
             let request = |key: Option<&str>| {
                 let mut builder = axum::http::Request::builder()
@@ -284,8 +300,8 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
                 send_request(&keyed, request(None)).await,
                 send_request(&keyed, request(Some("0123456789abcdef0124"))).await,
             ];
-            send_request(&keyed, request(Some("0123456789abcdef0123"))).await;
-            replies.push(send_request(&keyed, request(Some("0123456789abcdef0123"))).await);
+            send_request(&keyed, request(Some(&key))).await;
+            replies.push(send_request(&keyed, request(Some(&key))).await);
             for (reply, wanted) in replies.iter().zip([401, 403, 429]) {
                 assert_eq!(
                     reply.status.as_u16(),
