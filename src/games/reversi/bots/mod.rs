@@ -16,7 +16,7 @@ use super::ReversiLevel;
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
 };
-use engine::{Evaluation, Plan, RootLine, Thought, WIN};
+use engine::{Evaluation, Plan, Thought, WIN};
 use rand::Rng;
 
 /// The deepest `norvig` search a request may ask for.
@@ -176,39 +176,34 @@ fn thought_report(thought: &Thought) -> SearchReport {
     }
 }
 
-/// A line's score for reports: exact discs, or the estimate with forced
-/// game ends inside the horizon turned into hundredths of a disc.
-fn reported_score(line: &RootLine) -> i32 {
-    match line.score {
-        s if line.exact => s,
+/// A midgame score in hundredths of a disc: forced game ends (`WIN` plus
+/// the final disc difference) become that difference in hundredths.
+fn estimate_in_hundredths(score: i32) -> i32 {
+    match score {
         s if s >= WIN => 100 * (s - WIN),
         s if s <= -WIN => 100 * (s + WIN),
         s => s,
     }
 }
 
-/// The score a report gives the line at `rank`: the average of its last
-/// two completed depths, which cancels the odd/even swing of the evaluation
-/// (the side that moved last looks better; docs/SCORE-STABILITY.md), where
-/// both are estimates. The best line is averaged with the shallower
-/// depth's best score, another line with its own score there when it was
-/// scored with a full window; exact and decisive scores stand as they are.
+/// The score a report gives the line at `rank`: the shared two-depth
+/// average ([`crate::search::settled`]) of its estimate with the shallower
+/// depth's (the best line with that depth's best score, another line with
+/// its own full-window score there, if it had one), which cancels the
+/// odd/even swing of the evaluation (docs/SCORE-STABILITY.md). Exact and
+/// forced scores stand as they are.
 fn settled_score(thought: &Thought, rank: usize) -> i32 {
     let line = &thought.lines[rank];
-    let reported = reported_score(line);
-    let estimate = |l: &RootLine| !l.exact && l.score.abs() < WIN;
-    if !estimate(line) {
-        return reported;
+    if line.exact {
+        return line.score;
     }
     let shallower = if rank == 0 {
         thought.previous.first()
     } else {
         thought.previous.iter().find(|p| p.square == line.square)
     };
-    match shallower {
-        Some(p) if estimate(p) => (reported + p.score).div_euclid(2),
-        _ => reported,
-    }
+    let shallower = shallower.filter(|p| !p.exact).map(|p| p.score);
+    estimate_in_hundredths(crate::search::settled(line.score, shallower))
 }
 
 /// An exact score in words: `+12`, `-4` or `draw`.
