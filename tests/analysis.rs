@@ -8,12 +8,11 @@ mod common;
 
 use axum::http::StatusCode;
 use common::*;
-use gamebot::api::{serve, AppState};
 use gamebot::config::ServeConfig;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 fn reversi_start() -> Value {
     json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"})
@@ -119,14 +118,6 @@ async fn a_perspective_turns_scores_to_that_side_and_the_mover_s_is_the_default(
         .contains("black, white"));
 }
 
-async fn spawn_server(config: ServeConfig) -> (std::net::SocketAddr, AppState) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let state = AppState::new(config);
-    tokio::spawn(serve(listener, state.clone(), std::future::pending()));
-    (addr, state)
-}
-
 /// The events of a Server-Sent Events body: (event, data) pairs.
 fn events(text: &str) -> Vec<(String, Value)> {
     text.split("\n\n")
@@ -199,25 +190,14 @@ async fn a_client_that_leaves_an_event_stream_frees_its_worker() {
         .expect("the first event comes")
         .unwrap();
     assert!(String::from_utf8_lossy(&first[..read]).contains("200"));
-    let started = Instant::now();
-    while state.pool.running() < 1 {
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "the search did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
+    wait_until("the search starting", Duration::from_secs(5), || {
+        state.pool.running() == 1
+    })
+    .await;
     drop(client);
-    let left = Instant::now();
-    while state.pool.admitted() > 0 {
-        assert!(
-            left.elapsed() < Duration::from_secs(2),
-            "the worker was not freed"
-        );
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-    eprintln!(
-        "worker freed {:?} after the client left the stream",
-        left.elapsed()
-    );
+    let freed = wait_until("the worker being freed", Duration::from_secs(2), || {
+        state.pool.admitted() == 0
+    })
+    .await;
+    eprintln!("worker freed {freed:?} after the client left the stream");
 }

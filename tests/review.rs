@@ -9,15 +9,14 @@ mod common;
 
 use axum::http::StatusCode;
 use common::*;
-use gamebot::api::{serve, AppState};
 use gamebot::config::ServeConfig;
 use gamebot::games::REGISTRY;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 /// The planted game's record and the number of its planted move.
 fn planted() -> (String, usize) {
@@ -210,14 +209,6 @@ async fn a_bad_review_says_which_field() {
     );
 }
 
-async fn spawn_server(config: ServeConfig) -> (std::net::SocketAddr, AppState) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let state = AppState::new(config);
-    tokio::spawn(serve(listener, state.clone(), std::future::pending()));
-    (addr, state)
-}
-
 fn raw_review(game: &str, body: &Value) -> String {
     let body = body.to_string();
     format!(
@@ -269,14 +260,10 @@ async fn a_client_that_leaves_a_review_frees_every_worker() {
         &json!({"record": record, "time_ms_per_ply": 2000}),
     );
     client.write_all(request.as_bytes()).await.unwrap();
-    let started = Instant::now();
-    while state.pool.running() < 2 {
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "the review did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
+    wait_until("the review starting", Duration::from_secs(5), || {
+        state.pool.running() == 2
+    })
+    .await;
     // The review holds both places: another request is refused at once.
     let busy = reqwest::Client::new()
         .post(format!("http://{addr}/v1/games/reversi/analyze"))
@@ -288,16 +275,11 @@ async fn a_client_that_leaves_a_review_frees_every_worker() {
     let mut first = [0u8; 64];
     let _ = tokio::time::timeout(Duration::from_millis(50), client.read(&mut first)).await;
     drop(client);
-    let left = Instant::now();
-    while state.pool.admitted() > 0 {
-        assert!(
-            left.elapsed() < Duration::from_secs(2),
-            "the review's workers were not freed"
-        );
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
-    eprintln!(
-        "review workers freed {:?} after the client left",
-        left.elapsed()
-    );
+    let freed = wait_until(
+        "the review's workers being freed",
+        Duration::from_secs(2),
+        || state.pool.admitted() == 0,
+    )
+    .await;
+    eprintln!("review workers freed {freed:?} after the client left");
 }

@@ -56,6 +56,37 @@ pub fn app_with(config: ServeConfig) -> axum::Router {
     router(AppState::new(config))
 }
 
+/// A server on a free loopback port with `config`, running until the test
+/// ends; its address and state (to watch the compute pool).
+pub async fn spawn_server(config: ServeConfig) -> (std::net::SocketAddr, AppState) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(config);
+    tokio::spawn(gamebot::api::serve(
+        listener,
+        state.clone(),
+        std::future::pending(),
+    ));
+    (addr, state)
+}
+
+/// Waits until `done`, failing the test with `what` after `limit`; returns the time it took.
+pub async fn wait_until(
+    what: &str,
+    limit: std::time::Duration,
+    mut done: impl FnMut() -> bool,
+) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    while !done() {
+        assert!(
+            started.elapsed() < limit,
+            "{what} did not happen within {limit:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    started.elapsed()
+}
+
 /// The application with the test configuration.
 pub fn app() -> axum::Router {
     app_with(config())
