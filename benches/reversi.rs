@@ -112,6 +112,7 @@ fn midgame(c: &mut Criterion) {
     let plan = Plan {
         max_depth: 9,
         solve_empties: 0,
+        solve_nodes: None,
         top: 1,
         table_log2: None,
         evaluation: Default::default(),

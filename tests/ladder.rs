@@ -128,14 +128,14 @@ fn a_stopped_run_resumes_from_its_journal_and_plays_only_the_missing_pairs() {
 #[test]
 fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("reversi.json");
-    let journal = dir.path().join("reversi.pairs.jsonl");
-    // Reversi's levels 9 and 10 are node-capped, 11 thinks a fixed time
-    // (here cut to 20 ms): only 9 vs 10 is load-independent.
+    // Advance's levels 6 and 7 are node-capped, 8 thinks a fixed time
+    // (here cut to 20 ms): only 6 vs 7 is load-independent.
+    let out = dir.path().join("advance.json");
+    let journal = dir.path().join("advance.pairs.jsonl");
     let ladder = |extra: &[&str]| {
         Command::new(GAMEBOT)
-            .args(["ladder", "reversi", "--games", "2", "--max-games", "2"])
-            .args(["--levels", "9-11", "--threads", "2", "--seed", "3"])
+            .args(["ladder", "advance", "--games", "2", "--max-games", "2"])
+            .args(["--levels", "6-8", "--threads", "2", "--seed", "3"])
             .args(["--time-ms", "20"])
             .args(extra)
             .arg("--out")
@@ -147,8 +147,8 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let first = ladder(&["--skip-timed"]);
     let stdout = String::from_utf8_lossy(&first.stdout);
     assert!(first.status.success(), "{stdout}");
-    assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
-    assert!(!stdout.contains("vs 11"), "{stdout}");
+    assert!(stdout.contains("level 6 vs 7: "), "{stdout}");
+    assert!(!stdout.contains("vs 8"), "{stdout}");
     assert!(
         stdout.contains("2 pairs with a timed level are left"),
         "{stdout}"
@@ -160,12 +160,12 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let rest = ladder(&["--resume"]);
     let stdout = String::from_utf8_lossy(&rest.stdout);
     assert!(rest.status.success(), "{stdout}");
-    assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
+    assert!(stdout.contains("level 6 vs 7: "), "{stdout}");
     assert!(stdout.contains("journaled by"), "{stdout}");
     let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let mut played: Vec<(u8, u8)> = file.pairs.iter().map(|p| (p.a, p.b)).collect();
     played.sort();
-    assert_eq!(played, [(9, 10), (9, 11), (10, 11)]);
+    assert_eq!(played, [(6, 7), (6, 8), (7, 8)]);
     assert!(!file.command.contains("skip"), "{}", file.command);
 
     // The timed pairs alone first, as on a quiet machine while the others
@@ -174,9 +174,9 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let timed = ladder(&["--only-timed"]);
     let stdout = String::from_utf8_lossy(&timed.stdout);
     assert!(timed.status.success(), "{stdout}");
-    assert!(!stdout.contains("level 9 vs 10"), "{stdout}");
-    assert!(stdout.contains("level 9 vs 11: "), "{stdout}");
-    assert!(stdout.contains("level 10 vs 11: "), "{stdout}");
+    assert!(!stdout.contains("level 6 vs 7"), "{stdout}");
+    assert!(stdout.contains("level 9 vs 8: "), "{stdout}");
+    assert!(stdout.contains("level 10 vs 8: "), "{stdout}");
     assert!(
         stdout.contains("1 pairs whose levels keep their own budgets are left"),
         "{stdout}"
@@ -187,7 +187,7 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
     let untimed = ladder(&["--skip-timed", "--resume"]);
     let stdout = String::from_utf8_lossy(&untimed.stdout);
     assert!(untimed.status.success(), "{stdout}");
-    assert!(stdout.contains("level 9 vs 10: "), "{stdout}");
+    assert!(stdout.contains("level 6 vs 7: "), "{stdout}");
     assert_eq!(
         LadderFile::parse(&std::fs::read_to_string(&out).unwrap())
             .unwrap()
@@ -196,6 +196,93 @@ fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
         3
     );
     assert!(!journal.exists());
+}
+
+#[test]
+fn a_run_from_level_1_rates_the_ladder_from_the_random_mover() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("naughts.json");
+    let run = Command::new(GAMEBOT)
+        .args(["ladder", "naughts", "--games", "4", "--max-games", "4"])
+        .args(["--levels", "1-3", "--threads", "2", "--seed", "3", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    assert!(stdout.contains("level 0 vs 1: "), "{stdout}");
+    let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(file.zero.as_deref(), Some("random"));
+    let mut played: Vec<(u8, u8)> = file.pairs.iter().map(|p| (p.a, p.b)).collect();
+    played.sort();
+    assert_eq!(played, [(0, 1), (1, 2), (1, 3), (2, 3)]);
+    // Level 1 is rated above the random mover, with the step from it.
+    let first = &file.levels[0];
+    assert_eq!(first.level, 1);
+    let [step, low, high] = first.step.expect("level 1 has a step from the zero");
+    assert_eq!(step, first.rating);
+    assert!(low <= step && step <= high, "{first:?}");
+    let listed = REGISTRY
+        .iter()
+        .find(|g| g.info().id == "naughts")
+        .unwrap()
+        .listing()
+        .numbered_levels;
+    for (level, shown) in file.levels.iter().zip(&listed) {
+        assert_eq!(level.plays.as_deref(), Some(shown.description.as_str()));
+    }
+}
+
+#[test]
+fn reuse_keeps_the_pairs_of_levels_that_play_as_they_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let earlier = dir.path().join("earlier.json");
+    let ladder = |out: &std::path::Path, reuse: Option<&std::path::Path>| {
+        let mut command = Command::new(GAMEBOT);
+        command
+            .args(["ladder", "naughts", "--games", "4", "--max-games", "4"])
+            .args(["--levels", "1-3", "--threads", "2", "--seed", "5", "--out"])
+            .arg(out);
+        if let Some(file) = reuse {
+            command.arg("--reuse").arg(file);
+        }
+        let run = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&run.stdout).to_string();
+        assert!(run.status.success(), "{stdout}");
+        stdout
+    };
+    ladder(&earlier, None);
+    let mut file = LadderFile::parse(&std::fs::read_to_string(&earlier).unwrap()).unwrap();
+    // As if level 3 had played otherwise when the earlier file was measured.
+    file.levels[2].plays = Some("an older level 3".to_string());
+    // Results no replay gives (five games where rounds of four stop at
+    // four), so that a pair played again would show.
+    for pair in &mut file.pairs {
+        pair.games = 5;
+        pair.a_points = 2.5;
+    }
+    file.build = "earlier".to_string();
+    std::fs::write(&earlier, serde_json::to_string(&file).unwrap()).unwrap();
+
+    let out = dir.path().join("naughts.json");
+    let stdout = ladder(&out, Some(&earlier));
+    assert!(
+        stdout.contains("level 0 vs 1: 2.5 of 5 points for 0 (reused"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("level 1 vs 2: 2.5 of 5 points for 1 (reused"),
+        "{stdout}"
+    );
+    let again = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    for pair in &again.pairs {
+        let reused = pair.b < 3;
+        assert_eq!(pair.games == 5, reused, "{pair:?}");
+    }
+    assert_eq!(again.pairs.len(), 4);
+    assert!(again.build.starts_with("earlier + "), "{}", again.build);
+    assert!(again.command.contains("--reuse"), "{}", again.command);
+    assert_ne!(again.levels[2].plays.as_deref(), Some("an older level 3"));
 }
 
 #[test]
@@ -218,8 +305,8 @@ fn ladder_runs_that_cannot_be_played_are_refused() {
     }
 }
 
-/// The bar of a published ladder. A two-player game's ratings rise with
-/// the level in steps of 100 to 300 Elo, each step known to within half its
+/// The bar of a published ladder. A two-player game's ratings count from
+/// its random mover and rise with the level in steps of 100 to 300 Elo, each step known to within half its
 /// size either way (95%), and the top is at least 1,200 above level 1. A
 /// one-player game's mean score rises with the level in every variant. In
 /// both, the file covers every numbered level, and the service lists what
@@ -251,16 +338,31 @@ fn checked_in_ladders_meet_the_bar() {
             "{}",
             path.display()
         );
-        let listed = game.listing().numbered_levels;
+        let listing = game.listing();
+        let listed = listing.numbered_levels;
         if game.info().players == 2 {
             assert_eq!(file.levels.len(), listed.len(), "{}", file.game);
             check_ratings(&file);
+            // Rated from the random mover, which played level 1, and
+            // published as the zero.
+            let zero = listing.ladder_zero.expect("a rated ladder has a zero");
+            assert_eq!(file.zero.as_deref(), Some(zero.level), "{}", file.game);
+            assert!(zero.games > 0, "{}", file.game);
+            assert!(file.pairs.iter().any(|p| (p.a, p.b) == (0, 1)));
             for (level, shown) in file.levels.iter().zip(&listed) {
                 assert_eq!(
                     shown.rating,
                     Some(level.rating),
                     "{}: not published",
                     file.game
+                );
+                // The file measured the levels the service plays now.
+                assert_eq!(
+                    level.plays.as_deref(),
+                    Some(shown.description.as_str()),
+                    "{}: level {} has changed since it was measured",
+                    file.game,
+                    level.level
                 );
             }
         } else {

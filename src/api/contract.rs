@@ -975,7 +975,7 @@ fn placement_operation() -> Value {
         "operationId": "placement",
         "summary": "Places a player on the game's ladder from their results against numbered levels (Reversi's ladder in the example, whose levels list is shortened).",
         "description": format!(
-            "The ladder's own model (logistic Elo, a draw half a win) with the levels' published ratings (`GET /v1/games`) fixed and the player's rating fitted by maximum likelihood under a weak prior centred on {default} (so one result gives a sensible answer; none places the player there). Dated results count half as much {half_life} days before the newest. The recommended level is the one the player is expected to score closest to `target` against (0.5 unless set), the easier of two as close. A one-player game's levels have no ratings: 422.",
+            "The ladder's own model (logistic Elo, a draw half a win) with the levels' published ratings (`GET /v1/games`) fixed and the player's rating fitted by maximum likelihood under a weak prior centred on {default} above level 1's rating (so one result gives a sensible answer; none places the player there). Dated results count half as much {half_life} days before the newest. The recommended level is the one the player is expected to score closest to `target` against (0.5 unless set), the easier of two as close. A one-player game's levels have no ratings: 422.",
             default = placement::DEFAULT_RATING,
             half_life = placement::HALF_LIFE_DAYS,
         ),

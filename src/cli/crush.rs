@@ -598,6 +598,7 @@ fn score_ladder(
         build,
         command,
         seconds: round(seconds, 1),
+        zero: None,
         levels: Vec::new(),
         pairs: Vec::new(),
         scores,

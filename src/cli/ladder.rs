@@ -1,12 +1,14 @@
 //! `gamebot ladder GAME`: measures a two-player game's numbered levels.
-//! It plays every adjacent pair of levels and, to tie the chain, every
-//! level against the one two above it (odd levels), through the arena with
-//! the service's default time per move; fits Elo ratings to all the results
-//! by maximum likelihood, level 1 at 0; prints them with their 95%
+//! It plays the game's random mover (the ladder's zero) against level 1,
+//! every adjacent pair of levels and, to tie the chain, every level against
+//! the one two above it (odd levels), through the arena with the service's
+//! default time per move; fits Elo ratings to all the results by maximum
+//! likelihood, the random mover at 0; prints them with their 95%
 //! intervals; and writes `data/ladder/<game>.json`, which the build
 //! includes so that `GET /v1/games` shows the ratings. Finished pairs are
 //! journaled as they end ([`super::ladder_journal`]), so a stopped run can
-//! be resumed. The pairs whose results do not depend on the machine's
+//! be resumed, and `--reuse` keeps an earlier file's pairs whose levels
+//! still play as they did. The pairs whose results do not depend on the machine's
 //! load (both levels node-capped) play first; `--skip-timed` plays only
 //! those and `--only-timed` only the others, so that the timed pairs get
 //! a quiet machine.
@@ -17,8 +19,8 @@ use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
 use crate::config::ServeConfig;
-use crate::game::ladder::{keeps_its_own_budget, LadderFile, PairResult, RatedLevel};
-use crate::game::{AnyLevel, Bots, Game, GameError};
+use crate::game::ladder::{keeps_its_own_budget, LadderFile, PairResult, RatedLevel, Rung};
+use crate::game::{AnyLevel, Bots, Game, GameError, Level};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use std::path::PathBuf;
@@ -71,6 +73,12 @@ pub struct LadderArgs {
     /// journaled, and play only the rest.
     #[arg(long)]
     pub resume: bool,
+    /// An earlier ladder file (such as the checked-in one) whose results
+    /// still hold: its pairs whose two levels play as that file records
+    /// (each level's `plays`) are kept, not played again, so that a run
+    /// after changing some rungs plays only the pairs they are in.
+    #[arg(long)]
+    pub reuse: Option<PathBuf>,
     /// Play only the pairs whose levels both search to their own node
     /// caps (their results do not depend on how busy the machine is) and
     /// journal them; the file is written only once every pair is
@@ -122,16 +130,22 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
     let journal = journal_path(&path);
     let mut played = ladder_journal::start(&journal, &command, args.resume)?;
-    let pairs = pairs_to_play(last - first + 1)
-        .into_iter()
-        .map(|(low, high)| (low + first - 1, high + first - 1));
-    let (untimed, timed): (Vec<_>, Vec<_>) = pairs.partition(|&(low, high)| {
-        shape.keeps_own_budget[usize::from(low - 1)]
-            && shape.keeps_own_budget[usize::from(high - 1)]
-    });
+    // The zero is rated against level 1, so only a run that has level 1.
+    let zero = shape.zero.filter(|_| first == 1);
+    let pairs = zero.map(|_| (0, 1)).into_iter().chain(
+        pairs_to_play(last - first + 1)
+            .into_iter()
+            .map(|(low, high)| (low + first - 1, high + first - 1)),
+    );
+    let (untimed, timed): (Vec<_>, Vec<_>) =
+        pairs.partition(|&(low, high)| shape.keeps_own_budget(low) && shape.keeps_own_budget(high));
     // The load-independent pairs come first, so that a run stopped when the
     // timed ones start has done all the work a busy machine can do.
     let every_pair: Vec<(u8, u8)> = untimed.iter().chain(&timed).copied().collect();
+    let reused_seconds = match &args.reuse {
+        Some(earlier) => reuse(earlier, &shape, &every_pair, &mut played)?,
+        None => 0.0,
+    };
     let mut to_play = Vec::new();
     if !args.only_timed {
         to_play.extend(&untimed);
@@ -148,7 +162,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             continue;
         }
         let started = Instant::now();
-        let pair = play_pair(args, low, high)?;
+        let pair = play_pair(args, &shape, low, high)?;
         println!(
             "level {low} vs {high}: {:.1} of {} points for {low}",
             pair.a_points, pair.games
@@ -178,13 +192,71 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         );
         return Ok(());
     }
-    let file = ladder_file(args, first..=last, &played)?;
+    let file = ladder_file(args, &shape, zero, first..=last, &played, reused_seconds)?;
     print_ratings(&file);
     write_file(&path, &file)?;
     std::fs::remove_file(&journal).map_err(|source| CliError::Output {
         path: journal,
         source,
     })
+}
+
+/// Takes into `played` the pairs of `every_pair` that the ladder file
+/// `earlier` measured with both levels playing as they do now (and that
+/// are not journaled already), and says so; answers the file's seconds
+/// when it gave any.
+fn reuse(
+    earlier: &std::path::Path,
+    shape: &Shape,
+    every_pair: &[(u8, u8)],
+    played: &mut Vec<JournalEntry>,
+) -> Result<f64, CliError> {
+    let text = std::fs::read_to_string(earlier).map_err(|e| CliError::Input {
+        path: earlier.to_path_buf(),
+        detail: format!("--reuse: {e}"),
+    })?;
+    let file = LadderFile::parse(&text).map_err(|e| {
+        CliError::usage(format!(
+            "--reuse {}: not a ladder file: {e}",
+            earlier.display()
+        ))
+    })?;
+    let plays_then = |level: u8| -> Option<&str> {
+        if level == 0 {
+            return file
+                .zero
+                .as_deref()
+                .filter(|&zero| Some(zero) == shape.zero);
+        }
+        let rated = file.levels.iter().find(|rated| rated.level == level)?;
+        rated.plays.as_deref()
+    };
+    let plays_now = |level: u8| shape.plays(level);
+    let mut reused = 0;
+    for &(low, high) in every_pair {
+        let Some(pair) = file.pairs.iter().find(|p| (p.a, p.b) == (low, high)) else {
+            continue;
+        };
+        let unchanged = |level| plays_then(level).is_some_and(|then| then == plays_now(level));
+        if journaled(played, low, high).is_some() || !unchanged(low) || !unchanged(high) {
+            continue;
+        }
+        println!(
+            "level {low} vs {high}: {:.1} of {} points for {low} (reused from {}, build {})",
+            pair.a_points,
+            pair.games,
+            earlier.display(),
+            file.build
+        );
+        played.push(JournalEntry {
+            command: file.command.clone(),
+            build: file.build.clone(),
+            seconds: 0.0,
+            pair: pair.clone(),
+        });
+        reused += 1;
+    }
+    Ok(if reused > 0 { file.seconds } else { 0.0 })
 }
 
 /// The journal's entry for the pair of levels `low` and `high`, if played.
@@ -216,7 +288,7 @@ pub fn write_file(path: &std::path::Path, file: &LadderFile) -> Result<(), CliEr
 /// Plays levels `low` and `high` in rounds of `--games` until the pair's
 /// gap is measured to better than itself (the interval narrower than the
 /// gap) or `--max-games` are played.
-fn play_pair(args: &LadderArgs, low: u8, high: u8) -> Result<PairResult, CliError> {
+fn play_pair(args: &LadderArgs, shape: &Shape, low: u8, high: u8) -> Result<PairResult, CliError> {
     let mut pair = PairResult {
         a: low,
         b: high,
@@ -225,8 +297,8 @@ fn play_pair(args: &LadderArgs, low: u8, high: u8) -> Result<PairResult, CliErro
     };
     for round in 0u64.. {
         let summary = play_arena(&ArenaArgs {
-            a: low.to_string(),
-            b: high.to_string(),
+            a: shape.name(low),
+            b: shape.name(high),
             games: args.games,
             seed: args
                 .seed
@@ -283,6 +355,37 @@ struct Shape {
     /// node caps whatever time it is given, so that its pairs' results do
     /// not depend on the machine's load.
     keeps_own_budget: Vec<bool>,
+    /// Per level (index 0 for level 1), how it plays ([`Rung::describe`]).
+    ///
+    /// [`Rung::describe`]: crate::game::ladder::Rung::describe
+    plays: Vec<String>,
+    /// The named level rated 0 (the random mover), and how it plays.
+    zero: Option<&'static str>,
+    zero_plays: String,
+}
+
+impl Shape {
+    /// How level `level` is named in a match: the zero's name for 0.
+    fn name(&self, level: u8) -> String {
+        match (level, self.zero) {
+            (0, Some(zero)) => zero.to_string(),
+            _ => level.to_string(),
+        }
+    }
+
+    /// How level `level` plays (0: the zero).
+    fn plays(&self, level: u8) -> &str {
+        match level {
+            0 => &self.zero_plays,
+            n => &self.plays[usize::from(n - 1)],
+        }
+    }
+
+    /// Whether level `level`'s results do not depend on the machine's
+    /// load: a node-capped rung, or the random mover.
+    fn keeps_own_budget(&self, level: u8) -> bool {
+        level == 0 || self.keeps_own_budget[usize::from(level - 1)]
+    }
 }
 
 impl GameVisitor for LadderShape {
@@ -300,13 +403,26 @@ impl GameVisitor for LadderShape {
             0 | 1 => Err(CliError::usage(format!(
                 "{id} has no numbered levels to measure"
             ))),
-            n => Ok(Shape {
-                levels: n as u8,
-                opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
-                keeps_own_budget: (1..=n as u8)
-                    .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
-                    .collect(),
-            }),
+            n => {
+                let zero = <G as Bots>::LADDER_ZERO;
+                let zero_plays = zero.map_or(String::new(), |zero| {
+                    let id = zero.id();
+                    <G as Bots>::Level::ALL
+                        .iter()
+                        .find(|def| def.id == id)
+                        .map_or(String::new(), |def| def.description.to_string())
+                });
+                Ok(Shape {
+                    levels: n as u8,
+                    opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
+                    keeps_own_budget: (1..=n as u8)
+                        .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
+                        .collect(),
+                    plays: <G as Bots>::LADDER.iter().map(Rung::describe).collect(),
+                    zero: zero.map(|zero| zero.id()),
+                    zero_plays,
+                })
+            }
         }
     }
 }
@@ -334,15 +450,21 @@ pub fn pairs_to_play(levels: u8) -> Vec<(u8, u8)> {
     adjacent.chain(two_apart).collect()
 }
 
-/// The fitted ladder.
+/// The fitted ladder: the ratings of `levels` above `zero` (level 0) when
+/// the run rated it, else above the first level; `reused_seconds` is the
+/// reused file's time.
 fn ladder_file(
     args: &LadderArgs,
+    shape: &Shape,
+    zero: Option<&'static str>,
     levels: std::ops::RangeInclusive<u8>,
     played: &[JournalEntry],
+    reused_seconds: f64,
 ) -> Result<LadderFile, CliError> {
-    let first = *levels.start();
+    let first = if zero.is_some() { 0 } else { *levels.start() };
+    let levels = first..=*levels.end();
     let pairs: Vec<PairResult> = played.iter().map(|entry| entry.pair.clone()).collect();
-    let seconds: f64 = played.iter().map(|entry| entry.seconds).sum();
+    let seconds: f64 = played.iter().map(|entry| entry.seconds).sum::<f64>() + reused_seconds;
     let pairings: Vec<Pairing> = pairs
         .iter()
         .map(|pair| Pairing {
@@ -359,8 +481,10 @@ fn ladder_file(
     })?;
     let levels = levels
         .zip(fit.ratings)
+        .filter(|&(level, _)| level > 0)
         .map(|(level, rating)| RatedLevel {
             level,
+            plays: Some(shape.plays(level).to_string()),
             rating: rating.elo,
             low: rating.low,
             high: rating.high,
@@ -380,6 +504,7 @@ fn ladder_file(
         build: ladder_journal::builds(played),
         command: command_line(args),
         seconds: (seconds * 10.0).round() / 10.0,
+        zero: zero.map(str::to_string),
         levels,
         pairs,
         scores: Vec::new(),
@@ -404,6 +529,9 @@ fn command_line(args: &LadderArgs) -> String {
     }
     if let Some(time_ms) = args.time_ms {
         line += &format!(" --time-ms {time_ms}");
+    }
+    if let Some(earlier) = &args.reuse {
+        line += &format!(" --reuse {}", earlier.display());
     }
     line + &args.resign.flags()
 }

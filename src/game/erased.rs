@@ -7,8 +7,8 @@ use super::ladder::{self, AnyLevel};
 use super::record::{self, ReplayError, MAX_REPLAY_MOVES};
 use super::review::{GameReview, Review};
 use super::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo,
-    NumberedLevelInfo, Observer, OptionInfo, Outcome, Player, SearchReport, Termination,
+    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LadderZeroInfo, Level,
+    LevelInfo, NumberedLevelInfo, Observer, OptionInfo, Outcome, Player, SearchReport, Termination,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
@@ -138,6 +138,9 @@ pub struct GameListing {
     /// The numbered levels `1`…`N`, weakest first, with their measured
     /// ratings; empty for a game without a ladder.
     pub numbered_levels: Vec<NumberedLevelInfo>,
+    /// The level the numbered levels' ratings count from (the random
+    /// mover, rated 0); null for a game without a rated ladder.
+    pub ladder_zero: Option<LadderZeroInfo>,
     /// The level used when a request names none.
     pub default_level: &'static str,
     /// The options `new` accepts.
@@ -833,6 +836,8 @@ impl<G: Game> DynGame for Erased<G> {
                 })
                 .collect(),
             numbered_levels: ladder::listing(G::LADDER, G::LADDER_RATINGS),
+            ladder_zero: G::LADDER_ZERO
+                .and_then(|zero| ladder::zero_listing(zero.id(), G::LADDER_RATINGS)),
             default_level: G::DEFAULT_LEVEL.id(),
             new_options: info.new_options,
             score_counts: info.score_counts,

@@ -10,7 +10,10 @@
 //! `exp((score − best) / temperature)` from the request's seed, so a move a
 //! pawn or a few discs worse is played sometimes and a blunder almost never.
 
-use super::{BotChoice, BotParams, Bots, Budget, GameError, Level, LevelSpec, NumberedLevelInfo};
+use super::{
+    BotChoice, BotParams, Bots, Budget, GameError, LadderZeroInfo, Level, LevelSpec,
+    NumberedLevelInfo, RungBudget,
+};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -83,6 +86,32 @@ impl Rung {
     /// A [`Rung::Timed`] rung, for a game's ladder table.
     pub const fn timed(ms: u64) -> Rung {
         Rung::Timed { ms }
+    }
+
+    /// What the rung may search a move (for `GET /v1/games`).
+    pub fn budget(&self) -> RungBudget {
+        let bounded = |max_nodes, max_depth| RungBudget {
+            max_nodes: Some(max_nodes),
+            max_depth,
+            time_ms: None,
+            load_independent: true,
+        };
+        match *self {
+            Rung::Sampled { depth, nodes, .. } => bounded(nodes, Some(depth)),
+            Rung::Capped { nodes, .. } => bounded(nodes, None),
+            Rung::Timed { ms } => RungBudget {
+                max_nodes: None,
+                max_depth: None,
+                time_ms: Some(ms),
+                load_independent: false,
+            },
+            Rung::Full => RungBudget {
+                max_nodes: None,
+                max_depth: None,
+                time_ms: None,
+                load_independent: false,
+            },
+        }
     }
 
     /// How the rung is made, in one line (for `GET /v1/games`).
@@ -370,8 +399,13 @@ pub struct LadderFile {
     /// The command that measured them.
     pub command: String,
     /// Wall time of the run's matches, in seconds (a resumed run's parts
-    /// added up).
+    /// added up, and a reused file's).
     pub seconds: f64,
+    /// The named level the ratings count from (the random mover, at 0),
+    /// played against level 1 in the run; absent in files of earlier
+    /// builds, whose level 1 is 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zero: Option<String>,
     /// Every numbered level of a two-player game, lowest first, rated.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub levels: Vec<RatedLevel>,
@@ -416,7 +450,12 @@ pub struct VariantScore {
 pub struct RatedLevel {
     /// The level number, from 1.
     pub level: u8,
-    /// Its Elo rating, level 1 being 0.
+    /// How the level played when it was measured ([`Rung::describe`]), so
+    /// that a later run can tell which results still hold (`--reuse`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plays: Option<String>,
+    /// Its Elo rating above the file's zero (the random mover), or above
+    /// level 1 in a file without one.
     pub rating: f64,
     /// The 95% interval of the rating.
     pub low: f64,
@@ -433,7 +472,7 @@ pub struct RatedLevel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairResult {
-    /// The lower level.
+    /// The lower level; 0 for the file's zero, the random mover.
     pub a: u8,
     /// The higher level.
     pub b: u8,
@@ -472,11 +511,28 @@ pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo>
         .map(|(n, rung)| NumberedLevelInfo {
             level: n,
             description: rung.describe(),
+            budget: rung.budget(),
             rating: rated(n).map(|level| level.rating),
             interval: rated(n).map(|level| [level.low, level.high]),
             mean_scores: scored(n),
         })
         .collect()
+}
+
+/// The zero of a ladder as `GET /v1/games` lists it: the named level `id`
+/// when `ratings` (a ladder file's JSON) was measured from it.
+pub fn zero_listing(id: &'static str, ratings: Option<&str>) -> Option<LadderZeroInfo> {
+    let file = LadderFile::parse(ratings?).ok()?;
+    (file.zero.as_deref() == Some(id)).then(|| LadderZeroInfo {
+        level: id,
+        rating: 0.0,
+        games: file
+            .pairs
+            .iter()
+            .filter(|pair| pair.a == 0)
+            .map(|pair| pair.games)
+            .sum(),
+    })
 }
 
 impl LadderFile {
@@ -655,17 +711,20 @@ mod tests {
             build: "abc1234".into(),
             command: "gamebot ladder demo".into(),
             seconds: 1.0,
+            zero: Some("random".into()),
             levels: vec![
                 RatedLevel {
                     level: 1,
-                    rating: 0.0,
-                    low: 0.0,
-                    high: 0.0,
+                    plays: Some(ladder[0].describe()),
+                    rating: 90.0,
+                    low: 40.0,
+                    high: 140.0,
                     games: 10,
-                    step: None,
+                    step: Some([90.0, 40.0, 140.0]),
                 },
                 RatedLevel {
                     level: 2,
+                    plays: Some(ladder[1].describe()),
                     rating: 210.0,
                     low: 120.0,
                     high: 300.0,
@@ -673,15 +732,26 @@ mod tests {
                     step: Some([210.0, 120.0, 300.0]),
                 },
             ],
-            pairs: vec![PairResult {
-                a: 1,
-                b: 2,
-                games: 10,
-                a_points: 2.5,
-            }],
+            pairs: vec![
+                PairResult {
+                    a: 0,
+                    b: 1,
+                    games: 12,
+                    a_points: 3.5,
+                },
+                PairResult {
+                    a: 1,
+                    b: 2,
+                    games: 10,
+                    a_points: 2.5,
+                },
+            ],
             scores: Vec::new(),
         };
         let text = serde_json::to_string(&file).unwrap();
+        let zero = zero_listing("random", Some(&text)).unwrap();
+        assert_eq!((zero.level, zero.rating, zero.games), ("random", 0.0, 12));
+        assert!(zero_listing("legal", Some(&text)).is_none());
         let listed = listing(&ladder, Some(&text));
         assert_eq!(listed.len(), 2);
         assert_eq!(listed[1].rating, Some(210.0));

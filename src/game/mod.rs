@@ -201,6 +201,36 @@ pub struct LevelInfo {
     pub description: &'static str,
 }
 
+/// The zero of a game's ladder as `GET /v1/games` lists it: the named
+/// level every numbered level's rating counts from.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LadderZeroInfo {
+    /// The named level (the game's uniformly random mover: `random`, in
+    /// Advance `legal`).
+    pub level: &'static str,
+    /// Its rating: 0, by definition, so that a level rated 900 is 900 Elo
+    /// above random moves.
+    pub rating: f64,
+    /// The games it played against level 1 in the ladder run.
+    pub games: u32,
+}
+
+/// What a numbered level may search a move, as `GET /v1/games` lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RungBudget {
+    /// The most positions it visits a move (null: no cap of its own).
+    pub max_nodes: Option<u64>,
+    /// The deepest it searches, in plies (null: its own plan).
+    pub max_depth: Option<u32>,
+    /// Milliseconds it thinks a move, for a level bounded by time (null:
+    /// by positions and depth alone).
+    pub time_ms: Option<u64>,
+    /// Whether, for a seed, it plays the same move on any machine under
+    /// any load: true for a level bounded by positions and depth, false
+    /// for one bounded by time (or by the request's budget).
+    pub load_independent: bool,
+}
+
 /// A numbered level as `GET /v1/games` lists it, with the rating
 /// `gamebot ladder` measured for it (or, in a one-player game, the mean
 /// scores the benchmark measured), if it has been.
@@ -210,7 +240,10 @@ pub struct NumberedLevelInfo {
     pub level: u8,
     /// How the level plays, in one line.
     pub description: String,
-    /// Its Elo rating (level 1 = 0), or null before a ladder run.
+    /// What the level may search a move.
+    pub budget: RungBudget,
+    /// Its Elo rating above the ladder's zero (`ladder_zero`, the random
+    /// mover), or null before a ladder run.
     pub rating: Option<f64>,
     /// The rating's 95% interval, or null.
     pub interval: Option<[f64; 2]>,
@@ -329,10 +362,14 @@ pub trait Bots: Rules {
     /// The level used when a request names none.
     const DEFAULT_LEVEL: Self::Level;
 
-    /// The numbered levels `1`…`N`, weakest first, the last being
-    /// [`Rung::Full`] in a two-player game (a one-player game's top may be
-    /// capped); empty for a game without a ladder.
+    /// The numbered levels `1`…`N`, weakest first; empty for a game
+    /// without a ladder.
     const LADDER: &'static [Rung] = &[];
+
+    /// The named level a two-player ladder is rated from, its zero: the
+    /// game's uniformly random mover, which `gamebot ladder` plays against
+    /// level 1; `None` for a game without a rated ladder.
+    const LADDER_ZERO: Option<Self::Level> = None;
 
     /// Random plies that open every game `gamebot ladder` plays: enough
     /// that its games start from many different positions, since a

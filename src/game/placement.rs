@@ -5,8 +5,8 @@
 //! The model is the ladder's own (the logistic Elo model, a draw counting
 //! as half a win, fitted by maximum likelihood), with the levels' published
 //! ratings held fixed and one unknown: the player's rating. A weak prior,
-//! a quarter of a drawn game against a player rated [`DEFAULT_RATING`],
-//! keeps a clean sweep finite and gives a sensible answer after a single
+//! a quarter of a drawn game against a player rated [`DEFAULT_RATING`]
+//! above level 1, keeps a clean sweep finite and gives a sensible answer after a single
 //! game; with no games at all the player is placed at that default. The
 //! recommended level is the one the player is expected to score closest to
 //! the target against, the easier of two as close. Results with a date
@@ -19,8 +19,9 @@ use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The rating (above level 1) a player with no results is placed at, and
-/// the centre of the prior: a beginner who knows the rules.
+/// How far above level 1 a player with no results is placed, and the
+/// centre of the prior: a beginner who knows the rules. (Ratings count
+/// from the ladder's zero, the random mover, which level 1 is above.)
 pub const DEFAULT_RATING: f64 = 400.0;
 
 /// The score a player is expected to reach against the recommended level
@@ -163,15 +164,15 @@ pub fn expected_score(rating: f64, opponent: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf((opponent - rating) / 400.0))
 }
 
-/// The player's maximum-likelihood rating under the prior, and its
-/// standard error, from `observations`.
-pub fn fit(observations: &[Observation]) -> (f64, f64) {
+/// The player's maximum-likelihood rating under the prior centred on
+/// `centre`, and its standard error, from `observations`.
+pub fn fit(observations: &[Observation], centre: f64) -> (f64, f64) {
     let prior = Observation {
-        opponent: DEFAULT_RATING,
+        opponent: centre,
         points: 0.5,
         weight: PRIOR_GAMES,
     };
-    let mut rating = DEFAULT_RATING;
+    let mut rating = centre;
     let mut curvature = 0.0;
     for _ in 0..200 {
         let mut gradient = 0.0;
@@ -228,7 +229,8 @@ pub fn place(
         ));
     }
     let observations = observations(game, &rated, &request.results)?;
-    let (rating, error) = fit(&observations);
+    // The levels come lowest first, so the first rated one is level 1.
+    let (rating, error) = fit(&observations, rated[0].1 + DEFAULT_RATING);
     let scores: Vec<ExpectedScore> = rated
         .iter()
         .map(|&(level, level_rating)| ExpectedScore {

@@ -81,6 +81,7 @@ fn play(args: &Args, sides: [Evaluation; 2], index: usize) -> i32 {
             let plan = Plan {
                 max_depth: args.depth,
                 solve_empties: args.solve,
+                solve_nodes: None,
                 top: 1,
                 table_log2: Some(16),
                 evaluation: sides[usize::from(!a_moves)],

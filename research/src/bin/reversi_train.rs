@@ -106,6 +106,7 @@ fn self_play(args: &Args, index: usize) -> Vec<Sample> {
     let plan = Plan {
         max_depth: args.depth,
         solve_empties: args.solve,
+        solve_nodes: None,
         top: 1,
         table_log2: Some(14),
         evaluation: args.evaluation(),

@@ -6,6 +6,7 @@ fn ladder(n: u8, step: f64) -> Vec<NumberedLevelInfo> {
         .map(|level| NumberedLevelInfo {
             level,
             description: String::new(),
+            budget: crate::game::ladder::Rung::capped(1000, "").budget(),
             rating: Some(f64::from(level - 1) * step),
             interval: None,
             mean_scores: None,

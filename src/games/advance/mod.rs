@@ -161,6 +161,7 @@ impl Bots for Advance {
         Rung::capped(20_000, ""),
         Rung::Full,
     ];
+    const LADDER_ZERO: Option<AdvanceLevel> = Some(AdvanceLevel::Legal);
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/advance.json"));
 

@@ -189,6 +189,7 @@ impl Bots for Halma {
         Rung::capped(150_000, ""),
         Rung::Full,
     ];
+    const LADDER_ZERO: Option<HalmaLevel> = Some(HalmaLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/halma.json"));
 

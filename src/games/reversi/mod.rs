@@ -113,9 +113,10 @@ impl Bots for Reversi {
         Rung::capped(3_000, "solve=0"),
         Rung::capped(10_000, "solve=0"),
         Rung::capped(100_000, ""),
-        Rung::timed(150),
-        Rung::Full,
+        Rung::capped(400_000, "solve=18,solve_nodes=20000000"),
+        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000"),
     ];
+    const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/reversi.json"));
 

@@ -137,6 +137,9 @@ pub struct Solver<'a> {
     /// When `solve_root` ran out of budget: the moves it finished, best first.
     pub partial: Vec<RootScore>,
     next_check: u64,
+    /// The node count at which the solver stops, when it has a cap of its
+    /// own instead of the budget's (see [`Solver::allow_nodes`]).
+    own_cap: Option<u64>,
 }
 
 impl<'a> Solver<'a> {
@@ -149,7 +152,18 @@ impl<'a> Solver<'a> {
             stopped: None,
             partial: Vec::new(),
             next_check: 0,
+            own_cap: None,
         }
+    }
+
+    /// From now on, the solver may visit `nodes` more positions, counted
+    /// apart from the budget's node cap (deadline and stop flag still
+    /// hold): an exact solve that a level allows on top of its midgame
+    /// search, so that its cost is part of the level, not of the midgame's
+    /// positions.
+    pub fn allow_nodes(&mut self, nodes: u64) {
+        self.own_cap = Some(self.nodes.saturating_add(nodes));
+        self.next_check = self.nodes;
     }
 
     /// Scores the root moves of `board` (the game not over), best first: the
@@ -299,7 +313,11 @@ impl<'a> Solver<'a> {
     fn out_of_budget(&mut self) -> bool {
         if self.stopped.is_none() && self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
-            if self.budget.nodes_exhausted(self.nodes) {
+            let capped = match self.own_cap {
+                Some(cap) => self.nodes >= cap,
+                None => self.budget.nodes_exhausted(self.nodes),
+            };
+            if capped {
                 self.stopped = Some(StopReason::Nodes);
             } else {
                 self.stopped = self.budget.interrupted();

@@ -66,6 +66,9 @@ pub struct Plan {
     pub max_depth: u32,
     /// Try the exact solver at or below this many empties (when time allows).
     pub solve_empties: u32,
+    /// Positions the exact solve may visit besides the midgame's node cap;
+    /// `None` counts it against the budget's cap like the midgame.
+    pub solve_nodes: Option<u64>,
     /// How many root moves need exact scores (1 to play, k to analyse).
     pub top: usize,
     /// The midgame table's size as log2 of its entries (the solver's is
@@ -189,6 +192,9 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
                 || empties <= 12
                 || depth > 4 && should_try_solve(budget, started, empties));
         if exact_now {
+            if let Some(nodes) = plan.solve_nodes {
+                mid.solver.allow_nodes(nodes);
+            }
             if let Some(solved) = mid.solve(board, plan.top, &order) {
                 best = Some(Thought {
                     depth: empties,

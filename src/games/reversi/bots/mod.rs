@@ -27,6 +27,8 @@ const STRONG_UNTIMED_DEPTH: u32 = 10;
 const STRONG_UNTIMED_SOLVE: u32 = 18;
 /// With a deadline, the solver is tried from this many empties if time looks enough.
 const STRONG_TIMED_SOLVE: u32 = 26;
+/// The most positions `strong:solve_nodes=N` may give the exact solve.
+const STRONG_MAX_SOLVE_NODES: u64 = 100_000_000_000;
 
 /// Runs `level` on `state` (not over).
 pub(crate) fn choose(
@@ -46,7 +48,7 @@ pub(crate) fn choose(
             Ok(norvig_move(state, depth.map(|d| d as u32), budget))
         }
         ReversiLevel::Strong => {
-            level.only_options(&["patterns", "solve"])?;
+            level.only_options(&["patterns", "solve", "solve_nodes"])?;
             let evaluation = if level.switch_option("patterns", true)? {
                 Evaluation::Patterns
             } else {
@@ -57,6 +59,7 @@ pub(crate) fn choose(
             if let Some(empties) = solve {
                 plan.solve_empties = empties as u32;
             }
+            plan.solve_nodes = level.int_option("solve_nodes", 1..=STRONG_MAX_SOLVE_NODES)?;
             Ok(strong_move(state, budget, plan))
         }
     }
@@ -141,6 +144,7 @@ fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
     Plan {
         max_depth,
         solve_empties,
+        solve_nodes: None,
         top,
         table_log2: None,
         evaluation,
