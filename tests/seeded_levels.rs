@@ -80,9 +80,9 @@ impl Drop for BusyCores {
 /// debug build searches a few hundred thousand positions a second).
 fn plies_for(max_nodes: u64) -> usize {
     match max_nodes {
-        n if n >= 1_000_000 => 2,
-        n if n >= 100_000 => 4,
-        _ => 8,
+        n if n >= 1_000_000 => 1,
+        n if n >= 100_000 => 2,
+        _ => 6,
     }
 }
 

@@ -221,12 +221,11 @@ fn reuse(
             earlier.display()
         ))
     })?;
+    // The zero plays as it did when it is the same named level.
     let plays_then = |level: u8| -> Option<&str> {
         if level == 0 {
-            return file
-                .zero
-                .as_deref()
-                .filter(|&zero| Some(zero) == shape.zero);
+            return (file.zero.is_some() && file.zero.as_deref() == shape.zero)
+                .then(|| shape.plays(0));
         }
         let rated = file.levels.iter().find(|rated| rated.level == level)?;
         rated.plays.as_deref()

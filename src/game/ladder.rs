@@ -47,16 +47,10 @@ pub enum Rung {
         /// Options of the default level (`solve=12`), or empty.
         options: &'static str,
     },
-    /// The game's default level thinking `ms` milliseconds a move (or less
-    /// when the request's own deadline is nearer): for the rung just below
-    /// the top, where what the full level has beyond a node cap is its
-    /// time-driven endgame and deeper search, not more of the same.
-    Timed {
-        /// Think time a move, in milliseconds.
-        ms: u64,
-    },
-    /// The game's default level, under the service's default budget: the
-    /// top of the ladder.
+    /// The game's default level, under the request's (the service's
+    /// default) budget: a top that thinks for a time, so that its strength
+    /// moves with the machine's load; Advance and Halma still end in one,
+    /// until their top pairs are re-measured with a node-capped top.
     Full,
 }
 
@@ -83,11 +77,6 @@ impl Rung {
         }
     }
 
-    /// A [`Rung::Timed`] rung, for a game's ladder table.
-    pub const fn timed(ms: u64) -> Rung {
-        Rung::Timed { ms }
-    }
-
     /// What the rung may search a move (for `GET /v1/games`).
     pub fn budget(&self) -> RungBudget {
         let bounded = |max_nodes, max_depth| RungBudget {
@@ -99,12 +88,6 @@ impl Rung {
         match *self {
             Rung::Sampled { depth, nodes, .. } => bounded(nodes, Some(depth)),
             Rung::Capped { nodes, .. } => bounded(nodes, None),
-            Rung::Timed { ms } => RungBudget {
-                max_nodes: None,
-                max_depth: None,
-                time_ms: Some(ms),
-                load_independent: false,
-            },
             Rung::Full => RungBudget {
                 max_nodes: None,
                 max_depth: None,
@@ -141,7 +124,6 @@ impl Rung {
             Rung::Capped { nodes, options } => {
                 format!("the default level with {options}, searching at most {nodes} positions")
             }
-            Rung::Timed { ms } => format!("the default level thinking {ms} ms a move"),
             Rung::Full => "the default level at the service's default budget".to_string(),
         }
     }
@@ -250,10 +232,6 @@ pub fn choose<G: Bots>(
             choice.report.max_nodes = Some(nodes);
             Ok(choice)
         }
-        Rung::Timed { ms } => {
-            let own = timed_budget(budget, ms);
-            G::choose_move(state, &LevelSpec::plain(G::DEFAULT_LEVEL), params, &own)
-        }
         Rung::Sampled {
             depth,
             nodes,
@@ -325,11 +303,10 @@ pub fn keeps_its_own_budget<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
 
 /// The think time a report of rung `n` of `G` echoes: none for a sampled
 /// or capped rung (they search to a node cap, whatever the request's
-/// budget), the rung's own for a timed one, and the request's for the top.
+/// budget), and the request's for a full rung.
 pub fn rung_time_ms<G: Bots>(n: u8, budget: &Budget) -> Option<u64> {
     match rung_at::<G>(n)? {
         Rung::Sampled { .. } | Rung::Capped { .. } => None,
-        Rung::Timed { ms } => Some(budget.time_ms.map_or(*ms, |given| given.min(*ms))),
         Rung::Full => budget.time_ms,
     }
 }
@@ -342,23 +319,6 @@ fn own_budget(budget: &Budget, depth: Option<u32>, nodes: u64) -> Budget {
         max_nodes: Some(nodes),
         stop: budget.stop.clone(),
         ..Budget::unlimited()
-    }
-}
-
-/// A timed rung's budget: `ms` from now, or `budget`'s deadline when that
-/// comes first (a request never waits longer than it allowed), with
-/// `budget`'s stop flag.
-fn timed_budget(budget: &Budget, ms: u64) -> Budget {
-    let own = Budget::with_time_ms(ms);
-    let deadline = match (own.deadline, budget.deadline) {
-        (Some(own), Some(theirs)) => Some(own.min(theirs)),
-        (own, theirs) => own.or(theirs),
-    };
-    Budget {
-        deadline,
-        time_ms: Some(ms),
-        stop: budget.stop.clone(),
-        ..own
     }
 }
 
@@ -590,31 +550,33 @@ mod tests {
 
     #[test]
     fn only_sampled_and_capped_rungs_keep_their_own_budget() {
+        use crate::games::advance::Advance;
         use crate::games::reversi::{Reversi, ReversiLevel};
         let top = Reversi::LADDER.len() as u8;
         let own = |level| keeps_its_own_budget::<Reversi>(&level);
         assert!(own(AnyLevel::Numbered(1)), "a sampled rung");
-        assert!(own(AnyLevel::Numbered(top - 2)), "a capped rung");
-        assert!(!own(AnyLevel::Numbered(top - 1)), "a timed rung");
-        assert!(!own(AnyLevel::Numbered(top)), "the top");
+        assert!(own(AnyLevel::Numbered(top)), "a capped rung");
         assert!(!own(AnyLevel::Named(LevelSpec::plain(
             ReversiLevel::Strong
         ))));
+        let advance_top = AnyLevel::Numbered(Advance::LADDER.len() as u8);
+        assert!(
+            !keeps_its_own_budget::<Advance>(&advance_top),
+            "a full rung"
+        );
     }
 
     #[test]
     fn a_rung_echoes_the_time_it_was_given_and_none_under_a_node_cap() {
+        use crate::games::advance::Advance;
         use crate::games::reversi::Reversi;
         let given = Budget::with_time_ms(1000);
         let top = Reversi::LADDER.len() as u8;
         assert_eq!(rung_time_ms::<Reversi>(1, &given), None);
-        assert_eq!(rung_time_ms::<Reversi>(top - 1, &given), Some(150));
-        assert_eq!(rung_time_ms::<Reversi>(top, &given), Some(1000));
-        assert_eq!(
-            rung_time_ms::<Reversi>(top - 1, &Budget::with_time_ms(100)),
-            Some(100)
-        );
+        assert_eq!(rung_time_ms::<Reversi>(top, &given), None);
         assert_eq!(rung_time_ms::<Reversi>(top + 1, &given), None);
+        let advance_top = Advance::LADDER.len() as u8;
+        assert_eq!(rung_time_ms::<Advance>(advance_top, &given), Some(1000));
     }
 
     #[test]

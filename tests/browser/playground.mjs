@@ -139,13 +139,16 @@ async function clickLegalMove(page) {
 
 const elo = (x) => Math.round(x).toLocaleString('en');
 
+/** What a game's ratings count from: random moves, its ladder's zero. */
+const zeroWords = (game) => (game.ladder_zero ? 'random moves' : 'level 1');
+
 /**
- * What the picker must call a numbered level: "Level 5 · about 696 above
- * level 1" once rated, a one-player level by its mean scores.
+ * What the picker must call a numbered level: "Level 5 · about 826 above
+ * random moves" once rated, a one-player level by its mean scores.
  */
-function levelLabel(l) {
+function levelLabel(l, game) {
   if (l.rating != null) {
-    return l.rating === 0 ? `Level ${l.level} · the first rung` : `Level ${l.level} · about ${elo(l.rating)} above level 1`;
+    return l.rating === 0 ? `Level ${l.level} · the first rung` : `Level ${l.level} · about ${elo(l.rating)} above ${zeroWords(game)}`;
   }
   const means = Object.entries(l.mean_scores || {});
   if (means.length) return `Level ${l.level} · mean ${means.map(([k, m]) => `${elo(m)} at ${k}`).join(', ')}`;
@@ -177,7 +180,7 @@ async function pickFirstNumberedLevel(page, game) {
   }
   for (const level of [ladder[0], ladder[ladder.length - 1]]) {
     const shown = (await page.locator(`#level option[value="${level.level}"]`).textContent()).trim();
-    if (shown !== levelLabel(level)) throw new Error(`the level picker shows ${shown}, not ${levelLabel(level)}`);
+    if (shown !== levelLabel(level, game)) throw new Error(`the level picker shows ${shown}, not ${levelLabel(level, game)}`);
   }
   await page.selectOption('#level', '1');
   if (!(await page.locator('#time').isDisabled())) throw new Error('the time field stays open for a numbered level');
@@ -324,7 +327,7 @@ async function placedAfterAGame(context) {
     if (stored.length !== 1 || stored[0].level !== 1) throw new Error(`the result kept is ${JSON.stringify(stored)}`);
     const placement = await post('/v1/games/halma/placement', { results: stored });
     const said = await page.locator('#placement').innerText();
-    if (!said.includes(`about ${elo(placement.rating)} above level 1`)) throw new Error(`the panel says ${said}, not rating ${placement.rating}`);
+    if (!said.includes(`about ${elo(placement.rating)} above random moves`)) throw new Error(`the panel says ${said}, not rating ${placement.rating}`);
     await button.click();
     await page.waitForFunction(() => document.body.dataset.turn === 'human' && !document.body.dataset.busy);
     const level = await page.locator('#level').inputValue();

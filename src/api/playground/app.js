@@ -537,8 +537,8 @@
     const next = placement.recommended;
     text.className = 'rating';
     text.textContent = placement.games === 0
-      ? `New here: you start at Level ${next.level} (about ${elo(next.rating)} above level 1). Finish a game against a numbered level to be placed.`
-      : `Your rating: about ${elo(placement.rating)} above level 1 (95%: ${elo(placement.interval[0])} to ${elo(placement.interval[1])}), from ${placement.games} game${placement.games === 1 ? '' : 's'}. Level ${next.level} suits you next: you should score about ${Math.round(next.expected_score * 100)}% against it.`;
+      ? `New here: you start at Level ${next.level} (about ${elo(next.rating)} above ${zeroWords(ui.info)}). Finish a game against a numbered level to be placed.`
+      : `Your rating: about ${elo(placement.rating)} above ${zeroWords(ui.info)} (95%: ${elo(placement.interval[0])} to ${elo(placement.interval[1])}), from ${placement.games} game${placement.games === 1 ? '' : 's'}. Level ${next.level} suits you next: you should score about ${Math.round(next.expected_score * 100)}% against it.`;
     const parts = [text];
     if (placement.games > 0) {
       const button = document.createElement('button');
@@ -556,13 +556,19 @@
   }
 
   /**
-   * How the picker names a numbered level: its rating above level 1
-   * ("Level 5 · about 696 above level 1"), or a one-player level's mean
-   * score at each k ("Level 2 · mean 16,247 at k=4").
+   * What a game's ratings count from: random moves (the ladder's zero,
+   * `ladder_zero`), or level 1 in a ladder measured before it had one.
    */
-  function levelLabel(l) {
+  const zeroWords = (info) => (info.ladder_zero ? 'random moves' : 'level 1');
+
+  /**
+   * How the picker names a numbered level: its rating above the ladder's
+   * zero ("Level 5 · about 826 above random moves"), or a one-player
+   * level's mean score at each k ("Level 2 · mean 16,247 at k=4").
+   */
+  function levelLabel(l, info) {
     if (l.rating != null) {
-      return l.rating === 0 ? `Level ${l.level} · the first rung` : `Level ${l.level} · about ${elo(l.rating)} above level 1`;
+      return l.rating === 0 ? `Level ${l.level} · the first rung` : `Level ${l.level} · about ${elo(l.rating)} above ${zeroWords(info)}`;
     }
     const means = Object.entries(l.mean_scores || {});
     if (means.length) return `Level ${l.level} · mean ${means.map(([k, m]) => `${elo(m)} at ${k}`).join(', ')}`;
@@ -586,7 +592,7 @@
     const numbered = document.createElement('optgroup');
     numbered.label = 'Numbered levels';
     numbered.append(...ladder.map((l) => {
-      const option = new Option(levelLabel(l), String(l.level));
+      const option = new Option(levelLabel(l, info), String(l.level));
       const interval = l.interval ? `; rating ${l.interval.map((r) => Math.round(r).toLocaleString('en')).join(' to ')} (95%)` : '';
       option.title = `${l.description}${interval}`;
       return option;
