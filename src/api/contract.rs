@@ -960,12 +960,12 @@ fn placement_operation() -> Value {
             "content": {"application/json": {
                 "schema": reference("Placement"),
                 "example": {
-                    "rating": 554.3, "interval": [152.3, 956.2], "games": 3,
-                    "recommended": {"level": 4, "rating": 593.5, "expected_score": 0.444, "target": 0.5},
+                    "rating": 682.6, "interval": [280.6, 1084.5], "games": 3,
+                    "recommended": {"level": 4, "rating": 721.8, "expected_score": 0.444, "target": 0.5},
                     "levels": [
-                        {"level": 3, "rating": 413.2, "expected_score": 0.693},
-                        {"level": 4, "rating": 593.5, "expected_score": 0.444},
-                        {"level": 5, "rating": 695.9, "expected_score": 0.307},
+                        {"level": 3, "rating": 541.5, "expected_score": 0.693},
+                        {"level": 4, "rating": 721.8, "expected_score": 0.444},
+                        {"level": 5, "rating": 824.1, "expected_score": 0.307},
                     ],
                 },
             }},

@@ -155,10 +155,13 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     }
     for (low, high) in to_play {
         if let Some(done) = journaled(&played, low, high) {
-            println!(
-                "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
-                done.pair.a_points, done.pair.games, done.build
-            );
+            // A pair reused from an earlier file was said as it was taken.
+            if done.command == command {
+                println!(
+                    "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
+                    done.pair.a_points, done.pair.games, done.build
+                );
+            }
             continue;
         }
         let started = Instant::now();

@@ -143,7 +143,7 @@ const elo = (x) => Math.round(x).toLocaleString('en');
 const zeroWords = (game) => (game.ladder_zero ? 'random moves' : 'level 1');
 
 /**
- * What the picker must call a numbered level: "Level 5 · about 826 above
+ * What the picker must call a numbered level: "Level 5 · about 824 above
  * random moves" once rated, a one-player level by its mean scores.
  */
 function levelLabel(l, game) {

@@ -563,7 +563,7 @@
 
   /**
    * How the picker names a numbered level: its rating above the ladder's
-   * zero ("Level 5 · about 826 above random moves"), or a one-player
+   * zero ("Level 5 · about 824 above random moves"), or a one-player
    * level's mean score at each k ("Level 2 · mean 16,247 at k=4").
    */
   function levelLabel(l, info) {
