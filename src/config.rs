@@ -8,6 +8,27 @@ use std::net::SocketAddr;
 /// tables, enough for tens of thousands of answers.
 pub const DEFAULT_CACHE_MB: u64 = 32;
 
+/// Jobs that may wait for a worker beyond those running, by default.
+pub const DEFAULT_QUEUE: usize = 128;
+
+/// The largest `time_ms` a request may ask for, by default.
+pub const DEFAULT_MAX_TIME_MS: u64 = 30_000;
+
+/// The search time of a request that sets no `time_ms`, by default.
+pub const DEFAULT_REQUEST_TIME_MS: u64 = 1_000;
+
+/// The largest `max_depth` a request may ask for, by default.
+pub const DEFAULT_MAX_DEPTH: u32 = 64;
+
+/// The largest `max_nodes` a request may ask for, by default.
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000_000;
+
+/// The largest request body accepted, in bytes, by default.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+
+/// Time a client has to send a request body, in milliseconds, by default.
+pub const DEFAULT_BODY_TIMEOUT_MS: u64 = 10_000;
+
 /// The largest `table_mb` accepted (64 GiB per worker).
 pub const MAX_TABLE_MB: u64 = 1 << 16;
 
@@ -39,32 +60,32 @@ pub struct ServeConfig {
     pub workers: Option<usize>,
 
     /// Jobs that may wait for a worker beyond those running; more get 503.
-    #[arg(long, env = "GAMEBOT_QUEUE", default_value_t = 128)]
+    #[arg(long, env = "GAMEBOT_QUEUE", default_value_t = DEFAULT_QUEUE)]
     pub queue: usize,
 
     /// The largest `time_ms` a request may ask for; larger values are clamped.
-    #[arg(long, env = "GAMEBOT_MAX_TIME_MS", default_value_t = 30_000)]
+    #[arg(long, env = "GAMEBOT_MAX_TIME_MS", default_value_t = DEFAULT_MAX_TIME_MS)]
     pub max_time_ms: u64,
 
     /// The search time of a request that sets no `time_ms`.
-    #[arg(long, env = "GAMEBOT_DEFAULT_TIME_MS", default_value_t = 1_000)]
+    #[arg(long, env = "GAMEBOT_DEFAULT_TIME_MS", default_value_t = DEFAULT_REQUEST_TIME_MS)]
     pub default_time_ms: u64,
 
     /// The largest `max_depth` a request may ask for; larger values are clamped.
-    #[arg(long, env = "GAMEBOT_MAX_DEPTH", default_value_t = 64)]
+    #[arg(long, env = "GAMEBOT_MAX_DEPTH", default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
 
     /// The largest `max_nodes` a request may ask for; larger values are clamped.
-    #[arg(long, env = "GAMEBOT_MAX_NODES", default_value_t = 1_000_000_000)]
+    #[arg(long, env = "GAMEBOT_MAX_NODES", default_value_t = DEFAULT_MAX_NODES)]
     pub max_nodes: u64,
 
     /// The largest request body accepted, in bytes; larger bodies get 413.
-    #[arg(long, env = "GAMEBOT_MAX_BODY_BYTES", default_value_t = 1 << 20)]
+    #[arg(long, env = "GAMEBOT_MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
     /// Time a client has to send a request body once its headers are in, in
     /// milliseconds; slower bodies get 408 (headers have their own 10 s limit).
-    #[arg(long, env = "GAMEBOT_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    #[arg(long, env = "GAMEBOT_BODY_TIMEOUT_MS", default_value_t = DEFAULT_BODY_TIMEOUT_MS)]
     pub body_timeout_ms: u64,
 
     /// Transposition-table memory per compute worker, in MiB: each worker
@@ -108,13 +129,13 @@ impl Default for ServeConfig {
             bind: None,
             admin_bind: None,
             workers: None,
-            queue: 128,
-            max_time_ms: 30_000,
-            default_time_ms: 1_000,
-            max_depth: 64,
-            max_nodes: 1_000_000_000,
-            max_body_bytes: 1 << 20,
-            body_timeout_ms: 10_000,
+            queue: DEFAULT_QUEUE,
+            max_time_ms: DEFAULT_MAX_TIME_MS,
+            default_time_ms: DEFAULT_REQUEST_TIME_MS,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_nodes: DEFAULT_MAX_NODES,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            body_timeout_ms: DEFAULT_BODY_TIMEOUT_MS,
             table_mb: DEFAULT_TABLE_MB,
             cache_mb: DEFAULT_CACHE_MB,
             api_keys_file: None,

@@ -2,7 +2,7 @@
 //! whose errors say where the problem is.
 
 use super::ApiError;
-use crate::game::place;
+use crate::game::location;
 use axum::body::{to_bytes, Body};
 use axum::http::{header, HeaderMap};
 use serde::de::DeserializeOwned;
@@ -103,7 +103,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             )
         }),
         Err(error) => {
-            let pointer = place::pointer_of(error.path());
+            let pointer = location::pointer_of(error.path());
             let place = match &pointer {
                 Some(pointer) => format!(" at {pointer}"),
                 None => String::new(),

@@ -7,7 +7,7 @@
 use super::body;
 use super::ApiError;
 use crate::game::erased::{self as replay, BotRequest, StateInput, TextParams};
-use crate::game::place;
+use crate::game::location;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -456,7 +456,7 @@ fn with_game_fields<T: DeserializeOwned + SharedFields>(
         .into_iter()
         .partition(|(key, _)| T::FIELDS.contains(&key.as_str()));
     let request = serde_path_to_error::deserialize(Value::Object(shared)).map_err(|error| {
-        let pointer = place::pointer_of(error.path());
+        let pointer = location::pointer_of(error.path());
         let place = match &pointer {
             Some(pointer) => format!(" at {pointer}"),
             None => String::new(),

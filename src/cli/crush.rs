@@ -17,7 +17,7 @@ use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{paired_difference, round};
 use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
 use crate::game::ladder::{LadderFile, ScoredLevel, VariantScore};
-use crate::game::{place, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Rules};
+use crate::game::{location, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Rules};
 use crate::games::crush::notation::{swap_from_word, Swap};
 use crate::games::crush::{board_text, Crush, CrushLevel, State, SWAPS_PER_GAME};
 use std::io::{self, BufRead, Write};
@@ -146,7 +146,7 @@ pub fn interactive<R: BufRead, W: Write>(
     while !Crush::outcome(&state).is_over() {
         let swap = match &level {
             Some(level) => {
-                let swap = bot_swap(&state, level, Limits::of(args), args.bot_seed)?;
+                let swap = bot_swap(&state, level, SwapBudget::of(args), args.bot_seed)?;
                 writeln!(out, "bot swaps {}", swap.notation())?;
                 swap
             }
@@ -303,12 +303,12 @@ fn show_swap<W: Write>(state: &State, swap: Swap, out: &mut W) -> Result<State, 
 pub fn bot_swap(
     state: &State,
     level: &LevelSpec<CrushLevel>,
-    limits: Limits,
+    allowed: SwapBudget,
     bot_seed: u64,
 ) -> Result<Swap, CliError> {
     let params = BotParams::seeded(swap_seed(bot_seed, state));
-    let mut budget = Budget::with_time_ms(limits.time_ms);
-    budget.max_nodes = limits.max_nodes;
+    let mut budget = Budget::with_time_ms(allowed.time_ms);
+    budget.max_nodes = allowed.max_nodes;
     Ok(Crush::choose_move(state, level, &params, &budget)?.mv)
 }
 
@@ -322,17 +322,17 @@ fn swap_seed(bot_seed: u64, state: &State) -> u64 {
 
 /// What the bot may spend on each swap.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct SwapBudget {
     /// Wall time a swap, in milliseconds.
     pub time_ms: u64,
     /// Nodes a swap, if capped.
     pub max_nodes: Option<u64>,
 }
 
-impl Limits {
-    /// The limits the arguments ask for.
-    pub fn of(args: &CrushArgs) -> Limits {
-        Limits {
+impl SwapBudget {
+    /// The budget the arguments ask for.
+    pub fn of(args: &CrushArgs) -> SwapBudget {
+        SwapBudget {
             time_ms: args.time_ms,
             max_nodes: args.max_nodes,
         }
@@ -376,11 +376,11 @@ impl Contestant {
     }
 
     /// A fresh player for one game; an outside program is started here.
-    fn player(&self, limits: Limits) -> Result<Box<dyn Player<Crush>>, CliError> {
+    fn player(&self, allowed: SwapBudget) -> Result<Box<dyn Player<Crush>>, CliError> {
         Ok(match self {
             Contestant::Level(level) => {
                 let mut caps = Budget::unlimited();
-                caps.max_nodes = limits.max_nodes;
+                caps.max_nodes = allowed.max_nodes;
                 Box::new(LevelPlayer::<Crush>::new(level.clone()).with_caps(caps))
             }
             Contestant::Program(program) => Box::new(
@@ -403,21 +403,21 @@ pub struct Played {
 }
 
 /// A whole game of `k` digits from game seed `seed` played by `contestant`,
-/// each swap under `limits`. A level's random choices are seeded from the
+/// each swap under `allowed`. A level's random choices are seeded from the
 /// game seed and the swap number, as with `--bot`.
 pub fn play_game(
     k: u8,
     seed: u32,
     contestant: &Contestant,
-    limits: Limits,
+    allowed: SwapBudget,
 ) -> Result<Played, CliError> {
-    let mut player = contestant.player(limits)?;
+    let mut player = contestant.player(allowed)?;
     let mut state = Crush::new_seeded(k, seed);
     while state.swaps_left > 0 {
         let turn = Turn {
             ply: usize::from(SWAPS_PER_GAME - state.swaps_left),
             seed: swap_seed(u64::from(seed), &state),
-            budget: Duration::from_millis(limits.time_ms),
+            budget: Duration::from_millis(allowed.time_ms),
             game_time_left: None,
         };
         match player.choose(&state, &turn) {
@@ -486,7 +486,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
             args.ks[ki],
             seed,
             &contestants[li],
-            Limits::of(args),
+            SwapBudget::of(args),
         ))
     })
     .map_err(|message| CliError::Game(GameError::Internal(message)))?;
@@ -541,7 +541,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
                 out,
                 "{} forfeited {} (the game stops with its points so far); first: {first}",
                 contestant.name(),
-                place::plural(reasons.len(), "game"),
+                location::plural(reasons.len(), "game"),
             )?;
         }
     }
@@ -634,7 +634,7 @@ pub fn ai_player<R: BufRead, W: Write>(
             path: "standard input".into(),
             detail: format!("line {}: {e}", index + 1),
         })?;
-        let swap = bot_swap(&state, &level, Limits::of(args), args.bot_seed)?;
+        let swap = bot_swap(&state, &level, SwapBudget::of(args), args.bot_seed)?;
         writeln!(out, "{}", swap.notation())?;
         out.flush()?;
         swaps_left = swaps_left.saturating_sub(1).max(1);
@@ -919,7 +919,7 @@ mod tests {
             6,
             3,
             &Contestant::parse("greedy").unwrap(),
-            Limits {
+            SwapBudget {
                 time_ms: 50,
                 max_nodes: None,
             },
@@ -965,7 +965,7 @@ mod tests {
         let text = bench(&["--first-seed", "5", "--levels", "greedy"]);
         assert!(text.starts_with("1 games per level and k (seeds 5..6)"));
         let greedy = Contestant::parse("greedy").unwrap();
-        let total = play_game(7, 5, &greedy, Limits::of(&args(&[])))
+        let total = play_game(7, 5, &greedy, SwapBudget::of(&args(&[])))
             .unwrap()
             .total;
         let row = text.lines().find(|l| l.starts_with("greedy")).unwrap();

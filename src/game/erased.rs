@@ -1004,7 +1004,7 @@ fn bot_options<O: serde::de::DeserializeOwned>(
 ) -> Result<O, GameError> {
     let value = Value::Object(own_fields.clone());
     serde_path_to_error::deserialize(value).map_err(|error| {
-        let pointer = super::place::pointer_of(error.path()).unwrap_or_default();
+        let pointer = super::location::pointer_of(error.path()).unwrap_or_default();
         let inner = error.into_inner().to_string();
         let unknown = inner.strip_prefix("unknown field ").map(|rest| {
             let field = rest.split(',').next().unwrap_or(rest);

@@ -47,7 +47,7 @@ pub fn unknown_field<T: JsonSchema>(value: &Value) -> Option<UnknownField> {
     let known = field_names::<T>();
     let stray = object.keys().find(|key| !known.contains(key))?;
     Some(UnknownField {
-        pointer: format!("/{}", super::place::pointer_token(stray)),
+        pointer: format!("/{}", super::location::pointer_token(stray)),
         detail: format!(
             "unknown field {stray:?}: {} has only {}",
             T::schema_name(),

@@ -2,7 +2,7 @@
 
 use super::board::{square, BoardError, Color, State, PLY_LIMIT, SIZE};
 use super::notation::square_name;
-use crate::game::{place, GameError, TextParams};
+use crate::game::{location, GameError, TextParams};
 use serde_json::Value;
 
 /// The JSON state as read, before validation.
@@ -125,7 +125,7 @@ fn json_board_error(error: BoardError) -> GameError {
             format!("/board/{row}"),
             format!(
                 "{}: {}",
-                place::json_cell(
+                location::json_cell(
                     row,
                     col,
                     &format!("square {}", square_name(square(row, col)))
@@ -135,7 +135,7 @@ fn json_board_error(error: BoardError) -> GameError {
         ),
         (Some(row), None) => GameError::invalid_state_at(
             format!("/board/{row}"),
-            format!("{}: {}", place::json_row(row), error.detail),
+            format!("{}: {}", location::json_row(row), error.detail),
         ),
         _ => GameError::invalid_state_at("/board", format!("board: {}", error.detail)),
     }
@@ -215,7 +215,7 @@ fn text_lines(text: &str) -> Result<Vec<&str>, String> {
         return Err(format!(
             "line {}: the board ends after {}; expected {SIZE} lines of {SIZE} characters",
             lines.len() + 1,
-            place::plural(lines.len(), "line")
+            location::plural(lines.len(), "line")
         ));
     }
     if lines.len() > SIZE {

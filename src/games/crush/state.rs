@@ -4,7 +4,7 @@
 
 use super::board::{Board, Runs, CELLS, SIDE};
 use super::rng::TinyMt32;
-use crate::game::{place, GameError};
+use crate::game::{location, GameError};
 use serde_json::{Map, Value};
 
 /// Swaps in a whole game.
@@ -157,7 +157,7 @@ fn board_field(map: &Map<String, Value>) -> Result<Vec<String>, GameError> {
                     format!("/board/{r}"),
                     format!(
                         "{} must be a string of 10 digits, got {row}",
-                        place::json_row(r)
+                        location::json_row(r)
                     ),
                 )
             })
@@ -241,8 +241,8 @@ pub fn parse_board(rows: &[String], k: u8) -> Result<Board, GameError> {
                 pointer,
                 format!(
                     "{} must have 10 digits, got {}: '{row}'",
-                    place::json_row(r),
-                    place::plural(chars.len(), "character")
+                    location::json_row(r),
+                    location::plural(chars.len(), "character")
                 ),
             ));
         }
@@ -255,7 +255,7 @@ pub fn parse_board(rows: &[String], k: u8) -> Result<Board, GameError> {
                         pointer.clone(),
                         format!(
                             "{} is '{ch}': every cell must be a digit 1..={k}",
-                            place::json_cell(r, c, &format!("cell {r}{c}"))
+                            location::json_cell(r, c, &format!("cell {r}{c}"))
                         ),
                     )
                 })?;

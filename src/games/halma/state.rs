@@ -3,7 +3,7 @@
 
 use super::board::{cell, Bits, CampRule, HalmaState, PIECES, SIZE};
 use super::notation::side_name;
-use crate::game::{place, GameError, Player};
+use crate::game::{location, GameError, Player};
 use serde_json::{Map, Value};
 
 /// A fault in one board row: the column it is at (0-based), if one, and
@@ -25,7 +25,7 @@ pub fn parse_row(y: usize, text: &str, pieces: &mut [Bits; 2]) -> Result<(), Row
             col: None,
             detail: format!(
                 "the row has {}; expected 16 of B, W or .",
-                place::plural(chars.len(), "character")
+                location::plural(chars.len(), "character")
             ),
         });
     }
@@ -48,8 +48,8 @@ pub fn parse_row(y: usize, text: &str, pieces: &mut [Bits; 2]) -> Result<(), Row
 /// A row error of the JSON `board`, named by 0-based row and column and cell.
 fn json_row_error(y: usize, error: RowError) -> GameError {
     let place = match error.col {
-        Some(x) => place::json_cell(y, x, &format!("cell {x},{y}")),
-        None => place::json_row(y),
+        Some(x) => location::json_cell(y, x, &format!("cell {x},{y}")),
+        None => location::json_row(y),
     };
     GameError::invalid_state_at(format!("/board/{y}"), format!("{place}: {}", error.detail))
 }
@@ -60,7 +60,7 @@ pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
         if bits.count() != PIECES {
             return Err(format!(
                 "the board has {}; each side has exactly 19",
-                place::plural(bits.count() as usize, &format!("{} piece", side_name(side)))
+                location::plural(bits.count() as usize, &format!("{} piece", side_name(side)))
             ));
         }
     }
@@ -97,7 +97,7 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
             "/board",
             format!(
                 "board has {}; expected 16",
-                place::plural(rows.len(), "row")
+                location::plural(rows.len(), "row")
             ),
         ));
     }
@@ -109,7 +109,7 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
                 pointer,
                 format!(
                     "{} is {row}: expected a string of 16 B, W or .",
-                    place::json_row(y)
+                    location::json_row(y)
                 ),
             ));
         };

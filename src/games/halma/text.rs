@@ -5,7 +5,7 @@ use super::bots::{Clock, ClockMode};
 use super::movegen::HalmaMove;
 use super::notation::notation;
 use super::state::{check_counts, parse_row};
-use crate::game::{place, GameError, Player};
+use crate::game::{location, GameError, Player};
 
 /// A parsed `input.txt`: the position and the clock of the side to play.
 #[derive(Clone, Debug)]
@@ -31,7 +31,7 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
     if lines.len() != 19 {
         return Err(bad(format!(
             "input.txt has {}; expected 19: SINGLE or GAME, WHITE or BLACK, the seconds left, then 16 board lines",
-            place::plural(lines.len(), "line")
+            location::plural(lines.len(), "line")
         )));
     }
     let mode = match lines[0].trim() {
@@ -58,8 +58,8 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
         parse_row(y, line, &mut pieces).map_err(|e| {
             let line = y + 3;
             let place = match e.col {
-                Some(x) => place::text_cell(line, x),
-                None => place::text_line(line),
+                Some(x) => location::text_cell(line, x),
+                None => location::text_line(line),
             };
             bad(format!("{place}: {}", e.detail))
         })?;

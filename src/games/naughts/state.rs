@@ -201,6 +201,13 @@ impl State {
         if self.winner().is_some() {
             return;
         }
+        self.placements(out);
+    }
+
+    /// Every placement the side to move has, without asking whether the
+    /// game is already won: for a caller that knows it is not (the
+    /// solver), which saves the check on every node.
+    pub(crate) fn placements(&self, out: &mut Vec<Move>) {
         let hand = self.hands[self.to_move.index()];
         let n = self.grid();
         for (i, cell) in self.used_cells().iter().enumerate() {

@@ -2,7 +2,7 @@
 
 use super::board::{square_name, Board};
 use super::notation::Move;
-use crate::game::{place, GameError, Player, TextParams};
+use crate::game::{location, GameError, Player, TextParams};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -199,7 +199,7 @@ impl TryFrom<&Value> for State {
                     format!("/board/{i}"),
                     format!(
                         "{} must be a string of 8 characters B, W or ., not {row}",
-                        place::json_row(i)
+                        location::json_row(i)
                     ),
                 )
             })?;
@@ -207,12 +207,12 @@ impl TryFrom<&Value> for State {
         }
         let (black, white) = discs_from_lines(&lines).map_err(|e| {
             let place = match e.col {
-                Some(col) => place::json_cell(
+                Some(col) => location::json_cell(
                     e.row,
                     col,
                     &format!("square {}", square_name((e.row * 8 + col) as u32)),
                 ),
-                None => place::json_row(e.row),
+                None => location::json_row(e.row),
             };
             GameError::invalid_state_at(
                 format!("/board/{}", e.row),
@@ -247,7 +247,7 @@ fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
                 col: None,
                 detail: format!(
                     "the row has {}, expected 8 (B, W or .)",
-                    place::plural(count, "character")
+                    location::plural(count, "character")
                 ),
             });
         }
@@ -289,13 +289,13 @@ pub fn parse_text(body: &str, query: &TextParams) -> Result<State, GameError> {
     if lines.len() != 8 {
         return Err(GameError::invalid_state(format!(
             "the board must have 8 lines of 8 characters (B, W or .), found {}",
-            place::plural(lines.len(), "line")
+            location::plural(lines.len(), "line")
         )));
     }
     let (black, white) = discs_from_lines(&lines).map_err(|e| {
         let place = match e.col {
-            Some(col) => place::text_cell(e.row, col),
-            None => place::text_line(e.row),
+            Some(col) => location::text_cell(e.row, col),
+            None => location::text_line(e.row),
         };
         GameError::invalid_state(format!("{place}: {}", e.detail))
     })?;

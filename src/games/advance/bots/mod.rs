@@ -74,7 +74,7 @@ fn winning_moves(state: &State, moves: &[Move], scratch: &mut Scratch) -> Vec<Mo
 }
 
 /// The moves of largest immediate material gain, and that gain.
-fn best_gain_moves(state: &State, moves: &[Move]) -> (Vec<Move>, i32) {
+pub(super) fn best_gain_moves(state: &State, moves: &[Move]) -> (Vec<Move>, i32) {
     let best = moves.iter().map(|&m| state.gain(m)).max().unwrap_or(0);
     let chosen = moves
         .iter()

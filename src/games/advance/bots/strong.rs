@@ -17,7 +17,7 @@
 //! in danger), `futility=0` (skipping quiet moves near the horizon that
 //! cannot reach alpha).
 
-use super::legal_moves;
+use super::{best_gain_moves, legal_moves};
 use crate::game::{BotChoice, Budget, GameError, LevelSpec, Outcome, SearchReport, StopReason};
 use crate::games::advance::board::State;
 use crate::games::advance::movegen::Move;
@@ -109,17 +109,6 @@ fn share_of(budget: &Budget, share: u64, used: u64) -> Budget {
     part
 }
 
-/// The moves of largest immediate material gain, and that gain.
-fn greedy_candidates(state: &State, moves: &[Move]) -> (Vec<Move>, i32) {
-    let best = moves.iter().map(|&m| state.gain(m)).max().unwrap_or(0);
-    let chosen = moves
-        .iter()
-        .copied()
-        .filter(|&m| state.gain(m) == best)
-        .collect();
-    (chosen, best)
-}
-
 fn report(result: &SearchResult<Move>, nodes: u64, score: i32) -> SearchReport {
     SearchReport {
         depth: Some(result.depth),
@@ -171,7 +160,7 @@ pub fn choose(
         .unwrap_or(DEFAULT_MIN_GAIN) as i32;
     let budget = bounded(budget);
     let moves = legal_moves(state);
-    let (candidates, gain) = greedy_candidates(state, &moves);
+    let (candidates, gain) = best_gain_moves(state, &moves);
     if gain < min_gain || margin == 0 || candidates.len() != 1 {
         let result = search::search::<Advance>(state, &budget, &options);
         return Ok(BotChoice {

@@ -585,23 +585,6 @@ impl<'a> Solver<'a> {
             .any(|&line| Self::line_open(node, line, player))
     }
 
-    /// Every legal move of the side to move (the game is known not to be won).
-    fn generate(state: &State, n: usize, out: &mut Vec<Move>) {
-        let hand = state.hands[state.to_move.index()];
-        for (i, cell) in state.cells[..n * n].iter().enumerate() {
-            let mut sizes = sizes_above(hand, cell.size());
-            while sizes != 0 {
-                let size = sizes.trailing_zeros() as u8;
-                sizes &= sizes - 1;
-                out.push(Move {
-                    row: (i / n) as u8,
-                    col: (i % n) as u8,
-                    size,
-                });
-            }
-        }
-    }
-
     /// A static score for the side to move, far inside the decided range:
     /// lines still open to one side only, weighted by how full they are.
     fn evaluate(&self, node: &Node) -> i32 {
@@ -731,7 +714,7 @@ impl<'a> Solver<'a> {
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let mut order = std::mem::take(&mut self.order_lists[ply]);
         moves.clear();
-        Self::generate(state, self.geometry.n, &mut moves);
+        state.placements(&mut moves);
         self.order(&moves, tt_move, &mut order);
 
         let alpha_start = alpha;
