@@ -63,7 +63,9 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_QUEUE", default_value_t = DEFAULT_QUEUE)]
     pub queue: usize,
 
-    /// The largest `time_ms` a request may ask for; larger values are clamped.
+    /// The largest `time_ms` a request may ask for (larger values are
+    /// clamped), and the longest any one search may run: a numbered level,
+    /// which heeds no request's time, is cut short there (`stopped_by: time`).
     #[arg(long, env = "GAMEBOT_MAX_TIME_MS", default_value_t = DEFAULT_MAX_TIME_MS)]
     pub max_time_ms: u64,
 

@@ -146,8 +146,11 @@ impl AppState {
             .unwrap_or(config.default_time_ms)
             .clamp(1, config.max_time_ms);
         let margin_us = (time_ms * 1000 / 20).min(3_000);
+        let cap_ms = config.max_time_ms.max(1);
+        let cap_margin_us = (cap_ms * 1000 / 20).min(3_000);
         Budget {
             deadline: Some(arrived + Duration::from_micros(time_ms * 1000 - margin_us)),
+            hard_deadline: Some(arrived + Duration::from_micros(cap_ms * 1000 - cap_margin_us)),
             time_ms: Some(time_ms),
             max_depth: limits
                 .max_depth

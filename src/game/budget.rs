@@ -57,6 +57,12 @@ pub struct Budget {
     pub max_nodes: Option<u64>,
     /// Raised when the client goes away.
     pub stop: StopFlag,
+    /// The server's limit on any one search (its `--max-time-ms`, counted
+    /// from the request's arrival), which even a numbered level obeys,
+    /// though it heeds no request's time: a level whose own node budget
+    /// would outlast it (a slow or overloaded server) is cut short there
+    /// and its report says `stopped_by: time`. `None` outside the server.
+    pub hard_deadline: Option<Instant>,
     /// What is left of the mover's clock for the whole game, in
     /// milliseconds, when it plays under one: a bot that manages its own
     /// time (Halma's clock manager) plans this move's share from it. The
@@ -101,6 +107,7 @@ impl Budget {
             max_depth: None,
             max_nodes: None,
             stop: StopFlag::new(),
+            hard_deadline: None,
             game_time_left_ms: None,
             observer: None,
         }
@@ -132,10 +139,12 @@ impl Budget {
         if self.stop.is_raised() {
             return Some(StopReason::Cancelled);
         }
-        match self.deadline {
-            Some(deadline) if Instant::now() >= deadline => Some(StopReason::Time),
-            _ => None,
-        }
+        // The hard deadline only stops a search; it plans by `deadline`
+        // alone, so that a node-capped search searches the same way however
+        // far off the server's limit is.
+        let now = Instant::now();
+        let past = |limit: Option<Instant>| limit.is_some_and(|limit| now >= limit);
+        (past(self.deadline) || past(self.hard_deadline)).then_some(StopReason::Time)
     }
 
     /// Whether `nodes` searched so far exhaust the node cap.

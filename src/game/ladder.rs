@@ -311,13 +311,15 @@ pub fn rung_time_ms<G: Bots>(n: u8, budget: &Budget) -> Option<u64> {
     }
 }
 
-/// A rung's own budget: its depth and node caps and no deadline, stopped
-/// only by `budget`'s stop flag (a client gone, a server stopping).
+/// A rung's own budget: its depth and node caps and no deadline of the
+/// request's, stopped only by `budget`'s stop flag (a client gone, a server
+/// stopping) and the server's hard limit on any search.
 fn own_budget(budget: &Budget, depth: Option<u32>, nodes: u64) -> Budget {
     Budget {
         max_depth: depth,
         max_nodes: Some(nodes),
         stop: budget.stop.clone(),
+        hard_deadline: budget.hard_deadline,
         ..Budget::unlimited()
     }
 }
@@ -564,6 +566,28 @@ mod tests {
             !keeps_its_own_budget::<Advance>(&advance_top),
             "a full rung"
         );
+    }
+
+    #[test]
+    fn a_node_capped_rung_heeds_no_request_time_but_stops_at_the_servers_limit() {
+        use crate::game::StopReason;
+        use crate::games::reversi::{Reversi, State};
+        let top = AnyLevel::Numbered(Reversi::LADDER.len() as u8);
+        let params = BotParams::seeded(5);
+        let mut past = Budget::with_time_ms(0);
+        past.hard_deadline = past.deadline;
+        let cut = choose::<Reversi>(&State::start(), &top, &params, &past).unwrap();
+        assert_eq!(cut.report.stopped_by, Some(StopReason::Time));
+        assert!(cut.report.nodes.unwrap() < 100_000, "{:?}", cut.report);
+        // A request's own deadline, long past, does not cut it: level 8
+        // searches its 3,000 positions whatever the request's time.
+        let level = AnyLevel::Numbered(8);
+        let late = choose::<Reversi>(&State::start(), &level, &params, &Budget::with_time_ms(0));
+        let unhurried = choose::<Reversi>(&State::start(), &level, &params, &Budget::unlimited());
+        let (late, unhurried) = (late.unwrap(), unhurried.unwrap());
+        assert_eq!(late.mv, unhurried.mv);
+        assert_eq!(late.report.nodes, unhurried.report.nodes);
+        assert_eq!(late.report.stopped_by, Some(StopReason::Nodes));
     }
 
     #[test]
