@@ -190,7 +190,12 @@ fd0, fd1 = mean([s[2] for s in first]), mean([s[2] for s in last])
 r = json.load(open(f"{work}/last.json"))
 h = json.load(open(f"{work}/hostile.json"))
 slices = r["intervals"]
-p0, p1 = slices[0]["p99_ms"], slices[-1]["p99_ms"]
+# The baseline is the median of the earlier windows' p99, not the first
+# window's alone: one window's p99 is a handful of slow searches, and a
+# single quiet window (30.5 ms beside 84.2, 35.8 and 66.9 in one CI run)
+# made the bar fail with no trend at all.
+earlier = sorted(s["p99_ms"] for s in slices[:-1]) or [slices[-1]["p99_ms"]]
+p0, p1 = earlier[len(earlier) // 2], slices[-1]["p99_ms"]
 oversized = next("/" + line.split("@")[0].split("/", 3)[3] for line in open(f"{work}/hostile.txt") if "oversized" in line)
 hostile_by_status = {}
 for target, counts in h["by_target"].items():
@@ -210,7 +215,7 @@ print(f"RSS: first {window} s {rss0:,.0f} KiB, last {window} s {rss1:,.0f} KiB, 
 checks = [
     (rss1 <= rss0 * 1.10, f"RSS flat: last {window} s {rss1 / rss0 - 1:+.1%} against the first (bar: growth under 10%)"),
     (fd1 <= fd0 * 1.10 + 2, f"open fds flat: {fd0:.1f} -> {fd1:.1f} (bar: growth under 10% + 2)"),
-    (p1 <= 2 * p0 + 5, f"p99 stable: {p0:.1f} ms -> {p1:.1f} ms (bar: last window at most twice the first + 5 ms)"),
+    (p1 <= 2 * p0 + 5, f"p99 stable: median of the earlier windows {p0:.1f} ms, last window {p1:.1f} ms (bar: at most twice the median + 5 ms)"),
     (r["failed"] == 0 and set(r["by_status"]) == {"200"}, f'mixed load: {r["requests"]} requests, all 200 ({r["failed"]} failed)'),
     # A body over the limit is answered 413 before it has all been read, and
     # the connection closed: a client still sending may see the reset first.
