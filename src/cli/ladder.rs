@@ -224,22 +224,20 @@ fn reuse(
             earlier.display()
         ))
     })?;
-    // The zero plays as it did when it is the same named level.
-    let plays_then = |level: u8| -> Option<&str> {
-        if level == 0 {
-            return (file.zero.is_some() && file.zero.as_deref() == shape.zero)
-                .then(|| shape.plays(0));
+    // A level plays as it did when the file records the same rung; the
+    // zero, when it is the same named level.
+    let unchanged = |level: u8| match level {
+        0 => file.zero.is_some() && file.zero.as_deref() == shape.zero,
+        n => {
+            let then = file.levels.iter().find(|rated| rated.level == n);
+            then.and_then(|rated| rated.plays.as_deref()) == Some(shape.plays(n))
         }
-        let rated = file.levels.iter().find(|rated| rated.level == level)?;
-        rated.plays.as_deref()
     };
-    let plays_now = |level: u8| shape.plays(level);
     let mut reused = 0;
     for &(low, high) in every_pair {
         let Some(pair) = file.pairs.iter().find(|p| (p.a, p.b) == (low, high)) else {
             continue;
         };
-        let unchanged = |level| plays_then(level).is_some_and(|then| then == plays_now(level));
         if journaled(played, low, high).is_some() || !unchanged(low) || !unchanged(high) {
             continue;
         }
@@ -361,9 +359,8 @@ struct Shape {
     ///
     /// [`Rung::describe`]: crate::game::ladder::Rung::describe
     plays: Vec<String>,
-    /// The named level rated 0 (the random mover), and how it plays.
+    /// The named level rated 0 (the random mover).
     zero: Option<&'static str>,
-    zero_plays: String,
 }
 
 impl Shape {
@@ -375,12 +372,9 @@ impl Shape {
         }
     }
 
-    /// How level `level` plays (0: the zero).
+    /// How numbered level `level` plays.
     fn plays(&self, level: u8) -> &str {
-        match level {
-            0 => &self.zero_plays,
-            n => &self.plays[usize::from(n - 1)],
-        }
+        &self.plays[usize::from(level - 1)]
     }
 
     /// Whether level `level`'s results do not depend on the machine's
@@ -405,26 +399,15 @@ impl GameVisitor for LadderShape {
             0 | 1 => Err(CliError::usage(format!(
                 "{id} has no numbered levels to measure"
             ))),
-            n => {
-                let zero = <G as Bots>::LADDER_ZERO;
-                let zero_plays = zero.map_or(String::new(), |zero| {
-                    let id = zero.id();
-                    <G as Bots>::Level::ALL
-                        .iter()
-                        .find(|def| def.id == id)
-                        .map_or(String::new(), |def| def.description.to_string())
-                });
-                Ok(Shape {
-                    levels: n as u8,
-                    opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
-                    keeps_own_budget: (1..=n as u8)
-                        .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
-                        .collect(),
-                    plays: <G as Bots>::LADDER.iter().map(Rung::describe).collect(),
-                    zero: zero.map(|zero| zero.id()),
-                    zero_plays,
-                })
-            }
+            n => Ok(Shape {
+                levels: n as u8,
+                opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
+                keeps_own_budget: (1..=n as u8)
+                    .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
+                    .collect(),
+                plays: <G as Bots>::LADDER.iter().map(Rung::describe).collect(),
+                zero: <G as Bots>::LADDER_ZERO.map(|zero| zero.id()),
+            }),
         }
     }
 }
