@@ -145,12 +145,12 @@ impl AppState {
             .time_ms
             .unwrap_or(config.default_time_ms)
             .clamp(1, config.max_time_ms);
-        let margin_us = (time_ms * 1000 / 20).min(3_000);
-        let cap_ms = config.max_time_ms.max(1);
-        let cap_margin_us = (cap_ms * 1000 / 20).min(3_000);
+        // `ms` after arrival, less a margin (a twentieth, at most 3 ms) for the response.
+        let after =
+            |ms: u64| arrived + Duration::from_micros(ms * 1000 - (ms * 1000 / 20).min(3_000));
         Budget {
-            deadline: Some(arrived + Duration::from_micros(time_ms * 1000 - margin_us)),
-            hard_deadline: Some(arrived + Duration::from_micros(cap_ms * 1000 - cap_margin_us)),
+            deadline: Some(after(time_ms)),
+            hard_deadline: Some(after(config.max_time_ms.max(1))),
             time_ms: Some(time_ms),
             max_depth: limits
                 .max_depth
