@@ -22,7 +22,8 @@
 //!   over [`game::Rules`].
 //! - [`game`] — the abstraction every game implements ([`game::Rules`],
 //!   [`game::Bots`], [`game::Codec`]), games as one-line records and their
-//!   replay ([`game::record`]), and the type-erased JSON view of it; it
+//!   replay ([`game::record`]), board symmetries ([`game::symmetry`]), and
+//!   the type-erased JSON view of it; it
 //!   imports nothing else from the crate.
 //!
 //! Every game folder `src/games/<id>/` has the same shape:

@@ -143,3 +143,84 @@ async fn hits_and_misses_are_counted() {
         .unwrap();
     assert!(bytes > 0.0, "{metrics}");
 }
+
+/// The eight symmetric twins of a Reversi state (rows and columns swapped,
+/// then rows and columns mirrored), the state itself first.
+fn twins(state: &Value) -> Vec<Value> {
+    let rows: Vec<Vec<char>> = state["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_str().unwrap().chars().collect())
+        .collect();
+    let mut twins = Vec::new();
+    for transpose in [false, true] {
+        for flip_rows in [false, true] {
+            for flip_cols in [false, true] {
+                let board: Vec<String> = (0..8)
+                    .map(|r| {
+                        (0..8)
+                            .map(|c| {
+                                let (r, c) = (
+                                    if flip_rows { 7 - r } else { r },
+                                    if flip_cols { 7 - c } else { c },
+                                );
+                                if transpose {
+                                    rows[c][r]
+                                } else {
+                                    rows[r][c]
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect();
+                twins.push(json!({"board": board, "to_move": state["to_move"]}));
+            }
+        }
+    }
+    twins
+}
+
+#[tokio::test]
+async fn every_twin_of_a_position_shares_its_entry_and_gets_the_answer_its_own_search_gives() {
+    let app = app();
+    let off = app_with(ServeConfig {
+        cache_mb: 0,
+        ..config()
+    });
+    let twins = twins(&midgame());
+    let distinct: std::collections::HashSet<String> = twins.iter().map(Value::to_string).collect();
+    assert_eq!(distinct.len(), 8, "the position has no symmetry of its own");
+    let analysis = |state: &Value| json!({"state": state, "seed": 5, "max_nodes": 20_000, "top": 3, "time_ms": 30_000});
+    let first = post_json(&app, ANALYZE, &analysis(&twins[0])).await;
+    assert!(!cached(&first), "{}", first.text);
+    for twin in &twins {
+        let hit = post_json(&app, ANALYZE, &analysis(twin)).await;
+        assert_eq!(hit.status, StatusCode::OK, "{}", hit.text);
+        assert!(cached(&hit), "{twin}: {}", hit.text);
+        let searched = post_json(&off, ANALYZE, &analysis(twin)).await;
+        assert!(!cached(&searched), "{}", searched.text);
+        assert_eq!(hit.json["moves"], searched.json["moves"], "{twin}");
+        assert_eq!(
+            hit.json["search"]["nodes"],
+            searched.json["search"]["nodes"]
+        );
+    }
+
+    let bot = |state: &Value| json!({"state": state, "seed": 8, "level": 7});
+    let first = post_json(&app, BOT, &bot(&twins[5])).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert!(!cached(&first), "{}", first.text);
+    for twin in &twins {
+        let hit = post_json(&app, BOT, &bot(twin)).await;
+        assert!(cached(&hit), "{twin}: {}", hit.text);
+        let searched = post_json(&off, BOT, &bot(twin)).await;
+        for field in ["move", "state", "outcome"] {
+            assert_eq!(hit.json[field], searched.json[field], "{twin}: {field}");
+        }
+        assert_eq!(
+            hit.headers.get("gamebot-move"),
+            searched.headers.get("gamebot-move")
+        );
+    }
+}

@@ -3,8 +3,10 @@
 //!
 //! A request is looked up by everything that decides its answer: the game,
 //! the operation, the state as JSON (serde_json keeps an object's fields
-//! sorted, so spacing and field order do not matter, and the state is not
-//! parsed twice), the level, the seed, the budget fields as
+//! sorted, so spacing and field order do not matter; for a game with board
+//! symmetries, the state's canonical twin, so that a turned or mirrored
+//! position shares its twin's entry and gets its answer turned, as its own
+//! search would give it), the level, the seed, the budget fields as
 //! sent, `top`, and the game's own options. Only requests that name their
 //! seed are cached, and only answers whose search ended on its depth or node
 //! cap or on a proof: such an answer is what the same request gives again on
@@ -23,22 +25,40 @@ use moka::sync::Cache;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// An answer the cache holds: its JSON body, already marked `cached`, and
-/// its headers, so that a hit is sent as it is.
+/// An answer the cache holds: its JSON body, already marked `cached`, its
+/// headers, so that a hit on the same state is sent as it is, and the state
+/// it answered, so that a hit on a symmetric twin can be turned.
 #[derive(Debug)]
 pub struct CachedAnswer {
     body: Bytes,
     headers: HeaderMap,
+    answered: Box<str>,
 }
 
 impl CachedAnswer {
-    /// The answer, from its body and headers.
-    pub fn new(mut body: Vec<u8>, headers: HeaderMap) -> Self {
+    /// The answer to the state `answered`, from its body and headers.
+    pub fn new(mut body: Vec<u8>, headers: HeaderMap, answered: &Value) -> Self {
         body.shrink_to_fit();
         CachedAnswer {
             body: Bytes::from(body),
             headers,
+            answered: answered.to_string().into_boxed_str(),
         }
+    }
+
+    /// The state as the request that searched it sent it, as JSON text.
+    pub fn answered(&self) -> &str {
+        &self.answered
+    }
+
+    /// The answer's headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The answer's JSON body.
+    pub fn body(&self) -> &[u8] {
+        &self.body
     }
 
     /// The answer as a response.
@@ -71,7 +91,8 @@ impl ReplyCache {
             Cache::builder()
                 .max_capacity(megabytes.saturating_mul(1024))
                 .weigher(|key: &String, answer: &Arc<CachedAnswer>| {
-                    let bytes = key.capacity() + answer.body.len() + ENTRY_OVERHEAD;
+                    let bytes =
+                        key.capacity() + answer.body.len() + answer.answered.len() + ENTRY_OVERHEAD;
                     u32::try_from(bytes.div_ceil(WEIGHT_UNIT)).unwrap_or(u32::MAX)
                 })
                 .build()
@@ -98,7 +119,7 @@ impl ReplyCache {
         let mut key = json!({
             "game": game.info().id,
             "operation": operation,
-            "state": state,
+            "state": game.cache_form(state),
             "level": request.level,
             "seed": seed,
             "top": top,

@@ -8,9 +8,9 @@ use super::requests::{
     AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
 use super::{stream, ApiError, AppState};
-use crate::game::erased::{BotReply, TextParams};
+use crate::game::erased::{BotReply, StateInput, TextParams};
 use crate::game::placement::{self, PlacementRequest};
-use crate::game::{Budget, Clamped, DynGame, StopFlag};
+use crate::game::{Budget, Clamped, DynGame, GameError, StopFlag};
 use crate::games;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
 use axum::http::{header, HeaderName, HeaderValue};
@@ -317,8 +317,9 @@ pub async fn bot_move(
         .key(game, "bot-move", &call.request, &limits, None);
     if let Some(hit) = key.as_deref().and_then(|key| app.cache.get(key)) {
         cache_counted(&id, "bot-move", true);
-        return Ok(hit.response());
+        return cached_response(game, &hit, &call.request.state);
     }
+    let asked = key.is_some().then(|| call.request.state.clone());
     let job = game.prepare_bot(call.request).map_err(|error| {
         let error = ApiError::from(error);
         if level_in_body {
@@ -332,12 +333,12 @@ pub async fn bot_move(
         .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
         .await?;
     answer.reply.search.clamped = clamped;
-    if let Some(key) = key {
+    if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "bot-move", false);
         app.cache.put(key, &answer.reply.search, || {
             let mut reply = answer.reply.clone();
             reply.search.cached = true;
-            cached_answer(&reply, Some(&reply.mv), &reply.search.clamped)
+            cached_answer(&reply, Some(&reply.mv), &reply.search.clamped, asked)
         });
     }
     let BotReply {
@@ -358,12 +359,13 @@ pub async fn bot_move(
     ))
 }
 
-/// A JSON answer as the cache keeps it: its body and the headers
-/// [`with_search_headers`] gives it.
+/// A JSON answer to the state `answered` as the cache keeps it: its body
+/// and the headers [`with_search_headers`] gives it.
 fn cached_answer<T: serde::Serialize>(
     reply: &T,
     mv: Option<&Value>,
     clamped: &[Clamped],
+    answered: &Value,
 ) -> CachedAnswer {
     let body = serde_json::to_vec(reply).unwrap_or_default();
     let mut response = Response::new(axum::body::Body::empty());
@@ -372,7 +374,36 @@ fn cached_answer<T: serde::Serialize>(
         HeaderValue::from_static("application/json"),
     );
     let response = with_search_headers(response, mv, clamped);
-    CachedAnswer::new(body, response.headers().clone())
+    CachedAnswer::new(body, response.headers().clone(), answered)
+}
+
+/// A cache hit as the answer to a request for `asked`: sent as stored when
+/// it answered the same state, else turned by the game to `asked`, a
+/// symmetric twin of the state it answered (the key is the twins' shared
+/// canonical form).
+fn cached_response(
+    game: &dyn DynGame,
+    hit: &CachedAnswer,
+    asked: &StateInput,
+) -> Result<Response, ApiError> {
+    let StateInput::Json(asked) = asked else {
+        return Ok(hit.response());
+    };
+    let asked_text = asked.to_string();
+    if hit.answered() == asked_text {
+        return Ok(hit.response());
+    }
+    let unreadable = |error: serde_json::Error| {
+        ApiError::from(GameError::Internal(format!(
+            "a cached answer could not be read: {error}"
+        )))
+    };
+    let mut answer: Value = serde_json::from_slice(hit.body()).map_err(unreadable)?;
+    let answered: Value = serde_json::from_str(hit.answered()).map_err(unreadable)?;
+    game.turn_answer(&mut answer, &answered, asked)?;
+    let mut response = Json(&answer).into_response();
+    *response.headers_mut() = hit.headers().clone();
+    Ok(with_search_headers(response, answer.get("move"), &[]))
 }
 
 /// Counts a cacheable request as a hit or a miss.
@@ -431,20 +462,21 @@ pub async fn analyze(
         .key(game, "analyze", &call.request, &limits, Some(call.top));
     if let Some(hit) = key.as_deref().and_then(|key| app.cache.get(key)) {
         cache_counted(&id, "analyze", true);
-        return Ok(hit.response());
+        return cached_response(game, &hit, &call.request.state);
     }
+    let asked = key.is_some().then(|| call.request.state.clone());
     let job = game.prepare_analysis(call.request, call.top, None)?;
     let worker_app = app.clone();
     let mut reply = app
         .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
         .await?;
     reply.search.clamped = clamped;
-    if let Some(key) = key {
+    if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "analyze", false);
         app.cache.put(key, &reply.search, || {
             let mut reply = reply.clone();
             reply.search.cached = true;
-            cached_answer(&reply, None, &reply.search.clamped)
+            cached_answer(&reply, None, &reply.search.clamped, asked)
         });
     }
     record_search(&id, &reply.search, &Value::Null);

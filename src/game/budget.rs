@@ -239,10 +239,12 @@ pub struct SearchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proven: Option<bool>,
     /// Whether this answer came from the position cache: an earlier
-    /// identical request's (same position, level, seed and budget), whose
-    /// search ended on its depth or node cap or on a proof, so that it is
-    /// what searching again would give; the figures are that search's.
-    /// Absent when the search ran for this request.
+    /// identical request's (same position, level, seed and budget; for a
+    /// game with board symmetries such as Reversi, the position may be a
+    /// turned or mirrored twin, and the moves, lines and new state are
+    /// turned back), whose search ended on its depth or node cap or on a
+    /// proof, so that it is what searching again would give; the figures
+    /// are that search's. Absent when the search ran for this request.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
     /// What a level adds to its report, in the game's own words: the unit

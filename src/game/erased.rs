@@ -6,9 +6,11 @@ use super::calibration::{self, round3, Known};
 use super::ladder::{self, AnyLevel};
 use super::record::{self, ReplayError, MAX_REPLAY_MOVES};
 use super::review::{GameReview, Review};
+use super::symmetry;
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, LadderZeroInfo, Level,
-    LevelInfo, NumberedLevelInfo, Observer, OptionInfo, Outcome, Player, SearchReport, Termination,
+    LevelInfo, NumberedLevelInfo, Observer, OptionInfo, Outcome, Player, SearchReport, Symmetry,
+    Termination,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
@@ -186,6 +188,9 @@ pub struct PlayReply {
     pub effects: Option<Value>,
 }
 
+/// The name a move takes in `bot-move`'s and `analyze`'s answers.
+const BOT_MOVE_FIELD: &str = "move";
+
 /// The answer to `bot-move`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "BotMoveReply")]
@@ -317,6 +322,21 @@ pub trait DynGame: Send + Sync {
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
+    /// A state as the position cache keys it: the JSON form of its
+    /// canonical twin under the game's symmetries, so that twins share an
+    /// entry; the state as sent where the game has no symmetries or the
+    /// state is not valid (its request fails, and nothing is kept).
+    fn cache_form(&self, state: &Value) -> Value;
+    /// Turns a `bot-move` or `analyze` answer that the state `answered` got
+    /// into the answer its symmetric twin `asked` gets: the moves, lines and
+    /// new state turned, everything else as it was (searching `asked` runs
+    /// the same search on the same canonical twin).
+    fn turn_answer(
+        &self,
+        answer: &mut Value,
+        answered: &Value,
+        asked: &Value,
+    ) -> Result<(), GameError>;
     /// The JSON schema of the game's [`Termination`] enum: every value an
     /// outcome's `termination` may take, each with its description.
     fn termination_schema(&self) -> Value;
@@ -642,7 +662,9 @@ impl<G: Game> Erased<G> {
         budget: &Budget,
     ) -> Result<BotChoice<G::Move>, GameError> {
         let started = Instant::now();
-        let mut choice = ladder::choose::<G>(state, level, params, budget)?;
+        let (twin, symmetry) = symmetry::canonical::<G>(state);
+        let mut choice = ladder::choose::<G>(&twin, level, params, budget)?;
+        choice.mv = symmetry::turn_back::<G>(&choice.mv, symmetry);
         let mut legal = Vec::new();
         G::legal_moves(state, &mut legal);
         if !legal.contains(&choice.mv) {
@@ -707,6 +729,7 @@ impl<G: Game> Erased<G> {
         let state = Self::state(state)?;
         Self::ongoing(&state)?;
         let started = Instant::now();
+        let (twin, symmetry) = symmetry::canonical::<G>(&state);
         let mut budget = budget.clone();
         if let Some(sink) = sink {
             let (state, budget_now) = (state.clone(), budget.clone());
@@ -716,7 +739,7 @@ impl<G: Game> Erased<G> {
                     let view = (seed, perspective, started);
                     sink(Self::answer(
                         &state,
-                        analysis.clone(),
+                        Self::turned_back(analysis.clone(), symmetry),
                         top,
                         &budget_now,
                         view,
@@ -724,9 +747,39 @@ impl<G: Game> Erased<G> {
                 }
             })));
         }
-        let analysis = G::analyze(&state, top, &setup.params, &budget)?;
+        let analysis = G::analyze(&twin, top, &setup.params, &budget)?;
+        let analysis = Self::turned_back(analysis, symmetry);
         let view = (setup.params.seed, setup.perspective, started);
         Ok(Self::answer(&state, analysis, top, &budget, view))
+    }
+
+    /// `G::analyze` run, as every analysis is, on the state's canonical
+    /// twin, its moves and lines turned back to the state.
+    pub(super) fn analyze_twin(
+        state: &G::State,
+        top: usize,
+        params: &BotParams<G::BotOptions>,
+        budget: &Budget,
+    ) -> Result<Analysis<G::Move>, GameError> {
+        let (twin, symmetry) = symmetry::canonical::<G>(state);
+        Ok(Self::turned_back(
+            G::analyze(&twin, top, params, budget)?,
+            symmetry,
+        ))
+    }
+
+    /// An analysis of the canonical twin (turned by `symmetry` from the
+    /// state asked about) with its moves and lines turned back.
+    fn turned_back(mut analysis: Analysis<G::Move>, symmetry: Symmetry) -> Analysis<G::Move> {
+        if symmetry != Symmetry::IDENTITY {
+            for scored in &mut analysis.moves {
+                scored.mv = symmetry::turn_back::<G>(&scored.mv, symmetry);
+                for mv in &mut scored.pv {
+                    *mv = symmetry::turn_back::<G>(mv, symmetry);
+                }
+            }
+        }
+        analysis
     }
 
     /// An analysis as `analyze` answers it: the `top` moves, the report
@@ -938,6 +991,57 @@ impl<G: Game> DynGame for Erased<G> {
 
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError> {
         Ok(G::state_to_json(&Self::state(state)?))
+    }
+
+    fn cache_form(&self, state: &Value) -> Value {
+        if G::SYMMETRIES.is_empty() {
+            return state.clone();
+        }
+        match Self::state(state) {
+            Ok(state) => G::state_to_json(&symmetry::canonical::<G>(&state).0),
+            Err(_) => state.clone(),
+        }
+    }
+
+    fn turn_answer(
+        &self,
+        answer: &mut Value,
+        answered: &Value,
+        asked: &Value,
+    ) -> Result<(), GameError> {
+        let (from, to) = (Self::state(answered)?, Self::state(asked)?);
+        let (twin, from_twin) = symmetry::canonical::<G>(&from);
+        let (other_twin, to_twin) = symmetry::canonical::<G>(&to);
+        if G::state_to_json(&twin) != G::state_to_json(&other_twin) {
+            return Err(GameError::Internal(
+                "a cached answer was offered for a state that is not its twin".into(),
+            ));
+        }
+        let turn =
+            |mv: &G::Move| symmetry::turn_back::<G>(&G::transform_move(mv, from_twin), to_twin);
+        if let Some(mv) = answer.get(BOT_MOVE_FIELD) {
+            let mv = turn(&G::parse_move(&from, mv)?);
+            let after = G::apply(&to, &mv);
+            answer[BOT_MOVE_FIELD] = G::move_to_json(&to, &mv);
+            answer["state"] = G::state_to_json(&after);
+            answer["outcome"] = Self::outcome(&after);
+            match (G::describe_move(&to, &mv), answer.as_object_mut()) {
+                (Some(effects), _) => answer["effects"] = effects,
+                (None, Some(fields)) => drop(fields.remove("effects")),
+                (None, None) => {}
+            }
+        }
+        let moves = answer.get_mut("moves").and_then(Value::as_array_mut);
+        for analyzed in moves.into_iter().flatten() {
+            let mv = turn(&G::parse_move(&from, &analyzed[BOT_MOVE_FIELD])?);
+            let texts = analyzed["pv"].as_array().into_iter().flatten();
+            let texts = texts.filter_map(|text| text.as_str().map(str::to_string));
+            let line = record::read_texts::<G>(&from, texts).map_err(|bad| bad.error)?;
+            let line: Vec<G::Move> = line.iter().map(turn).collect();
+            analyzed[BOT_MOVE_FIELD] = G::move_to_json(&to, &mv);
+            analyzed["pv"] = Value::from(Self::pv_notation(&to, &line));
+        }
+        Ok(())
     }
 
     fn termination_schema(&self) -> Value {

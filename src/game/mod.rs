@@ -14,7 +14,8 @@
 //!   text forms.
 //!
 //! Together they make a [`Game`]. [`record`] replays a game from its moves
-//! or its record. [`erased`] turns any `Game` into a
+//! or its record; [`symmetry`] turns a position to the canonical twin its
+//! searches run on. [`erased`] turns any `Game` into a
 //! [`DynGame`], the type-erased JSON view that the HTTP layer and the
 //! registry work with, so the HTTP layer never knows one game from another.
 
@@ -30,6 +31,7 @@ mod perft;
 pub mod placement;
 pub mod record;
 pub mod review;
+pub mod symmetry;
 
 pub use budget::{Budget, Clamped, Observer, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased, TextParams};
@@ -37,6 +39,7 @@ pub use error::{Fault, GameError};
 pub use ladder::{AnyLevel, Rung};
 pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;
+pub use symmetry::Symmetry;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -338,6 +341,24 @@ pub trait Rules: Send + Sync + 'static {
         let mut moves = Vec::new();
         Self::legal_moves(state, &mut moves);
         !moves.is_empty()
+    }
+
+    /// The board symmetries under which the rules treat positions alike: a
+    /// position turned by one has the turned legal moves and the same
+    /// outcome. Searches run on one canonical twin of a position
+    /// ([`symmetry::canonical`]), so twins get the same answer, turned, and
+    /// share a cache entry. None by default.
+    const SYMMETRIES: &'static [Symmetry] = &[];
+
+    /// `state` turned by `symmetry`, one of [`Rules::SYMMETRIES`].
+    fn transform_state(state: &Self::State, _symmetry: Symmetry) -> Self::State {
+        state.clone()
+    }
+
+    /// `mv` turned by `symmetry`, one of [`Rules::SYMMETRIES`]: the move of
+    /// the turned state that matches `mv` of the state.
+    fn transform_move(mv: &Self::Move, _symmetry: Symmetry) -> Self::Move {
+        mv.clone()
     }
 }
 

@@ -246,7 +246,7 @@ impl<G: Game> Review for GameReview<G> {
         // ranks every swap it weighed.
         let top = if Self::one_player() { usize::MAX } else { 1 };
         let params = BotParams::seeded(self.seed ^ index as u64);
-        let analysis = G::analyze(state, top, &params, budget)?;
+        let analysis = Erased::<G>::analyze_twin(state, top, &params, budget)?;
         let best_notation = analysis.moves.first().map(|m| G::notation(state, &m.mv));
         let report = analysis.report.clone();
         let reply = Erased::<G>::judged_reply(state, analysis);

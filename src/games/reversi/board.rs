@@ -5,6 +5,8 @@
 //! Everything here works on a [`Board`] seen from the side to move (`me`)
 //! against its opponent (`opp`); nothing allocates.
 
+use crate::game::Symmetry;
+
 /// Every square of column a.
 pub const COL_A: u64 = 0x0101_0101_0101_0101;
 /// Every square of column h.
@@ -466,6 +468,19 @@ const fn build_diagonals(anti: bool) -> [u64; 15] {
         sq += 1;
     }
     lines
+}
+
+/// Where square `sq` (0 = a1, row-major) goes under a symmetry of the board.
+pub fn transform_square(sq: u32, symmetry: Symmetry) -> u32 {
+    let (row, col) = symmetry.square(sq as usize / 8, sq as usize % 8, 8);
+    (row * 8 + col) as u32
+}
+
+/// A set of squares turned by a symmetry of the board.
+pub fn transform_bits(bits: u64, symmetry: Symmetry) -> u64 {
+    Bits(bits).fold(0, |turned, sq| {
+        turned | 1u64 << transform_square(sq, symmetry)
+    })
 }
 
 /// The name of square `sq` (`a1` … `h8`).

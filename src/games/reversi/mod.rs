@@ -41,7 +41,7 @@ pub use state::State;
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    Outcome, Player, Rules, Rung, TextRequest,
+    Outcome, Player, Rules, Rung, Symmetry, TextRequest,
 };
 use board::Bits;
 use serde_json::{json, Value};
@@ -89,6 +89,19 @@ impl Rules for Reversi {
 
     fn outcome(state: &State) -> Outcome<ReversiTermination> {
         outcome(state)
+    }
+
+    const SYMMETRIES: &'static [Symmetry] = &Symmetry::SQUARE;
+
+    fn transform_state(state: &State, symmetry: Symmetry) -> State {
+        state.transformed(symmetry)
+    }
+
+    fn transform_move(mv: &Move, symmetry: Symmetry) -> Move {
+        match *mv {
+            Move::Place(sq) => Move::Place(board::transform_square(u32::from(sq), symmetry) as u8),
+            Move::Pass => Move::Pass,
+        }
     }
 }
 

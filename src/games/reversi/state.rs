@@ -1,8 +1,8 @@
 //! The validated state and its JSON and text forms.
 
-use super::board::{square_name, Board};
+use super::board::{square_name, transform_bits, Board};
 use super::notation::Move;
-use crate::game::{location, GameError, Player, TextParams};
+use crate::game::{location, GameError, Player, Symmetry, TextParams};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -105,6 +105,16 @@ impl State {
             },
         };
         serde_json::to_value(form).expect("a state always serializes")
+    }
+
+    /// The state turned by a symmetry of the board: the same position for
+    /// the rules, its discs on the turned squares.
+    pub fn transformed(&self, symmetry: Symmetry) -> State {
+        State {
+            black: transform_bits(self.black, symmetry),
+            white: transform_bits(self.white, symmetry),
+            to_move: self.to_move,
+        }
     }
 
     /// The state after a legal move.

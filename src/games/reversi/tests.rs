@@ -980,6 +980,82 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// The board's eight symmetries are symmetries of the rules: a turned
+    /// position has exactly the turned moves, each leads to the turned
+    /// position, and the game ends the same way.
+    #[test]
+    fn every_symmetry_turns_moves_and_results_with_the_board(seed in any::<u64>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state = State::start();
+        loop {
+            let mut moves = Vec::new();
+            Reversi::legal_moves(&state, &mut moves);
+            for &symmetry in Reversi::SYMMETRIES {
+                let turned = Reversi::transform_state(&state, symmetry);
+                prop_assert_eq!(Reversi::transform_state(&turned, symmetry.inverse()), state);
+                let mut turned_moves = Vec::new();
+                Reversi::legal_moves(&turned, &mut turned_moves);
+                let mut expected: Vec<Move> =
+                    moves.iter().map(|mv| Reversi::transform_move(mv, symmetry)).collect();
+                expected.sort_by_key(|mv| mv.notation());
+                turned_moves.sort_by_key(|mv| mv.notation());
+                prop_assert_eq!(&turned_moves, &expected);
+                for mv in &moves {
+                    prop_assert_eq!(
+                        Reversi::apply(&turned, &Reversi::transform_move(mv, symmetry)),
+                        Reversi::transform_state(&state.apply(*mv), symmetry)
+                    );
+                }
+                prop_assert_eq!(Reversi::outcome(&turned), Reversi::outcome(&state));
+            }
+            if moves.is_empty() {
+                break;
+            }
+            state = state.apply(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+}
+
+#[test]
+fn twins_share_one_canonical_state_and_their_bot_moves_are_turned() {
+    let state = state_of(
+        &[
+            "........", "........", "..WWW...", "..WBBW..", "..BBWB..", "...B.W..", "........",
+            "........",
+        ],
+        "black",
+    );
+    let (twin, _) = crate::game::symmetry::canonical::<Reversi>(&state);
+    let view = crate::games::find("reversi").unwrap();
+    for &symmetry in Reversi::SYMMETRIES {
+        let turned = Reversi::transform_state(&state, symmetry);
+        assert_eq!(crate::game::symmetry::canonical::<Reversi>(&turned).0, twin);
+        for name in ["7", "norvig"] {
+            let ask = |state: &State| {
+                let request = BotRequest {
+                    state: StateInput::Json(Reversi::state_to_json(state)),
+                    level: Some(name.to_string()),
+                    seed: Some(4),
+                    ..BotRequest::default()
+                };
+                let reply = view
+                    .bot_move(&request, &Budget::with_time_ms(10_000))
+                    .unwrap();
+                Reversi::parse_move(state, &reply.mv).unwrap()
+            };
+            let mv = ask(&state);
+            assert_eq!(
+                ask(&turned),
+                Reversi::transform_move(&mv, symmetry),
+                "{name}"
+            );
+        }
+    }
+}
+
 // ---------------------------------------------------------------- levels
 
 #[test]

@@ -1,0 +1,125 @@
+//! Board symmetries: the turns and mirrors under which a game's rules treat
+//! positions alike, so that one search answers a position and all its
+//! symmetric twins.
+//!
+//! A game names its symmetries in [`Rules::SYMMETRIES`] and says how each
+//! one moves a state and a move. [`canonical`] picks, among a state's
+//! twins, the one a search is run on; the answer is turned back to the
+//! position asked about. Searching the canonical twin makes every answer
+//! equivariant: a turned position gets the turned answer, whatever the
+//! search's tie-breaks by square order, so twins can share a cache entry.
+
+use super::{Codec, Rules};
+
+/// One of the eight symmetries of a square board (the dihedral group of
+/// the square): an optional transposition (row and column swapped),
+/// followed by optional mirrors of the rows and of the columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    transpose: bool,
+    flip_rows: bool,
+    flip_cols: bool,
+}
+
+impl Symmetry {
+    /// The symmetry that leaves the board as it is.
+    pub const IDENTITY: Symmetry = Symmetry::new(false, false, false);
+
+    /// All eight, the identity first.
+    pub const SQUARE: [Symmetry; 8] = [
+        Symmetry::IDENTITY,
+        Symmetry::new(false, false, true),
+        Symmetry::new(false, true, false),
+        Symmetry::new(false, true, true),
+        Symmetry::new(true, false, false),
+        Symmetry::new(true, false, true),
+        Symmetry::new(true, true, false),
+        Symmetry::new(true, true, true),
+    ];
+
+    const fn new(transpose: bool, flip_rows: bool, flip_cols: bool) -> Self {
+        Symmetry {
+            transpose,
+            flip_rows,
+            flip_cols,
+        }
+    }
+
+    /// Where the square at (`row`, `col`) of a `size` × `size` board goes.
+    pub fn square(self, row: usize, col: usize, size: usize) -> (usize, usize) {
+        let (row, col) = if self.transpose {
+            (col, row)
+        } else {
+            (row, col)
+        };
+        let row = if self.flip_rows { size - 1 - row } else { row };
+        let col = if self.flip_cols { size - 1 - col } else { col };
+        (row, col)
+    }
+
+    /// The symmetry that undoes this one.
+    pub fn inverse(self) -> Symmetry {
+        if self.transpose {
+            // Undoing "transpose, then mirror" mirrors first; a mirror of
+            // the rows before a transposition is one of the columns after.
+            Symmetry::new(true, self.flip_cols, self.flip_rows)
+        } else {
+            self
+        }
+    }
+}
+
+/// The twin of `state` that searches run on, and the symmetry that turns
+/// `state` into it: of the game's symmetries, the one whose image has the
+/// smallest JSON form (the identity for a game without symmetries). Twins
+/// get the same canonical state.
+pub fn canonical<G: Rules + Codec>(state: &G::State) -> (G::State, Symmetry) {
+    let mut best = (state.clone(), Symmetry::IDENTITY);
+    if G::SYMMETRIES.is_empty() {
+        return best;
+    }
+    let mut best_form = G::state_to_json(state).to_string();
+    for &symmetry in G::SYMMETRIES {
+        let image = G::transform_state(state, symmetry);
+        let form = G::state_to_json(&image).to_string();
+        if form < best_form {
+            best = (image, symmetry);
+            best_form = form;
+        }
+    }
+    best
+}
+
+/// A move found in the canonical twin (turned by `symmetry` from the state
+/// asked about), turned back to that state.
+pub fn turn_back<G: Rules>(mv: &G::Move, symmetry: Symmetry) -> G::Move {
+    G::transform_move(mv, symmetry.inverse())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_symmetry_is_undone_by_its_inverse_and_is_a_bijection() {
+        for symmetry in Symmetry::SQUARE {
+            let mut seen = std::collections::HashSet::new();
+            for row in 0..5 {
+                for col in 0..5 {
+                    let (r, c) = symmetry.square(row, col, 5);
+                    assert!(seen.insert((r, c)));
+                    assert_eq!(symmetry.inverse().square(r, c, 5), (row, col));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_distinct() {
+        let images: std::collections::HashSet<Vec<(usize, usize)>> = Symmetry::SQUARE
+            .iter()
+            .map(|s| vec![s.square(0, 1, 4), s.square(2, 3, 4)])
+            .collect();
+        assert_eq!(images.len(), 8);
+    }
+}
