@@ -277,3 +277,56 @@ fn resign_adjudication_ends_games_both_players_score_as_decided() {
         "a sampled ladder rung plays worse moves on purpose, so its score does not count"
     );
 }
+
+/// A one-player game's match plays both sides on the same boards: a level
+/// against itself scores the same on every board, and two levels are
+/// compared board by board.
+#[test]
+fn a_one_player_match_plays_both_sides_on_the_same_boards() {
+    let run = |a: &str, b: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+            .args([
+                "arena", "crush", "--a", a, "--b", b, "--games", "3", "--seed", "40",
+            ])
+            .args(["--threads", "2", "--options", r#"{"k":6}"#, "--json"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        (stdout, json)
+    };
+    let (_, same) = run("2", "2");
+    assert_eq!(same["a"]["mean"], same["b"]["mean"]);
+    assert_eq!(same["a_over_b"]["mean"], 0.0);
+    assert_eq!(same["a_over_b"]["high"], 0.0);
+    let (table, levels) = run("1", "greedy");
+    assert!(table.contains("seeds 40..43"), "{table}");
+    assert_eq!(levels["games"], 3);
+    let gain = levels["a_over_b"]["mean"].as_f64().unwrap();
+    let means = levels["a"]["mean"].as_f64().unwrap() - levels["b"]["mean"].as_f64().unwrap();
+    assert!((gain - means).abs() < 0.11, "{levels}");
+    // Greedy plays the best-looking swap; level 1 nearly any swap.
+    assert!(gain < 0.0, "{levels}");
+}
+
+#[test]
+fn a_one_player_match_refuses_what_only_two_players_have() {
+    for flag in [["--clock-s", "5"], ["--random-plies", "4"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+            .args(["arena", "crush", "--a", "1", "--b", "2"])
+            .args(flag)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(flag[0]) && stderr.contains("one-player"),
+            "{stderr}"
+        );
+    }
+}

@@ -81,7 +81,7 @@ fn a_stopped_run_resumes_from_its_journal_and_plays_only_the_missing_pairs() {
         "command": command,
         "build": "earlier",
         "seconds": 12.5,
-        "pair": {"a": 2, "b": 3, "games": 6, "a_points": 1.0},
+        "result": {"a": 2, "b": 3, "games": 6, "a_points": 1.0},
     });
     std::fs::write(&journal, format!("{earlier}\n")).unwrap();
     let ladder = |resume: bool| {
@@ -288,7 +288,8 @@ fn reuse_keeps_the_pairs_of_levels_that_play_as_they_did() {
 #[test]
 fn ladder_runs_that_cannot_be_played_are_refused() {
     for (args, says) in [
-        (&["crush"][..], "`gamebot crush --benchmark --ladder`"),
+        (&["crush", "--random-plies", "4"][..], "one-player game"),
+        (&["crush", "--levels", "3-9"], "levels 1-4"),
         (&["chess"], "no game"),
         (&["reversi", "--levels", "5-3"], "the lower first"),
         (&["reversi", "--levels", "1-99"], "levels 1-12"),
@@ -373,6 +374,15 @@ fn checked_in_ladders_meet_the_bar() {
                 "{}: not published",
                 file.game
             );
+            for (level, shown) in file.scores.iter().zip(&listed) {
+                assert_eq!(
+                    level.plays.as_deref(),
+                    Some(shown.description.as_str()),
+                    "{}: level {} has changed since it was measured",
+                    file.game,
+                    level.level
+                );
+            }
         }
     }
 }
@@ -437,4 +447,69 @@ fn check_scores(file: &LadderFile) {
             );
         }
     }
+}
+
+/// A one-player ladder plays every level on the same seeds in each
+/// variant, journals each level's games as they end, and a run stopped
+/// half way resumes from its journal: the planted entry (points no level
+/// scores) is kept, not played again.
+#[test]
+fn the_crush_ladder_journals_each_level_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crush.json");
+    let journal = dir.path().join("crush.pairs.jsonl");
+    let command = "gamebot ladder crush --games 2 --seed 5 --threads 2 --levels 1-2";
+    let earlier = serde_json::json!({
+        "command": command,
+        "build": "earlier",
+        "seconds": 1.5,
+        "result": {"level": 1, "variant": "k=4", "points": [1, 3]},
+    });
+    std::fs::write(&journal, format!("{earlier}\n")).unwrap();
+    let ladder = |resume: bool| {
+        let mut command = Command::new(GAMEBOT);
+        command.args(["ladder", "crush", "--games", "2", "--seed", "5"]);
+        command
+            .args(["--threads", "2", "--levels", "1-2", "--out"])
+            .arg(&out);
+        if resume {
+            command.arg("--resume");
+        }
+        command.output().unwrap()
+    };
+    let refused = ladder(false);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
+
+    let resumed = ladder(true);
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        resumed.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(
+        stdout.contains("level 1, k=4: mean 2.0 (journaled by earlier)"),
+        "{stdout}"
+    );
+    assert!(
+        !journal.exists(),
+        "the journal goes once the file is written"
+    );
+    let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(file.command, command);
+    assert!(file.build.starts_with("earlier + "), "{}", file.build);
+    assert_eq!(file.scores.len(), 2);
+    let variants: Vec<&str> = file.scores[0]
+        .variants
+        .iter()
+        .map(|v| v.variant.as_str())
+        .collect();
+    assert_eq!(variants, ["k=4", "k=5", "k=6", "k=7"]);
+    let planted = &file.scores[0].variants[0];
+    assert_eq!((planted.games, planted.mean, planted.step), (2, 2.0, None));
+    // Level 2's step at k=4 is its gain over the planted points, board by board.
+    let above = &file.scores[1].variants[0];
+    assert_eq!(above.step.unwrap()[0], above.mean - 2.0);
+    assert!(file.scores.iter().all(|level| level.plays.is_some()));
 }

@@ -15,10 +15,12 @@
 //!   that play by board file (`cab201:`), [`agent`]: programs that play in
 //!   a working folder (`halma-agent:`), [`gtp`]: engines that speak GTP
 //!   (`gtp:`), and [`line_program`]: programs that play by lines (`exec:`).
+//! - [`solo`]: matches of a one-player game, every contestant on the same
+//!   seeded boards, compared by paired differences.
 //! - [`stats`]: the match's totals, score with its Elo difference and 95%
 //!   interval, think times, and the games log.
 //!
-//! `gamebot arena`, the crush benchmark and the strength tests all play
+//! `gamebot arena`, `gamebot ladder`, the crush benchmark and the strength tests all play
 //! through here, so every figure in the README comes from the same loop.
 
 pub mod agent;
@@ -29,6 +31,7 @@ pub mod gtp;
 pub mod line_program;
 pub mod player;
 pub mod process;
+pub mod solo;
 pub mod stats;
 
 pub use clock::TimeControl;

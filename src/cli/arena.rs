@@ -7,10 +7,11 @@
 //! start with a few random plies drawn from the seed so that games differ, and
 //! run in parallel on the available cores, each game on one thread.
 
-use super::CliError;
+use super::{arena_solo, CliError};
 use crate::arena::agent::{self, AgentPlayer};
 use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
+use crate::arena::line_program::{self, LinePlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{
@@ -36,14 +37,17 @@ const DEFAULT_RESIGN_MOVES: u16 = 4;
 /// The arena's command line.
 #[derive(Args, Clone, Debug)]
 pub struct ArenaArgs {
-    /// The game id (a two-player game of the registry).
+    /// The game id. For a one-player game (crush) A and B play the same
+    /// seeded boards, `--games` of them from `--seed` on.
     pub game: String,
     /// Player A: a level with options, e.g. `strong` or `norvig:depth=8`,
     /// or an outside program through its game's contract (docs/ARENA.md):
     /// advance `cab201:PATH [ARGS…]`, run as `PATH ARGS white|black IN OUT`
     /// per move; halma `halma-agent:PATH [ARGS…]`, run per move in a
     /// folder with `input.txt`, answering in `output.txt`; reversi
-    /// `gtp:COMMAND [ARGS…]`, a GTP engine kept running for the game.
+    /// `gtp:COMMAND [ARGS…]`, a GTP engine kept running for the game;
+    /// crush `exec:PATH [ARGS…]`, the course's `ai_player(K, board)` by
+    /// lines.
     #[arg(long)]
     pub a: String,
     /// Player B, written like A.
@@ -186,7 +190,7 @@ impl ArenaArgs {
 
     /// Seat A's or B's time control: its own, or both sides', or the
     /// game's own (`default`) when the command line gives none.
-    fn time_control(&self, seat: Seat, default: MatchTime) -> TimeControl {
+    pub(super) fn time_control(&self, seat: Seat, default: MatchTime) -> TimeControl {
         let (own_ms, own_clock) = match seat {
             Seat::A => (self.a_time_ms, self.a_clock_s),
             Seat::B => (self.b_time_ms, self.b_clock_s),
@@ -223,15 +227,25 @@ impl ArenaArgs {
             seed: self.seed,
             random_plies: self.random_plies,
             max_plies: self.max_plies,
-            threads: self
-                .threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            threads: self.threads(),
             time: Seat::BOTH.map(|seat| self.time_control(seat, default)),
             resign: self.resign.rule(),
         }
     }
 
-    fn player_spec(&self, seat: Seat) -> &str {
+    /// The games played at once: `--threads`, or the machine's cores.
+    pub(super) fn threads(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The `--options` object for `new` (empty when not given).
+    pub(super) fn options_json(&self) -> Result<Value, CliError> {
+        new_options(self).map(Value::Object)
+    }
+
+    /// What the command line names seat A or B.
+    pub(super) fn player_spec(&self, seat: Seat) -> &str {
         match seat {
             Seat::A => &self.a,
             Seat::B => &self.b,
@@ -239,18 +253,32 @@ impl ArenaArgs {
     }
 }
 
-/// Runs the arena and prints its table (and JSON line).
+/// Runs the arena and prints its table (and JSON line): a match between
+/// two players, or for a one-player game both players on the same boards
+/// ([`super::arena_solo`]).
 pub fn run(args: ArenaArgs) -> ExitCode {
     let result = end_programs_on_signals()
         .map_err(CliError::from)
-        .and_then(|()| play_arena(&args))
-        .map(|summary| {
-            print_table(&summary, &args);
-            if args.json {
-                println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+        .and_then(|()| {
+            if arena_solo::is_one_player(&args.game) {
+                let summary = arena_solo::play_solo_arena(&args)?;
+                arena_solo::print_solo_table(&summary);
+                print_json(&summary, args.json);
+            } else {
+                let summary = play_arena(&args)?;
+                print_table(&summary, &args);
+                print_json(&summary, args.json);
             }
+            Ok(())
         });
     super::report("arena", result)
+}
+
+/// The results as one JSON line, when `--json` asks for it.
+fn print_json<T: serde::Serialize>(summary: &T, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string(summary).unwrap_or_default());
+    }
 }
 
 /// Plays every game and sums up the results.
@@ -285,32 +313,11 @@ impl GameVisitor for Arena<'_> {
         let seats = Seat::BOTH.map(|seat| seat_of::<G>(args.player_spec(seat), &start));
         let [a, b] = seats;
         let seats = [a?, b?];
-        let names = seats.clone().map(|seat| match seat {
-            SeatPlayer::Level(level) => level.to_string(),
-            SeatPlayer::BoardFile(program) => format!("{}{}", board_file::PREFIX, program.name()),
-            SeatPlayer::Agent(program) => format!("{}{program}", agent::PREFIX),
-            SeatPlayer::Gtp(program) => format!("{}{}", gtp::PREFIX, gtp::engine_name(&program)),
-        });
+        let names = seats.clone().map(|seat| seat.name());
         let grace = Duration::from_millis(args.grace_ms);
         let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
-            Ok(match &seats[seat.index()] {
-                SeatPlayer::Level(level) => Box::new(LevelPlayer::<G>::new(level.clone())),
-                SeatPlayer::BoardFile(program) => Box::new(BoardFilePlayer::<G>::new(
-                    program.clone(),
-                    names[seat.index()].clone(),
-                    grace,
-                )),
-                SeatPlayer::Agent(program) => Box::new(AgentPlayer::<G>::new(
-                    program.clone(),
-                    names[seat.index()].clone(),
-                    grace,
-                )),
-                SeatPlayer::Gtp(program) => Box::new(GtpPlayer::<G>::new(
-                    program,
-                    names[seat.index()].clone(),
-                    grace,
-                )?),
-            })
+            let index = seat.index();
+            seats[index].player::<G>(names[index].clone(), grace)
         };
         let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
@@ -346,7 +353,7 @@ impl GameVisitor for Arena<'_> {
 
 /// A seat's player as the command line names it.
 #[derive(Clone, Debug)]
-enum SeatPlayer<L> {
+pub enum SeatPlayer<L> {
     /// A bot level of the game.
     Level(AnyLevel<L>),
     /// An outside program playing by board file.
@@ -355,15 +362,68 @@ enum SeatPlayer<L> {
     Agent(Program),
     /// An outside engine speaking GTP.
     Gtp(Program),
+    /// An outside program playing by lines.
+    Line(Program),
+}
+
+/// What an outside program playing by lines may spend starting up, on its
+/// first move (an interpreter loading).
+const LINE_STARTUP: Duration = Duration::from_secs(2);
+
+impl<L: crate::game::Level> SeatPlayer<L> {
+    /// The player's name in tables: the level, or the program with its prefix.
+    pub fn name(&self) -> String {
+        match self {
+            SeatPlayer::Level(level) => level.to_string(),
+            SeatPlayer::BoardFile(program) => format!("{}{}", board_file::PREFIX, program.name()),
+            SeatPlayer::Agent(program) => format!("{}{program}", agent::PREFIX),
+            SeatPlayer::Gtp(program) => format!("{}{}", gtp::PREFIX, gtp::engine_name(program)),
+            SeatPlayer::Line(program) => format!("{}{program}", line_program::PREFIX),
+        }
+    }
+
+    /// A fresh player for one game, shown as `name`, an outside program
+    /// given `grace` beyond each move's time (and started here).
+    pub fn player<G: Game<Level = L>>(
+        &self,
+        name: String,
+        grace: Duration,
+    ) -> Result<Box<dyn Player<G>>, String> {
+        Ok(match self {
+            SeatPlayer::Level(level) => Box::new(LevelPlayer::<G>::new(level.clone())),
+            SeatPlayer::BoardFile(program) => {
+                Box::new(BoardFilePlayer::<G>::new(program.clone(), name, grace))
+            }
+            SeatPlayer::Agent(program) => {
+                Box::new(AgentPlayer::<G>::new(program.clone(), name, grace))
+            }
+            SeatPlayer::Gtp(program) => Box::new(GtpPlayer::<G>::new(program, name, grace)?),
+            SeatPlayer::Line(program) => {
+                Box::new(LinePlayer::<G>::new(program, name, grace)?.with_startup(LINE_STARTUP))
+            }
+        })
+    }
 }
 
 /// A player written like a level (`strong`, `norvig:depth=8`), or an
-/// outside program (`cab201:PATH [ARGS…]`) for a game with a board file,
+/// outside program: `exec:PATH [ARGS…]` for a game with a program line,
+/// `cab201:PATH [ARGS…]` for a game with a board file,
 /// a working-folder program (`halma-agent:PATH [ARGS…]`) for a game with an
 /// agent input, or a GTP engine (`gtp:COMMAND [ARGS…]`) for a game GTP
 /// engines play.
-fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>, CliError> {
+pub fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>, CliError> {
     let id = G::info().id;
+    if let Some(program) = text.strip_prefix(line_program::PREFIX) {
+        if G::program_line(start).is_none() {
+            return Err(CliError::usage(format!(
+                "{id}: {} players need a game with a program line (crush)",
+                line_program::PREFIX
+            )));
+        }
+        return Program::parse(program)
+            .map(SeatPlayer::Line)
+            .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")));
+    }
     if let Some(program) = text.strip_prefix(agent::PREFIX) {
         if G::agent_input(start, Duration::from_secs(1), None).is_none() {
             return Err(CliError::usage(format!(

@@ -11,13 +11,13 @@
 //! Bad arguments (an unknown level, a k out of range) exit 2, a failed read
 //! or write 1 (the table of [`crate::cli`]).
 
-use super::{ladder, CliError};
-use crate::arena::line_program::{self, LinePlayer};
-use crate::arena::process::{end_programs_on_signals, Program};
-use crate::arena::stats::{paired_difference, round};
-use crate::arena::{run_parallel, LevelPlayer, Player, Turn};
-use crate::game::ladder::{LadderFile, ScoredLevel, VariantScore};
-use crate::game::{location, AnyLevel, BotParams, Bots, Budget, GameError, LevelSpec, Rules};
+use super::arena::{seat_of, SeatPlayer};
+use super::arena_solo::seeded_start;
+use super::CliError;
+use crate::arena::process::end_programs_on_signals;
+use crate::arena::solo::{play_solo, points, PairedGain, SoloGame, SoloSide, SoloSpec};
+use crate::arena::{LevelPlayer, Player};
+use crate::game::{location, AnyLevel, BotParams, Bots, Budget, LevelSpec, Rules};
 use crate::games::crush::notation::{swap_from_word, Swap};
 use crate::games::crush::{board_text, Crush, CrushLevel, State, SWAPS_PER_GAME};
 use std::io::{self, BufRead, Write};
@@ -80,15 +80,10 @@ pub struct CrushArgs {
     /// Benchmark: worker threads (default: the available cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Benchmark: measure every numbered level (`1`…`N`, instead of
-    /// `--levels`) and write their mean scores per k, each with its gain
-    /// over the level below on the same seeds, to `data/ladder/crush.json`
-    /// (or `--ladder-out`), the file the service publishes.
-    #[arg(long, requires = "benchmark")]
+    /// The crush ladder moved to `gamebot ladder crush`, which journals and
+    /// resumes like every ladder; kept only to say so.
+    #[arg(long, hide = true)]
     pub ladder: bool,
-    /// Where `--ladder` writes its file.
-    #[arg(long, requires = "ladder")]
-    pub ladder_out: Option<std::path::PathBuf>,
 }
 
 /// Runs the subcommand: the interactive game, the bot game or the benchmark.
@@ -339,101 +334,51 @@ impl SwapBudget {
     }
 }
 
-/// Who plays a benchmark's games: a bot level, or an outside program.
-#[derive(Clone, Debug)]
-pub enum Contestant {
-    /// A bot level with its options.
-    Level(AnyLevel<CrushLevel>),
-    /// An outside program playing `ai_player(K, board)` by lines (`exec:`).
-    Program(Program),
-}
-
 /// How long an outside program's swap may come after its time.
 const PROGRAM_GRACE: Duration = Duration::from_millis(100);
 
-/// What an outside program may spend starting up, on its first swap.
-const PROGRAM_STARTUP: Duration = Duration::from_secs(2);
-
-impl Contestant {
-    /// A level (`strong:depth=4`) or `exec:PATH [ARGS…]`.
-    pub fn parse(text: &str) -> Result<Contestant, CliError> {
-        match text.strip_prefix(line_program::PREFIX) {
-            Some(program) => Program::parse(program)
-                .map(Contestant::Program)
-                .map_err(|e| CliError::usage(format!("{text}: {e}"))),
-            None => AnyLevel::parse::<Crush>(text)
-                .map(Contestant::Level)
-                .map_err(CliError::from),
-        }
-    }
-
-    /// The name in the benchmark's table.
-    pub fn name(&self) -> String {
-        match self {
-            Contestant::Level(level) => level.to_string(),
-            Contestant::Program(program) => format!("{}{program}", line_program::PREFIX),
-        }
-    }
-
-    /// A fresh player for one game; an outside program is started here.
-    fn player(&self, allowed: SwapBudget) -> Result<Box<dyn Player<Crush>>, CliError> {
-        Ok(match self {
-            Contestant::Level(level) => {
-                let mut caps = Budget::unlimited();
-                caps.max_nodes = allowed.max_nodes;
-                Box::new(LevelPlayer::<Crush>::new(level.clone()).with_caps(caps))
-            }
-            Contestant::Program(program) => Box::new(
-                LinePlayer::<Crush>::new(program, self.name(), PROGRAM_GRACE)
-                    .map_err(CliError::Usage)?
-                    .with_startup(PROGRAM_STARTUP),
-            ),
-        })
-    }
+/// A benchmark contestant as `--levels` names it: a level (`strong:depth=4`,
+/// `3`) or an outside program, `exec:PATH [ARGS…]`.
+pub fn contestant(text: &str) -> Result<SeatPlayer<CrushLevel>, CliError> {
+    seat_of::<Crush>(text, &Crush::new_seeded(DEFAULT_K, 0))
 }
 
-/// One benchmark game's end: the total, and why the player forfeited if it did
-/// (the game then stops with the points scored so far).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// The points scored.
-    pub total: i64,
-    /// The forfeit's reason (`timeout after 150 ms`, `illegal: …`).
-    pub forfeit: Option<String>,
-}
-
-/// A whole game of `k` digits from game seed `seed` played by `contestant`,
-/// each swap under `allowed`. A level's random choices are seeded from the
-/// game seed and the swap number, as with `--bot`.
-pub fn play_game(
-    k: u8,
-    seed: u32,
-    contestant: &Contestant,
+/// A fresh player of `contestant` for one game: a level under `allowed`'s
+/// node cap (the time comes with each turn), or the program started.
+fn player_of(
+    contestant: &SeatPlayer<CrushLevel>,
     allowed: SwapBudget,
-) -> Result<Played, CliError> {
-    let mut player = contestant.player(allowed)?;
-    let mut state = Crush::new_seeded(k, seed);
-    while state.swaps_left > 0 {
-        let turn = Turn {
-            ply: usize::from(SWAPS_PER_GAME - state.swaps_left),
-            seed: swap_seed(u64::from(seed), &state),
-            budget: Duration::from_millis(allowed.time_ms),
-            game_time_left: None,
-        };
-        match player.choose(&state, &turn) {
-            Ok(choice) => state = Crush::apply(&state, &choice.mv),
-            Err(forfeit) => {
-                return Ok(Played {
-                    total: state.score,
-                    forfeit: Some(forfeit.0),
-                })
-            }
+) -> Result<Box<dyn Player<Crush>>, String> {
+    match contestant {
+        SeatPlayer::Level(level) => {
+            let mut caps = Budget::unlimited();
+            caps.max_nodes = allowed.max_nodes;
+            Ok(Box::new(
+                LevelPlayer::<Crush>::new(level.clone()).with_caps(caps),
+            ))
         }
+        program => program.player::<Crush>(program.name(), PROGRAM_GRACE),
     }
-    Ok(Played {
-        total: state.score,
-        forfeit: None,
-    })
+}
+
+/// The games of `contestants` at `k`, every one on the same game seeds,
+/// through the arena's one-player match ([`crate::arena::solo`]).
+pub fn play_contestants(
+    k: u8,
+    seeds: std::ops::Range<u64>,
+    contestants: &[SeatPlayer<CrushLevel>],
+    allowed: SwapBudget,
+    threads: usize,
+) -> Result<Vec<Vec<SoloGame>>, CliError> {
+    let options = serde_json::json!({ "k": k });
+    let start = seeded_start::<Crush>(&options)?;
+    let spec = SoloSpec {
+        seeds,
+        times: vec![Duration::from_millis(allowed.time_ms); contestants.len()],
+        threads,
+    };
+    let make_player = |who: usize| player_of(&contestants[who], allowed);
+    play_solo::<Crush>(&spec, &start, &make_player).map_err(CliError::Usage)
 }
 
 /// Plays `--seeds` games for every level and k on all cores and prints the
@@ -441,17 +386,18 @@ pub fn play_game(
 /// margin of that gain (from the per-seed differences: every level plays the
 /// same game seeds).
 pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError> {
-    let names = if args.ladder {
-        (1..=Crush::LADDER.len()).map(|n| n.to_string()).collect()
-    } else {
-        join_level_options(&args.levels)
-    };
-    let contestants: Vec<Contestant> = names
+    if args.ladder {
+        return Err(CliError::usage(
+            "the crush ladder is `gamebot ladder crush` now (e.g. `gamebot ladder crush \
+             --games 30 --seed 100`): it journals and resumes like every ladder",
+        ));
+    }
+    let contestants: Vec<SeatPlayer<CrushLevel>> = join_level_options(&args.levels)
         .iter()
-        .map(|l| Contestant::parse(l))
+        .map(|l| contestant(l))
         .collect::<Result<_, _>>()?;
     for contestant in &contestants {
-        if let Contestant::Level(AnyLevel::Named(level)) = contestant {
+        if let SeatPlayer::Level(AnyLevel::Named(level)) = contestant {
             let probe = Budget::unlimited().nodes(1);
             Crush::choose_move(
                 &Crush::new_seeded(4, 0),
@@ -464,46 +410,26 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     if let Some(k) = args.ks.iter().find(|k| !(4..=7).contains(*k)) {
         return Err(CliError::Usage(format!("k must be 4..=7, got {k}")));
     }
-    let seeds = args.first_seed..args.first_seed.saturating_add(args.seeds);
-    let mut jobs: Vec<(usize, usize, u32)> = Vec::new();
-    for ki in 0..args.ks.len() {
-        for li in 0..contestants.len() {
-            jobs.extend(seeds.clone().map(|seed| (ki, li, seed)));
-        }
-    }
+    let seeds = u64::from(args.first_seed)..u64::from(args.first_seed) + u64::from(args.seeds);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let build = ladder::build_id();
     let started = Instant::now();
-    // The match engine's runner, one game a job. A game's own error travels
-    // inside its result (the runner's errors are strings), so the runner
-    // itself can only fail on a bug.
-    let results = run_parallel(jobs.len(), threads, |index| {
-        let (ki, li, seed) = jobs[index];
-        Ok(play_game(
-            args.ks[ki],
-            seed,
-            &contestants[li],
+    let mut by_k = Vec::with_capacity(args.ks.len());
+    for &k in &args.ks {
+        by_k.push(play_contestants(
+            k,
+            seeds.clone(),
+            &contestants,
             SwapBudget::of(args),
-        ))
-    })
-    .map_err(|message| CliError::Game(GameError::Internal(message)))?;
-    // The results come in job order: by k, then level, then game seed.
-    let mut totals: Vec<Vec<Vec<i64>>> = vec![vec![Vec::new(); contestants.len()]; args.ks.len()];
-    let mut forfeits: Vec<Vec<String>> = vec![Vec::new(); contestants.len()];
-    for (&(ki, li, seed), played) in jobs.iter().zip(results) {
-        let played = played?;
-        totals[ki][li].push(played.total);
-        if let Some(reason) = played.forfeit {
-            forfeits[li].push(format!("k {} seed {seed}: {reason}", args.ks[ki]));
-        }
+            threads,
+        )?);
     }
     writeln!(
         out,
         "{} games per level and k (seeds {}..{}), {} ms{} a swap, {} threads, {:.1} s",
-        seeds.len(),
+        seeds.end - seeds.start,
         seeds.start,
         seeds.end,
         args.time_ms,
@@ -517,100 +443,46 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
         "{:<24} {:>3} {:>10} {:>8} {:>8} {:>9} {:>7}",
         "level", "k", "mean", "min", "max", "vs first", "±95%"
     )?;
-    for (ki, k) in args.ks.iter().enumerate() {
-        let base = &totals[ki][0];
-        for (li, contestant) in contestants.iter().enumerate() {
-            let scores = &totals[ki][li];
-            let gain = Gain::over(base, scores);
+    for (k, games) in args.ks.iter().zip(&by_k) {
+        let base = points(&games[0]);
+        for (contestant, played) in contestants.iter().zip(games) {
+            let side = SoloSide::of(contestant.name(), played);
+            let gain = PairedGain::over(&base, &points(played));
+            let margin = if played.len() >= 2 && gain.percent != 0.0 {
+                format!("{:.1}%", gain.percent_margin)
+            } else {
+                "-".to_string()
+            };
             writeln!(
                 out,
                 "{:<24} {:>3} {:>10.1} {:>8} {:>8} {:>+8.1}% {:>7}",
-                contestant.name(),
-                k,
-                mean(scores),
-                scores.iter().min().copied().unwrap_or(0),
-                scores.iter().max().copied().unwrap_or(0),
-                gain.percent,
-                gain.margin.map_or("-".to_string(), |m| format!("{m:.1}%")),
+                side.name, k, side.mean, side.min, side.max, gain.percent, margin,
             )?;
         }
     }
-    for (contestant, reasons) in contestants.iter().zip(&forfeits) {
-        if let Some(first) = reasons.first() {
+    for (li, contestant) in contestants.iter().enumerate() {
+        let forfeited: Vec<String> = args
+            .ks
+            .iter()
+            .zip(&by_k)
+            .flat_map(|(k, games)| {
+                games[li].iter().filter_map(move |game| {
+                    game.forfeit
+                        .as_ref()
+                        .map(|reason| format!("k {k} seed {}: {reason}", game.seed))
+                })
+            })
+            .collect();
+        if let Some(first) = forfeited.first() {
             writeln!(
                 out,
                 "{} forfeited {} (the game stops with its points so far); first: {first}",
                 contestant.name(),
-                location::plural(reasons.len(), "game"),
+                location::plural(forfeited.len(), "game"),
             )?;
         }
     }
-    if args.ladder {
-        let file = score_ladder(args, build, &totals, started.elapsed().as_secs_f64());
-        let path = args
-            .ladder_out
-            .clone()
-            .unwrap_or_else(|| ladder::default_path("crush"));
-        ladder::write_file(&path, &file)?;
-    }
     Ok(())
-}
-
-/// The ladder file of a `--ladder` benchmark: `totals[k][level]` are the
-/// levels' totals on the same seeds, in seed order.
-fn score_ladder(
-    args: &CrushArgs,
-    build: String,
-    totals: &[Vec<Vec<i64>>],
-    seconds: f64,
-) -> LadderFile {
-    let levels = totals.first().map_or(0, Vec::len);
-    let scores = (0..levels)
-        .map(|li| ScoredLevel {
-            level: li as u8 + 1,
-            variants: args
-                .ks
-                .iter()
-                .zip(totals)
-                .map(|(k, by_level)| VariantScore {
-                    variant: format!("k={k}"),
-                    games: by_level[li].len() as u32,
-                    mean: round(mean(&by_level[li]), 1),
-                    step: li
-                        .checked_sub(1)
-                        .map(|below| paired_step(&by_level[below], &by_level[li])),
-                })
-                .collect(),
-        })
-        .collect();
-    let ks: Vec<String> = args.ks.iter().map(u8::to_string).collect();
-    let mut command = format!(
-        "gamebot crush --benchmark --ladder --first-seed {} --seeds {} --ks {}",
-        args.first_seed,
-        args.seeds,
-        ks.join(",")
-    );
-    if let Some(threads) = args.threads {
-        command += &format!(" --threads {threads}");
-    }
-    LadderFile {
-        game: "crush".to_string(),
-        build,
-        command,
-        seconds: round(seconds, 1),
-        zero: None,
-        levels: Vec::new(),
-        pairs: Vec::new(),
-        scores,
-    }
-}
-
-/// The mean gain of `scores` over `below` on the same seeds, with its 95%
-/// interval from the spread of the per-seed differences: `[gain, low, high]`.
-fn paired_step(below: &[i64], scores: &[i64]) -> [f64; 3] {
-    let (gain, margin) = paired_difference(below, scores);
-    let margin = margin.unwrap_or(0.0);
-    [gain, gain - margin, gain + margin].map(|x| round(x, 1))
 }
 
 /// Plays the course's `ai_player(K, board)` over lines (`--ai-player`): a
@@ -642,35 +514,6 @@ pub fn ai_player<R: BufRead, W: Write>(
     Ok(())
 }
 
-/// How much one level's mean total is above another's on the same seeds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Gain {
-    /// The mean total's gain over the base level's, in percent.
-    percent: f64,
-    /// Half the width of the gain's 95% confidence interval, in percent,
-    /// from the spread of the per-seed differences (none under two seeds).
-    margin: Option<f64>,
-}
-
-impl Gain {
-    /// `scores` against `base`, both in game-seed order.
-    fn over(base: &[i64], scores: &[i64]) -> Gain {
-        let base_mean = mean(base);
-        if base_mean <= 0.0 || base.len() != scores.len() {
-            return Gain {
-                percent: 0.0,
-                margin: None,
-            };
-        }
-        let (mean_diff, margin) = paired_difference(base, scores);
-        let margin = margin.map(|m| m / base_mean * 100.0);
-        Gain {
-            percent: mean_diff / base_mean * 100.0,
-            margin,
-        }
-    }
-}
-
 /// Rejoins level options that the comma delimiter split off:
 /// `strong:depth=2`, `rounds=9`, `greedy` → `strong:depth=2,rounds=9`, `greedy`.
 fn join_level_options(parts: &[String]) -> Vec<String> {
@@ -685,14 +528,6 @@ fn join_level_options(parts: &[String]) -> Vec<String> {
         }
     }
     levels
-}
-
-fn mean(values: &[i64]) -> f64 {
-    if values.is_empty() {
-        0.0
-    } else {
-        values.iter().sum::<i64>() as f64 / values.len() as f64
-    }
 }
 
 #[cfg(test)]
@@ -915,18 +750,14 @@ mod tests {
             .lines()
             .find_map(|l| l.strip_prefix("Total score: "))
             .unwrap();
-        let expected = play_game(
-            6,
-            3,
-            &Contestant::parse("greedy").unwrap(),
-            SwapBudget {
-                time_ms: 50,
-                max_nodes: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(expected.forfeit, None);
-        assert_eq!(total, expected.total.to_string());
+        let allowed = SwapBudget {
+            time_ms: 50,
+            max_nodes: None,
+        };
+        let greedy = [contestant("greedy").unwrap()];
+        let games = play_contestants(6, 3..4, &greedy, allowed, 1).unwrap();
+        assert_eq!(games[0][0].forfeit, None);
+        assert_eq!(total, games[0][0].points.to_string());
     }
 
     #[test]
@@ -951,23 +782,20 @@ mod tests {
 
     #[test]
     fn the_gain_and_its_margin_come_from_per_seed_differences() {
-        let gain = Gain::over(&[100, 200, 300], &[110, 220, 330]);
-        assert!((gain.percent - 10.0).abs() < 1e-9);
-        // Differences 10, 20, 30: sd 10, so 1.96 * 10 / sqrt(3) / 200 = 3.27%.
-        let margin = gain.margin.unwrap();
-        assert!((margin - 1.96 * 10.0 / 3f64.sqrt() / 2.0).abs() < 1e-9);
-        assert_eq!(Gain::over(&[100], &[120]).margin, None);
-        assert_eq!(Gain::over(&[100], &[100]).percent, 0.0);
+        let gain = PairedGain::over(&[100, 200, 300], &[110, 220, 330]);
+        assert_eq!(gain.percent, 10.0);
+        // Differences 10, 20, 30: sd 10, so 1.96 * 10 / sqrt(3) / 200 = 5.7%.
+        assert_eq!(gain.percent_margin, 5.7);
+        assert_eq!(PairedGain::over(&[100], &[100]).percent, 0.0);
     }
 
     #[test]
     fn the_benchmark_plays_the_seeds_from_first_seed_on() {
         let text = bench(&["--first-seed", "5", "--levels", "greedy"]);
         assert!(text.starts_with("1 games per level and k (seeds 5..6)"));
-        let greedy = Contestant::parse("greedy").unwrap();
-        let total = play_game(7, 5, &greedy, SwapBudget::of(&args(&[])))
-            .unwrap()
-            .total;
+        let greedy = [contestant("greedy").unwrap()];
+        let games = play_contestants(7, 5..6, &greedy, SwapBudget::of(&args(&[])), 1).unwrap();
+        let total = games[0][0].points;
         let row = text.lines().find(|l| l.starts_with("greedy")).unwrap();
         assert!(row.contains(&format!(" {total}.0 ")), "{row} vs {total}");
     }
@@ -984,38 +812,12 @@ mod tests {
     }
 
     #[test]
-    fn a_ladder_run_writes_each_levels_mean_and_its_gain_over_the_level_below() {
-        let args = args(&["--benchmark", "--ladder", "--ks", "4,5", "--seeds", "3"]);
-        // totals[k][level], seeds in order: level 2 gains 10, 20, 30 at k=4.
-        let totals = vec![
-            vec![vec![100, 200, 300], vec![110, 220, 330]],
-            vec![vec![50, 50, 50], vec![40, 60, 50]],
-        ];
-        let file = score_ladder(&args, "abc1234".into(), &totals, 12.34);
-        assert_eq!(file.game, "crush");
+    fn the_ladder_flag_says_where_the_ladder_went() {
+        let result = benchmark(&args(&["--benchmark", "--ladder"]), &mut Vec::new());
         assert!(
-            file.command.starts_with(
-                "gamebot crush --benchmark --ladder --first-seed 0 --seeds 3 --ks 4,5"
-            ),
-            "{}",
-            file.command
+            matches!(&result, Err(CliError::Usage(m)) if m.contains("gamebot ladder crush")),
+            "{result:?}"
         );
-        assert_eq!(file.seconds, 12.3);
-        assert!(file.levels.is_empty() && file.pairs.is_empty());
-        assert_eq!(file.scores.len(), 2);
-        let [first, second] = [&file.scores[0], &file.scores[1]];
-        assert_eq!((first.level, second.level), (1, 2));
-        assert_eq!(first.variants[0].variant, "k=4");
-        assert_eq!(first.variants[0].mean, 200.0);
-        assert_eq!(first.variants[0].step, None);
-        assert_eq!(second.variants[0].games, 3);
-        let [gain, low, high] = second.variants[0].step.unwrap();
-        // Differences 10, 20, 30: sd 10, so the margin is 1.96 * 10 / sqrt(3).
-        assert_eq!(gain, 20.0);
-        let margin = 1.96 * 10.0 / 3f64.sqrt();
-        assert!((high - gain - margin).abs() < 0.06 && (gain - low - margin).abs() < 0.06);
-        assert_eq!(second.variants[1].variant, "k=5");
-        assert_eq!(second.variants[1].step.unwrap()[0], 0.0);
     }
 
     #[test]
@@ -1026,6 +828,7 @@ mod tests {
                 .any(|l| l.starts_with("1 ") && l.contains(" 7 ")),
             "{text}"
         );
-        assert!(Contestant::parse("99").is_err());
+        assert!(contestant("99").is_err());
+        assert!(contestant("gtp:gnugo").is_err());
     }
 }

@@ -1,4 +1,5 @@
-//! `gamebot ladder GAME`: measures a two-player game's numbered levels.
+//! `gamebot ladder GAME`: measures a game's numbered levels. For a
+//! two-player game:
 //! It plays the game's random mover (the ladder's zero) against level 1,
 //! every adjacent pair of levels and, to tie the chain, every level against
 //! the one two above it (odd levels), through the arena with the service's
@@ -30,7 +31,9 @@ use std::time::Instant;
 /// The ladder's command line.
 #[derive(Args, Clone, Debug)]
 pub struct LadderArgs {
-    /// The game id (a two-player game with numbered levels).
+    /// The game id (a game with numbered levels; for a one-player game,
+    /// crush, every level plays `--games` seeds from `--seed` on in each
+    /// variant, and the file gives mean scores).
     pub game: String,
     /// Games per pair of levels, played again in rounds of as many (with
     /// new openings) while the pair's 95% interval is wider than the gap it
@@ -102,8 +105,13 @@ pub fn run(args: LadderArgs) -> ExitCode {
     super::report("ladder", result)
 }
 
-/// Plays the ladder's matches, prints the ratings and writes the file.
+/// Plays the ladder's matches, prints the ratings and writes the file; a
+/// one-player game's ladder is its levels' mean scores
+/// ([`super::ladder_solo`]).
 pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
+    if super::arena_solo::is_one_player(&args.game) {
+        return super::ladder_solo::measure_solo(args);
+    }
     let shape = games::with_game(&args.game, LadderShape).ok_or_else(|| {
         CliError::usage(format!(
             "no game '{}'; games: {}",
@@ -159,7 +167,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             if done.command == command {
                 println!(
                     "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
-                    done.pair.a_points, done.pair.games, done.build
+                    done.result.a_points, done.result.games, done.build
                 );
             }
             continue;
@@ -174,7 +182,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             command: command.clone(),
             build: build.clone(),
             seconds: started.elapsed().as_secs_f64(),
-            pair,
+            result: pair,
         };
         ladder_journal::append(&journal, &entry)?;
         played.push(entry);
@@ -252,7 +260,7 @@ fn reuse(
             command: file.command.clone(),
             build: file.build.clone(),
             seconds: 0.0,
-            pair: pair.clone(),
+            result: pair.clone(),
         });
         reused += 1;
     }
@@ -261,7 +269,9 @@ fn reuse(
 
 /// The journal's entry for the pair of levels `low` and `high`, if played.
 fn journaled(played: &[JournalEntry], low: u8, high: u8) -> Option<&JournalEntry> {
-    played.iter().find(|e| (e.pair.a, e.pair.b) == (low, high))
+    played
+        .iter()
+        .find(|e| (e.result.a, e.result.b) == (low, high))
 }
 
 /// Where a game's ladder file lives: `data/ladder/GAME.json`.
@@ -389,12 +399,6 @@ impl GameVisitor for LadderShape {
 
     fn visit<G: Game>(self) -> Self::Output {
         let id = G::info().id;
-        if G::info().players != 2 {
-            return Err(CliError::usage(format!(
-                "{id} is a one-player game; its levels are measured by their mean scores: \
-                 `gamebot {id} --benchmark --ladder`"
-            )));
-        }
         match <G as Bots>::LADDER.len() {
             0 | 1 => Err(CliError::usage(format!(
                 "{id} has no numbered levels to measure"
@@ -448,7 +452,7 @@ fn ladder_file(
 ) -> Result<LadderFile, CliError> {
     let first = if zero.is_some() { 0 } else { *levels.start() };
     let levels = first..=*levels.end();
-    let pairs: Vec<PairResult> = played.iter().map(|entry| entry.pair.clone()).collect();
+    let pairs: Vec<PairResult> = played.iter().map(|entry| entry.result.clone()).collect();
     let seconds: f64 = played.iter().map(|entry| entry.seconds).sum::<f64>() + reused_seconds;
     let pairings: Vec<Pairing> = pairs
         .iter()

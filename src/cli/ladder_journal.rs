@@ -1,5 +1,6 @@
-//! The ladder's journal: every pair `gamebot ladder` finishes is appended
-//! to a file beside its output, so that a run that is stopped (a shared
+//! The ladder's journal: every pair `gamebot ladder` finishes (for a
+//! one-player game, every level's games in one variant) is appended to a
+//! file beside its output, so that a run that is stopped (a shared
 //! machine needed back, a session ending) keeps what it measured, and
 //! `--resume` plays only the pairs still missing. A pair's games depend
 //! only on the command and the pair (its seed is derived from both), so a
@@ -9,14 +10,16 @@
 
 use super::CliError;
 use crate::game::ladder::PairResult;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// One finished pair, a line of the journal.
+/// One finished measurement, a line of the journal: a pair of levels'
+/// [`PairResult`] by default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct JournalEntry {
+pub struct JournalEntry<T = PairResult> {
     /// The ladder command that played it (without `--out`, `--resume`,
     /// `--skip-timed` or `--only-timed`).
     pub command: String,
@@ -24,8 +27,8 @@ pub struct JournalEntry {
     pub build: String,
     /// The pair's wall time, in seconds.
     pub seconds: f64,
-    /// What the pair scored.
-    pub pair: PairResult,
+    /// What it measured.
+    pub result: T,
 }
 
 /// The journal of a run writing `out`: `out` with `.pairs.jsonl` in place
@@ -36,7 +39,11 @@ pub fn journal_path(out: &Path) -> PathBuf {
 
 /// The pairs an earlier run of `command` journaled at `path`, when
 /// resuming; otherwise a check that no journal would be overwritten.
-pub fn start(path: &Path, command: &str, resume: bool) -> Result<Vec<JournalEntry>, CliError> {
+pub fn start<T: DeserializeOwned>(
+    path: &Path,
+    command: &str,
+    resume: bool,
+) -> Result<Vec<JournalEntry<T>>, CliError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -50,7 +57,7 @@ pub fn start(path: &Path, command: &str, resume: bool) -> Result<Vec<JournalEntr
     let entries = parse(path, &text)?;
     if !resume {
         return Err(CliError::usage(format!(
-            "{} holds {} finished pairs of an earlier run: pass --resume to keep them, \
+            "{} holds {} finished matches of an earlier run: pass --resume to keep them, \
              or remove the file to start again",
             path.display(),
             entries.len()
@@ -67,7 +74,7 @@ pub fn start(path: &Path, command: &str, resume: bool) -> Result<Vec<JournalEntr
     Ok(entries)
 }
 
-fn parse(path: &Path, text: &str) -> Result<Vec<JournalEntry>, CliError> {
+fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<Vec<JournalEntry<T>>, CliError> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
@@ -80,8 +87,8 @@ fn parse(path: &Path, text: &str) -> Result<Vec<JournalEntry>, CliError> {
         .collect()
 }
 
-/// Appends a finished pair to the journal at `path`.
-pub fn append(path: &Path, entry: &JournalEntry) -> Result<(), CliError> {
+/// Appends a finished measurement to the journal at `path`.
+pub fn append<T: Serialize>(path: &Path, entry: &JournalEntry<T>) -> Result<(), CliError> {
     let line = serde_json::to_string(entry).expect("a journal entry serializes");
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
     folder
@@ -102,7 +109,7 @@ pub fn append(path: &Path, entry: &JournalEntry) -> Result<(), CliError> {
 /// The builds that played `entries`, in the order they first played,
 /// joined with " + " (one commit for a run that was never resumed on
 /// another build).
-pub fn builds(entries: &[JournalEntry]) -> String {
+pub fn builds<T>(entries: &[JournalEntry<T>]) -> String {
     let mut seen: Vec<&str> = Vec::new();
     for entry in entries {
         if !seen.contains(&entry.build.as_str()) {
@@ -121,7 +128,7 @@ mod tests {
             command: "gamebot ladder reversi --games 2".into(),
             build: build.into(),
             seconds: 1.5,
-            pair: PairResult {
+            result: PairResult {
                 a,
                 b: a + 1,
                 games: 4,

@@ -26,11 +26,13 @@
 
 pub mod advance;
 pub mod arena;
+pub mod arena_solo;
 pub mod crush;
 pub mod error;
 pub mod halma;
 pub mod ladder;
 pub mod ladder_journal;
+pub mod ladder_solo;
 pub mod naughts;
 
 pub use error::{report, CliError};

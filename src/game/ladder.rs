@@ -386,6 +386,10 @@ pub struct LadderFile {
 pub struct ScoredLevel {
     /// The level number, from 1.
     pub level: u8,
+    /// How the level played when it was measured ([`Rung::describe`]);
+    /// absent in files of earlier builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plays: Option<String>,
     /// Its mean score in each variant the run measured.
     pub variants: Vec<VariantScore>,
 }

@@ -397,6 +397,11 @@ pub trait Bots: Rules {
     /// node-capped level plays the same game again from the same one.
     const LADDER_OPENING_PLIES: usize = 2;
 
+    /// The variants a one-player game's ladder measures each level in,
+    /// each as new-game options (a JSON object, `{"k":4}`), named in the
+    /// ladder file by their fields (`k=4`); empty for the default game only.
+    const LADDER_VARIANTS: &'static [&'static str] = &[];
+
     /// The ratings `gamebot ladder` measured for [`Bots::LADDER`]
     /// (`data/ladder/<game>.json`, included at build time), if any.
     const LADDER_RATINGS: Option<&'static str> = None;
@@ -582,10 +587,19 @@ pub trait Codec: Bots {
     }
 
     /// The final position's margin from the first side's view, for the
-    /// arena's tables (Reversi's disc difference); `None`, the default,
-    /// for a game that has no such measure.
+    /// arena's tables (Reversi's disc difference), or a one-player game's
+    /// points so far (what a forfeit ends its game with); `None`, the
+    /// default, for a game that has no such measure.
     fn margin(_state: &Self::State) -> Option<i64> {
         None
+    }
+
+    /// The start of game `seed` of a one-player match (the arena, the
+    /// ladder): a new game with `options` whose random board is the one
+    /// `seed` draws, so that every contestant plays the same boards. By
+    /// default the new game itself, for a game whose start draws nothing.
+    fn seeded_game(options: Self::NewOptions, _seed: u64) -> Result<Self::State, GameError> {
+        Self::new_game(options)
     }
 }
 

@@ -289,6 +289,8 @@ impl Bots for Crush {
         Rung::sampled(1, 400, 4.0),
         Rung::capped(5_700, ""),
     ];
+    const LADDER_VARIANTS: &'static [&'static str] =
+        &[r#"{"k":4}"#, r#"{"k":5}"#, r#"{"k":6}"#, r#"{"k":7}"#];
     const LADDER_RATINGS: Option<&'static str> =
         Some(include_str!("../../../data/ladder/crush.json"));
 
@@ -416,6 +418,36 @@ impl Codec for Crush {
             return Err(GameError::game_over());
         }
         notation::swap_from_word(line.trim())
+    }
+
+    fn margin(state: &State) -> Option<i64> {
+        Some(state.score)
+    }
+
+    /// The board of generator seed `seed` (and the options' `k`); the
+    /// options may not fix a seed or the course's preset of their own.
+    fn seeded_game(options: CrushNew, seed: u64) -> Result<State, GameError> {
+        if let Some((key, _)) = [
+            ("seed", options.seed.is_some()),
+            ("preset", options.preset.is_some()),
+        ]
+        .into_iter()
+        .find(|(_, given)| *given)
+        {
+            return Err(GameError::invalid_option_at(
+                format!("/{key}"),
+                format!(
+                    "option '{key}' is set by the match: each game draws the board of its own seed"
+                ),
+            ));
+        }
+        let seed = u32::try_from(seed).map_err(|_| {
+            GameError::invalid_option(format!("game seed {seed} is above the generator's 32 bits"))
+        })?;
+        Crush::new_game(CrushNew {
+            seed: Some(seed),
+            ..options
+        })
     }
 }
 
