@@ -152,24 +152,32 @@ pub fn print_solo_table(summary: &SoloSummary) {
         summary.first_seed,
         summary.first_seed + summary.games as u64
     );
-    println!(
-        "{:<3} {:<40} {:>10} {:>8} {:>8} {:>8}",
-        "", "player", "mean", "min", "max", "forfeit"
-    );
-    for (label, side, ms) in [
+    let rows = [
         ("A", &summary.a, summary.time_ms[0]),
         ("B", &summary.b, summary.time_ms[1]),
-    ] {
+    ]
+    .map(|(label, side, ms)| (label, side, format!("{} ({ms:.0} ms a move)", side.name)));
+    let width = rows
+        .iter()
+        .map(|(_, _, name)| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    println!(
+        "{:<3} {:<width$} {:>10} {:>8} {:>8} {:>8}",
+        "", "player", "mean", "min", "max", "forfeit"
+    );
+    for (label, side, name) in &rows {
         println!(
-            "{label:<3} {:<40} {:>10.1} {:>8} {:>8} {:>8}",
-            format!("{} ({ms:.0} ms a move)", side.name),
-            side.mean,
-            side.min,
-            side.max,
-            side.forfeits
+            "{label:<3} {name:<width$} {:>10.1} {:>8} {:>8} {:>8}",
+            side.mean, side.min, side.max, side.forfeits
         );
+    }
+    for (_, side, _) in &rows {
         if let Some(first) = &side.first_forfeit {
-            println!("    first forfeit ({} stops there): {first}", side.name);
+            println!(
+                "first forfeit of {} (its game stops there): {first}",
+                side.name
+            );
         }
     }
     let gain = summary.a_over_b;

@@ -149,21 +149,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.pairs.jsonl");
         let command = "gamebot ladder reversi --games 2";
-        assert!(start(&path, command, false).unwrap().is_empty());
+        assert!(start::<PairResult>(&path, command, false)
+            .unwrap()
+            .is_empty());
         append(&path, &entry("abc", 1)).unwrap();
         append(&path, &entry("abc", 2)).unwrap();
         assert_eq!(
             start(&path, command, true).unwrap(),
             [entry("abc", 1), entry("abc", 2)]
         );
-        let refused = start(&path, command, false).unwrap_err().to_string();
+        let refused = start::<PairResult>(&path, command, false)
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("--resume"), "{refused}");
-        let other = start(&path, "gamebot ladder reversi --games 4", true)
+        let other = start::<PairResult>(&path, "gamebot ladder reversi --games 4", true)
             .unwrap_err()
             .to_string();
         assert!(other.contains("not by this run's"), "{other}");
         std::fs::write(&path, "{\"command\": 1}\n").unwrap();
-        let bad = start(&path, command, true).unwrap_err().to_string();
+        let bad = start::<PairResult>(&path, command, true)
+            .unwrap_err()
+            .to_string();
         assert!(bad.contains("line 1"), "{bad}");
     }
 
