@@ -372,7 +372,16 @@ fn arena_bad_arguments_exit_2() {
             "unknown level 'nope'",
         ),
         (
-            vec!["arena", "crush", "--a", "random", "--b", "random", "--clock-s", "5"],
+            vec![
+                "arena",
+                "crush",
+                "--a",
+                "random",
+                "--b",
+                "random",
+                "--clock-s",
+                "5",
+            ],
             "--clock-s is for two-player games",
         ),
         (

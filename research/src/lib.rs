@@ -5,6 +5,10 @@
 //! (the research entry point for `crush`'s `strong` level is
 //! `gamebot::games::crush::bots::StrongConfig`).
 //!
+//! The library holds what several studies share: [`crush`], and
+//! [`reversi_fit`], the least-squares fit of Reversi's pattern weights
+//! that `reversi_train` runs (training code the product does not ship).
+//!
 //! Each study is a binary in `src/bin/`, its module doc saying what it
 //! measures, its arguments and its defaults:
 //!
@@ -31,3 +35,4 @@
 //! every count is an argument, so a small run checks one still works.
 
 pub mod crush;
+pub mod reversi_fit;

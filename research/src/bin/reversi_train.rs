@@ -31,7 +31,7 @@ use gamebot::arena::run_parallel;
 use gamebot::game::Budget;
 use gamebot::games::reversi::board::{Bits, Board};
 use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
-use gamebot::games::reversi::bots::train::{fit, FitOptions, Sample};
+use gamebot_research::reversi_fit::{fit, FitOptions, Sample};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;

@@ -8,7 +8,6 @@ pub mod engine;
 pub mod eval;
 pub mod norvig;
 pub mod patterns;
-pub mod train;
 
 use super::notation::Move;
 use super::state::State;

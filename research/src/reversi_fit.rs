@@ -1,4 +1,4 @@
-//! Fitting the pattern evaluation's weights ([`super::patterns`]) to
+//! Fitting the pattern evaluation's weights (`gamebot::games::reversi::bots::patterns`) to
 //! labelled positions by least squares: each position's label is the final
 //! disc difference from the mover's view (exact where the position was
 //! solved, otherwise the result of the game it came from), and the weights
@@ -10,9 +10,11 @@
 //! give the same weights on any number of threads. The self-play that makes
 //! the positions is `research/src/bin/reversi_train.rs`.
 
-use super::patterns::{Features, Weights, BIAS, MOBILITY, PHASES, PHASE_SIZE};
-use crate::arena::run_parallel;
-use crate::games::reversi::board::Board;
+use gamebot::arena::run_parallel;
+use gamebot::games::reversi::board::{Bits, Board};
+use gamebot::games::reversi::bots::patterns::{
+    self, Features, Weights, BIAS, MOBILITY, PHASES, PHASE_SIZE,
+};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -109,7 +111,7 @@ impl PhaseFit {
 pub fn fit(samples: &[Sample], options: &FitOptions) -> (Weights, FitReport) {
     let mut by_phase: Vec<Vec<usize>> = vec![Vec::new(); PHASES];
     for (i, sample) in samples.iter().enumerate() {
-        by_phase[super::patterns::phase(sample.board.empties())].push(i);
+        by_phase[patterns::phase(sample.board.empties())].push(i);
     }
     let fitted = run_parallel(PHASES, options.threads, |phase| {
         Ok(fit_phase(samples, &by_phase[phase], phase, options))
@@ -180,7 +182,7 @@ pub fn random_game_samples(games: usize, seed: u64) -> Vec<Sample> {
         let mut flipped = false;
         while !board.is_over() {
             seen.push((board, flipped));
-            let moves: Vec<u32> = crate::games::reversi::board::Bits(board.moves()).collect();
+            let moves: Vec<u32> = Bits(board.moves()).collect();
             board = if moves.is_empty() {
                 board.pass()
             } else {
