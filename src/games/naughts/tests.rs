@@ -785,7 +785,7 @@ fn perfect_respects_tiny_budgets_on_big_grids() {
     // (how far it gets depends on the machine and on what the shared table
     // already holds, so either answer is right as long as it is honest).
     let state = play(&play(&State::new(3, 9), "1 2 8"), "2 2 9");
-    assert!(solver::book_move(&state).is_none());
+    assert!(super::bots::book::book_move(&state).is_none());
     let short = Budget::with_time_ms(200);
     let choice = Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &short).unwrap();
     assert!(state.allows(&placed(choice.mv)));
@@ -1111,7 +1111,7 @@ fn analysis_matches_brute_force_on_3x3() {
 #[test]
 fn perfect_self_play_draws_with_more_pieces() {
     for pieces in 6..=9 {
-        let (_, value) = solver::book_move(&State::new(3, pieces)).expect("in the book");
+        let (_, value) = super::bots::book::book_move(&State::new(3, pieces)).expect("in the book");
         assert_eq!(value, 0, "{pieces} pieces");
         let end = match_game(["perfect", "perfect"], 7, 3, pieces);
         assert!(
@@ -1135,7 +1135,7 @@ fn perft_counts() {
 
 /// The checked-in book is what its generator writes (`cargo run --release -p
 /// gamebot-research --bin naughts_opening_book`, through
-/// [`solver::opening_book_lines`]): its header names that command, and its
+/// [`super::bots::book::opening_book_lines`]): its header names that command, and its
 /// lines start with those for 6 pieces, solved again here (the 7 to 9 pieces
 /// take too long for a debug build).
 #[test]
@@ -1146,7 +1146,7 @@ fn the_opening_book_is_what_its_generator_writes() {
         Some("# Regenerate: cargo run --release -p gamebot-research --bin naughts_opening_book")
     );
     let lines: Vec<&str> = book.lines().filter(|l| !l.starts_with('#')).collect();
-    let six: Vec<String> = solver::opening_book_lines(6).collect();
+    let six: Vec<String> = super::bots::book::opening_book_lines(6).collect();
     assert!(six.len() > 1, "{six:?}");
     assert_eq!(lines[..six.len()], six, "regenerate the book");
     // The rest, for 7 to 9 pieces, hold one line per position.
@@ -1160,7 +1160,7 @@ fn the_opening_book_answers_with_legal_proven_moves() {
         let start = State::new(3, pieces);
         for state in std::iter::once(start).chain(moves_of(&start).iter().map(|mv| start.apply(mv)))
         {
-            if let Some((mv, score)) = solver::book_move(&state) {
+            if let Some((mv, score)) = super::bots::book::book_move(&state) {
                 assert!(state.allows(&mv));
                 assert!(score.abs() < solver::WIN);
                 let choice = bot(&state, "perfect", 0);

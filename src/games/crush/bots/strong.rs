@@ -151,7 +151,7 @@ impl StrongConfig {
     }
 
     /// The `top` swaps by the estimate of `strong` with these knobs (as
-    /// [`analyze`] gives them for the defaults).
+    /// [`super::analyze`] gives them for the defaults).
     pub fn analyze(
         &self,
         view: &View,

@@ -1,5 +1,7 @@
 //! The bot levels: `random`, `greedy` and `perfect`, and the analysis.
 
+pub mod book;
+mod canonical;
 pub mod solver;
 
 use self::solver::{describe, Solution};
@@ -145,7 +147,7 @@ fn report_with_score(solution: &Solution, score: i32) -> SearchReport {
 
 /// The exact solver under the budget, after the opening book.
 pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
-    if let Some((mv, score)) = solver::book_move(state) {
+    if let Some((mv, score)) = book::book_move(state) {
         let mut report = SearchReport {
             nodes: Some(0),
             score: Some(score as i64),

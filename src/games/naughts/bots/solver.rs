@@ -13,13 +13,12 @@
 //! to eight, and the solver keeps one table per worker across requests. The
 //! table type, its replacement policy and the score scale are the shared ones.
 
+use super::canonical::{mix, Canon, Geometry, Next, Node};
 use crate::game::{Budget, Player, StopReason};
-use crate::games::naughts::state::{largest, sizes_above, Cell, Move, State, MAX_CELLS};
+use crate::games::naughts::state::{largest, sizes_above, Cell, Move, State};
 use crate::search::memory;
 use crate::search::score::{from_table, is_decisive, to_table};
 use crate::search::tt::{Bound, Table, TableEntry};
-use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// The score of a win on the mover's very next move; a win `k` plies away
 /// scores `WIN - k`: the scale every engine shares.
@@ -134,197 +133,6 @@ fn store(table: &mut SolverTable, key: u64, entry: Entry) {
     table.store(mix(key), slot, |slot| slot.key == key);
 }
 
-/// A 64-bit finalizer (splitmix64), to spread keys over the table and to make Zobrist numbers.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A position in the search, with the cells each side has on top as bit sets.
-#[derive(Clone, Copy)]
-struct Node {
-    state: State,
-    owned: [u64; 2],
-}
-
-/// A position's canonical key, and how to map its moves to and from the canonical frame.
-#[derive(Clone, Copy, Debug)]
-struct Canon {
-    key: u64,
-    /// The symmetry that takes the position to its canonical form.
-    symmetry: usize,
-    /// Every size still in a hand (either side's), as a bit set: sizes are
-    /// renumbered by their rank in it.
-    sizes: u16,
-}
-
-impl Canon {
-    /// The rank of `size` among the sizes in hand: how many of them are at most `size`.
-    fn rank(&self, size: u8) -> u8 {
-        (self.sizes & ((2u16 << size) - 1)).count_ones() as u8
-    }
-
-    /// The size in hand with this rank (1 for the smallest).
-    fn size_of_rank(&self, rank: u8) -> Option<u8> {
-        let mut sizes = self.sizes;
-        for _ in 1..rank {
-            sizes &= sizes.wrapping_sub(1);
-        }
-        (rank > 0 && sizes != 0).then(|| sizes.trailing_zeros() as u8)
-    }
-}
-
-/// What a move led to, from the search's point of view.
-enum Next {
-    /// The opponent is to move.
-    Opponent,
-    /// The opponent cannot move, so the mover goes again.
-    Again,
-    /// Nobody can move: a draw.
-    Stalemate,
-}
-
-/// Cell codes in keys: 0 empty, 1..=10 naughts, 11..=20 crosses, by the top's rank (0..=9).
-const CODES: usize = 21;
-
-/// A symmetry of the square: (row, col, n) to (row, col).
-type Transform = fn(usize, usize, usize) -> (usize, usize);
-
-/// The tables that depend only on the grid size: symmetries, lines, key numbers.
-struct Geometry {
-    n: usize,
-    /// `images[k][cell]`: where symmetry `k` sends `cell`.
-    images: [[u8; MAX_CELLS]; 8],
-    /// `preimages[k][cell]`: the cell symmetry `k` sends to `cell`.
-    preimages: [[u8; MAX_CELLS]; 8],
-    /// Every line as a bit set of cells.
-    lines: Vec<u64>,
-    /// Exact packed keys (5 bits a cell) when the board has at most 9 cells, else Zobrist.
-    packed: bool,
-    zobrist: Vec<[u64; CODES]>,
-}
-
-impl Geometry {
-    fn new(n: usize) -> Geometry {
-        let transforms: [Transform; 8] = [
-            |r, c, _| (r, c),
-            |r, c, n| (c, n - 1 - r),
-            |r, c, n| (n - 1 - r, n - 1 - c),
-            |r, c, n| (n - 1 - c, r),
-            |r, c, _| (c, r),
-            |r, c, n| (n - 1 - c, n - 1 - r),
-            |r, c, n| (r, n - 1 - c),
-            |r, c, n| (n - 1 - r, c),
-        ];
-        let mut images = [[0u8; MAX_CELLS]; 8];
-        let mut preimages = [[0u8; MAX_CELLS]; 8];
-        for (k, transform) in transforms.iter().enumerate() {
-            for (cell, image) in images[k].iter_mut().enumerate().take(n * n) {
-                let (r, c) = transform(cell / n, cell % n, n);
-                *image = (r * n + c) as u8;
-                preimages[k][r * n + c] = cell as u8;
-            }
-        }
-        let state = State::new(n as u8, 5);
-        let lines: Vec<u64> = state
-            .lines()
-            .map(|(start, step)| (0..n).fold(0, |mask, i| mask | 1 << (start + i * step)))
-            .collect();
-        let zobrist = (0..n * n)
-            .map(|cell| {
-                let mut codes = [0u64; CODES];
-                for (code, z) in codes.iter_mut().enumerate().skip(1) {
-                    *z = mix((cell * CODES + code) as u64 ^ 0x5eed);
-                }
-                codes
-            })
-            .collect();
-        Geometry {
-            n,
-            images,
-            preimages,
-            lines,
-            packed: n * n <= 9,
-            zobrist,
-        }
-    }
-
-    /// The key contribution of a cell code at (symmetric) position `at`.
-    fn contribution(&self, at: u8, code: u8) -> u64 {
-        if self.packed {
-            (code as u64) << (5 * at as u64)
-        } else {
-            self.zobrist[at as usize][code as usize]
-        }
-    }
-
-    fn node(&self, state: &State) -> Node {
-        let mut owned = [0u64; 2];
-        for (i, cell) in state.cells[..self.n * self.n].iter().enumerate() {
-            if let Some(owner) = cell.owner() {
-                owned[owner.index()] |= 1 << i;
-            }
-        }
-        Node {
-            state: *state,
-            owned,
-        }
-    }
-
-    /// The canonical key of a position: the least key over the 8 symmetries,
-    /// with sizes renumbered so that only what can cover what remains. A hand
-    /// marker covers a top exactly when its rank among the sizes in hand
-    /// exceeds the top's rank (the number of sizes in hand not above it), so
-    /// positions equal up to that renumbering have the same game tree.
-    fn canonical(&self, node: &Node) -> Canon {
-        let state = &node.state;
-        let mut canon = Canon {
-            key: u64::MAX,
-            symmetry: 0,
-            sizes: state.hands[0] | state.hands[1],
-        };
-        let cells = self.n * self.n;
-        let mut codes = [0u8; MAX_CELLS];
-        for (code, cell) in codes.iter_mut().zip(&state.cells[..cells]) {
-            *code = match cell.owner() {
-                None => 0,
-                Some(Player::First) => 1 + canon.rank(cell.size()),
-                Some(Player::Second) => 11 + canon.rank(cell.size()),
-            };
-        }
-        for k in 0..8 {
-            let image = &self.images[k];
-            let key = (0..cells).fold(0, |key, cell| {
-                key ^ self.contribution(image[cell], codes[cell])
-            });
-            if key < canon.key {
-                canon.key = key;
-                canon.symmetry = k;
-            }
-        }
-        let ranked = |hand: u16| {
-            let mut bits = 0u64;
-            let mut rest = hand;
-            while rest != 0 {
-                let size = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                bits |= 1 << (canon.rank(size) - 1);
-            }
-            bits
-        };
-        let hands = ranked(state.hands[0]) | ranked(state.hands[1]) << 9;
-        canon.key = if self.packed {
-            // 45 bits of cells, 18 of hands, and the top bit for the 2×2 board.
-            canon.key | hands << 45 | ((self.n == 2) as u64) << 63
-        } else {
-            canon.key ^ mix(hands)
-        };
-        canon
-    }
-}
-
 /// Searches `state` (not over) under `budget` (see [`Solver::solve`]).
 ///
 /// Boards of up to 3×3 use this thread's table (see [`crate::search::memory`]),
@@ -366,64 +174,6 @@ fn solve_within(
     )
 }
 
-/// The opening book: exact answers for 3×3 positions that take too long to
-/// solve within a request (the empty board and every reply to a first move,
-/// for 6 to 9 pieces), written by the research command `naughts_opening_book`
-/// from [`opening_book_lines`].
-/// One line per position: canonical key (hex), best cell and size rank in the
-/// canonical frame, score.
-const BOOK: &str = include_str!("opening_book.txt");
-
-/// Book entries by canonical key: the best move in the canonical frame, and the score.
-type Book = HashMap<u64, ((u8, u8), i32)>;
-
-/// The book, parsed once.
-fn book() -> &'static Book {
-    static BOOK_TABLE: OnceLock<Book> = OnceLock::new();
-    BOOK_TABLE.get_or_init(|| {
-        BOOK.lines()
-            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-            .filter_map(|line| {
-                let fields: Vec<&str> = line.split_whitespace().collect();
-                let key = u64::from_str_radix(fields.first()?, 16).ok()?;
-                let cell = fields.get(1)?.parse().ok()?;
-                let rank = fields.get(2)?.parse().ok()?;
-                let score = fields.get(3)?.parse().ok()?;
-                Some((key, ((cell, rank), score)))
-            })
-            .collect()
-    })
-}
-
-/// The book's answer for `state` (a legal move and its exact score), if it has one.
-pub fn book_move(state: &State) -> Option<(Move, i32)> {
-    if state.grid() != 3 {
-        return None;
-    }
-    let budget = Budget::unlimited();
-    let solver = Solver::with_table(3, &budget, SolverTable::new(4));
-    let node = solver.geometry.node(state);
-    let canon = solver.geometry.canonical(&node);
-    let &(best, score) = book().get(&canon.key)?;
-    let mv = solver.unmap_canonical(best, &canon)?;
-    state.allows(&mv).then_some((mv, score))
-}
-
-/// Solves `state` from scratch and returns its book line, if the value is proven.
-pub fn book_line(state: &State, tt_log2: u32) -> Option<String> {
-    let budget = Budget::unlimited();
-    let mut solver = Solver::new(state.grid(), &budget, tt_log2);
-    let solution = solver.solve(state, false);
-    if solution.stopped_by != StopReason::Proven {
-        return None;
-    }
-    let node = solver.geometry.node(state);
-    let canon = solver.geometry.canonical(&node);
-    let best = &solution.moves[0];
-    let (cell, rank) = solver.map_canonical(best.mv, &canon);
-    Some(format!("{:016x} {cell} {rank} {}", canon.key, best.score))
-}
-
 /// One root move's result.
 #[derive(Clone, Debug)]
 pub struct RootResult {
@@ -454,7 +204,7 @@ pub struct Solution {
 /// The search engine for one request.
 pub struct Solver<'a> {
     budget: &'a Budget,
-    geometry: Geometry,
+    pub(super) geometry: Geometry,
     table: SolverTable,
     nodes: u64,
     stopped: Option<StopReason>,
@@ -469,6 +219,12 @@ impl<'a> Solver<'a> {
     /// A solver for boards of `grid` cells a side, with a table of `2^tt_log2` entries.
     pub fn new(grid: usize, budget: &'a Budget, tt_log2: u32) -> Solver<'a> {
         Self::with_table(grid, budget, SolverTable::new(tt_log2.max(4)))
+    }
+
+    /// A solver with a table of a few entries, for mapping moves to and from
+    /// the canonical frame (the book) rather than searching.
+    pub(super) fn for_keys(grid: usize, budget: &'a Budget) -> Solver<'a> {
+        Solver::with_table(grid, budget, SolverTable::new(4))
     }
 
     fn with_table(grid: usize, budget: &'a Budget, table: SolverTable) -> Solver<'a> {
@@ -604,7 +360,7 @@ impl<'a> Solver<'a> {
         (score + 4 * (hand_weight(me) - hand_weight(me.other()))).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    fn map_canonical(&self, mv: Move, canon: &Canon) -> (u8, u8) {
+    pub(super) fn map_canonical(&self, mv: Move, canon: &Canon) -> (u8, u8) {
         let cell = mv.row as usize * self.geometry.n + mv.col as usize;
         (
             self.geometry.images[canon.symmetry][cell],
@@ -612,7 +368,7 @@ impl<'a> Solver<'a> {
         )
     }
 
-    fn unmap_canonical(&self, best: (u8, u8), canon: &Canon) -> Option<Move> {
+    pub(super) fn unmap_canonical(&self, best: (u8, u8), canon: &Canon) -> Option<Move> {
         let n = self.geometry.n;
         if best.1 == 0 || best.0 as usize >= n * n {
             return None;
@@ -1018,24 +774,6 @@ impl<'a> Solver<'a> {
         }
         (results, clean && self.stopped.is_none())
     }
-}
-
-/// The opening book's lines for `pieces` pieces a side, in the order
-/// `opening_book.txt` lists them: the empty 3×3 board, then the position after
-/// each first move, one line per canonical position (see [`book_line`]), each
-/// solved from scratch with a table of 2^22 slots. Lazy: each line is solved
-/// when it is asked for. The book (6 to 9 pieces) is written by
-/// `cargo run --release -p gamebot-research --bin naughts_opening_book`, and a
-/// unit test checks the checked-in book against this for 6 pieces.
-pub fn opening_book_lines(pieces: u8) -> impl Iterator<Item = String> {
-    let start = State::new(3, pieces);
-    let mut firsts = Vec::new();
-    start.legal_moves(&mut firsts);
-    let mut keys = std::collections::HashSet::new();
-    std::iter::once(start)
-        .chain(firsts.into_iter().map(move |mv| start.apply(&mv)))
-        .map(|state| book_line(&state, 22).expect("an unlimited 3×3 solve is proven"))
-        .filter(move |line| keys.insert(line[..16].to_string()))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! A pattern's configuration is its index in base 3 (0 empty, 1 the
 //! mover's, 2 the opponent's, first square lowest); the weights are in
 //! hundredths of a disc of the final difference, from the mover's view. The
-//! weights are learned by [`super::train`] from self-play positions
+//! weights are learned by the research fit (`research/src/reversi_fit.rs`) from self-play positions
 //! (`research/src/bin/reversi_train.rs`), written in [`Weights::to_bytes`]'s
 //! compact form and shipped inside the binary (`weights.bin`), loaded once.
 
