@@ -22,8 +22,10 @@
 //!   over [`game::Rules`].
 //! - [`game`] — the abstraction every game implements ([`game::Rules`],
 //!   [`game::Bots`], [`game::Codec`]), games as one-line records and their
-//!   replay ([`game::record`]), board symmetries ([`game::symmetry`]), and
-//!   the type-erased JSON view of it; it
+//!   replay ([`game::record`]), board symmetries ([`game::symmetry`]), the
+//!   type-erased JSON view of a game ([`game::erased`]) and the JSON
+//!   shapes that view takes and answers ([`game::wire`], which the API
+//!   serves as they are and knows no HTTP); it
 //!   imports nothing else from the crate.
 //!
 //! Every game folder `src/games/<id>/` has the same shape:

@@ -15,9 +15,11 @@
 //!
 //! Together they make a [`Game`]. [`record`] replays a game from its moves
 //! or its record; [`symmetry`] turns a position to the canonical twin its
-//! searches run on. [`erased`] turns any `Game` into a
-//! [`DynGame`], the type-erased JSON view that the HTTP layer and the
-//! registry work with, so the HTTP layer never knows one game from another.
+//! searches run on. [`erased`] turns any `Game` into a [`DynGame`], the
+//! type-erased JSON view that the HTTP layer and the registry work with, so
+//! the HTTP layer never knows one game from another; [`wire`] holds the
+//! shapes of that view's requests and answers, which the API serves as they
+//! are (they know no HTTP).
 
 mod budget;
 pub mod calibration;
@@ -32,6 +34,7 @@ pub mod placement;
 pub mod record;
 pub mod review;
 pub mod symmetry;
+pub mod wire;
 
 pub use budget::{Budget, Clamped, Observer, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased, TextParams};
