@@ -69,7 +69,7 @@ pub trait DynGame: Send + Sync {
         answered: &Value,
         asked: &Value,
     ) -> Result<(), GameError>;
-    /// The JSON schema of the game's [`Termination`] enum: every value an
+    /// The JSON schema of the game's [`Termination`](super::Termination) enum: every value an
     /// outcome's `termination` may take, each with its description.
     fn termination_schema(&self) -> Value;
     /// `replay`: a game played again from a start, from its moves or its
