@@ -25,17 +25,17 @@ fn game_swaps(c: &mut Criterion) {
                 let mut state = start.clone();
                 let mut total = 0i64;
                 for i in 0..SWAPS as usize {
-                    if state.swaps_left == 0 {
-                        total += state.score;
+                    if state.swaps_left() == 0 {
+                        total += state.score();
                         state = start.clone();
                     }
                     state = Crush::apply(&state, &ALL_SWAPS[(i * 37) % ALL_SWAPS.len()]);
                 }
-                black_box(total + state.score)
+                black_box(total + state.score())
             })
         });
         group.bench_function(format!("sampled settle k={k}"), |b| {
-            let mut board: Board = start.board;
+            let mut board: Board = *start.board();
             let mut stream = Sampled::new(7, k);
             b.iter(|| {
                 let mut points = 0u32;
@@ -47,7 +47,7 @@ fn game_swaps(c: &mut Criterion) {
             })
         });
         group.bench_function(format!("sampled settle by columns k={k}"), |b| {
-            let mut columns = Columns::of(&start.board);
+            let mut columns = Columns::of(start.board());
             let mut stream = Sampled::new(7, k);
             b.iter(|| {
                 let mut points = 0u32;
@@ -67,7 +67,7 @@ fn levels(c: &mut Criterion) {
     let mut group = c.benchmark_group("crush/levels");
     let state = Crush::new_seeded(4, 3);
     group.bench_function("greedy", |b| {
-        b.iter(|| black_box(bots::greedy(&state.board)))
+        b.iter(|| black_box(bots::greedy(state.board())))
     });
     let strong = LevelSpec::parse("strong").unwrap();
     group.sample_size(20);

@@ -69,7 +69,7 @@ fn replayed_total(swaps: &str) -> i64 {
         let swap = Crush::parse_move(&state, &serde_json::json!(line.trim())).unwrap();
         state = Crush::apply(&state, &swap);
     }
-    state.score
+    state.score()
 }
 
 /// The recorded game as a course test file: one four-digit swap a line,
@@ -146,7 +146,7 @@ fn the_transcript_shows_what_the_rules_describe() {
     let course = Crush::new_course();
     let opening = format!(
         "Number Crush, k = 4, 100 swaps\n{}",
-        board_text(&course.board)
+        board_text(course.board())
     );
     assert!(
         transcript.starts_with(&opening),
@@ -245,7 +245,7 @@ fn preset_course_is_the_default_game_and_k_or_seed_pick_a_random_board() {
     ] {
         let opening = format!(
             "Number Crush, k = {k}, 100 swaps\n{}",
-            board_text(&Crush::new_seeded(k, seed).board)
+            board_text(Crush::new_seeded(k, seed).board())
         );
         assert!(run(args, "").starts_with(&opening), "{args:?}");
     }

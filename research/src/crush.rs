@@ -70,7 +70,7 @@ pub fn draw_seed(base: u64, draw: u64) -> u64 {
 /// Boards of `games` greedy games (seeds 100 and up) with digits `1..=k`,
 /// every 10th swap from swap 5.
 pub fn greedy_boards(games: u64, k: u8) -> Vec<GameBoard> {
-    game_boards(games, k, |state, _, _| bots::greedy(&state.board).0)
+    game_boards(games, k, |state, _, _| bots::greedy(state.board()).0)
 }
 
 /// Boards of `games` games (seeds 100 and up) with digits `1..=k`, every 10th
@@ -91,7 +91,7 @@ pub fn game_boards(
                     game,
                     swap,
                     state: state.clone(),
-                    greedy: bots::greedy(&state.board).0,
+                    greedy: bots::greedy(state.board()).0,
                     played,
                 });
             }

@@ -134,9 +134,10 @@ pub fn interactive<R: BufRead, W: Write>(
     writeln!(
         out,
         "Number Crush, k = {}, {} swaps",
-        state.k, state.swaps_left
+        state.k(),
+        state.swaps_left()
     )?;
-    write!(out, "{}", board_text(&state.board))?;
+    write!(out, "{}", board_text(state.board()))?;
     let mut words = SwapReader::new(input);
     while !Crush::outcome(&state).is_over() {
         let swap = match &level {
@@ -155,9 +156,9 @@ pub fn interactive<R: BufRead, W: Write>(
         };
         state = show_swap(&state, swap, out)?;
     }
-    writeln!(out, "Total score: {}", state.score)?;
+    writeln!(out, "Total score: {}", state.score())?;
     writeln!(out, "Final board:")?;
-    write!(out, "{}", board_text(&state.board))?;
+    write!(out, "{}", board_text(state.board()))?;
     Ok(())
 }
 
@@ -285,11 +286,11 @@ fn show_swap<W: Write>(state: &State, swap: Swap, out: &mut W) -> Result<State, 
     writeln!(
         out,
         "score +{} = {}, swaps left {}",
-        after.score - state.score,
-        after.score,
-        after.swaps_left
+        after.score() - state.score(),
+        after.score(),
+        after.swaps_left()
     )?;
-    write!(out, "{}", board_text(&after.board))?;
+    write!(out, "{}", board_text(after.board()))?;
     Ok(after)
 }
 
@@ -312,7 +313,7 @@ pub fn bot_swap(
 fn swap_seed(bot_seed: u64, state: &State) -> u64 {
     bot_seed
         .wrapping_mul(1_000)
-        .wrapping_add(u64::from(state.swaps_left))
+        .wrapping_add(u64::from(state.swaps_left()))
 }
 
 /// What the bot may spend on each swap.
@@ -587,7 +588,7 @@ mod tests {
         assert!(out.contains("Total score: "));
         let course = Crush::new_course();
         let last = Crush::apply(&Crush::apply(&course, &swap("3040")), &swap("0001"));
-        assert!(out.ends_with(&format!("Final board:\n{}", board_text(&last.board))));
+        assert!(out.ends_with(&format!("Final board:\n{}", board_text(last.board()))));
     }
 
     #[test]
@@ -738,7 +739,7 @@ mod tests {
         for notation in ["3040", "0102", "6061"] {
             state = Crush::apply(&state, &swap(notation));
         }
-        assert!(out.contains(&format!("Total score: {}\n", state.score)));
+        assert!(out.contains(&format!("Total score: {}\n", state.score())));
     }
 
     #[test]

@@ -98,7 +98,7 @@ fn measure(
 ) -> Totals {
     let mut totals = Totals::default();
     for board in boards {
-        let columns = Columns::of(&board.state.board);
+        let columns = Columns::of(board.state.board());
         let choices: Vec<Swap> = columns.matches().swaps().collect();
         let Some(strong_pick) = choices.iter().position(|&c| c == strong(board)) else {
             continue;

@@ -61,10 +61,10 @@ fn main() {
                         .skip(half)
                         .step_by(2)
                         .map(|&seed| {
-                            let greedy = play(k, seed, |state| bots::greedy(&state.board).0);
+                            let greedy = play(k, seed, |state| bots::greedy(state.board()).0);
                             let strong = play(k, seed, |state| {
                                 let params = BotParams::seeded(
-                                    u64::from(seed) * 1_000 + u64::from(state.swaps_left),
+                                    u64::from(seed) * 1_000 + u64::from(state.swaps_left()),
                                 );
                                 let budget = Budget::unlimited().nodes(nodes);
                                 config.choose(&View::of(state), &params, &budget).mv
@@ -133,9 +133,9 @@ fn set(config: &mut StrongConfig, knob: &str) {
 /// The total of the game of `k` digits from game seed `seed` played by `choose`.
 fn play(k: u8, seed: u32, mut choose: impl FnMut(&State) -> Swap) -> i64 {
     let mut state = Crush::new_seeded(k, seed);
-    while state.swaps_left > 0 {
+    while state.swaps_left() > 0 {
         let swap = choose(&state);
         state = Crush::apply(&state, &swap);
     }
-    state.score
+    state.score()
 }

@@ -43,7 +43,7 @@ fn main() {
 
     let mut swaps = Vec::new();
     for board in common::greedy_boards(games, k) {
-        let columns = Columns::of(&board.state.board);
+        let columns = Columns::of(board.state.board());
         for swap in columns.matches().swaps() {
             swaps.push((features(&columns, swap, k), expected(&columns, swap, k)));
         }
@@ -187,9 +187,9 @@ fn mean_score(games: u64, k: u8, choose: impl Fn(&Columns) -> Swap) -> f64 {
         .map(|game| {
             let mut state = Crush::new_seeded(k, 5_000 + game as u32);
             for _ in 0..100 {
-                state = Crush::apply(&state, &choose(&Columns::of(&state.board)));
+                state = Crush::apply(&state, &choose(&Columns::of(state.board())));
             }
-            state.score
+            state.score()
         })
         .sum();
     total as f64 / games as f64

@@ -48,7 +48,7 @@ fn main() {
         given_up: vec![0.0; later + 2],
     };
     for board in common::greedy_boards(games, k) {
-        let columns = Columns::of(&board.state.board);
+        let columns = Columns::of(board.state.board());
         measure(&columns, board.greedy, k, samples, &mut totals);
     }
     print(&totals, k, samples);

@@ -64,11 +64,11 @@ fn mean_score(games: u32, k: u8, choose: impl Fn(&Columns, u64) -> Option<Swap>)
         let mut state = Crush::new_seeded(k, 1000 + game);
         for swap in 0..100usize {
             let seed = u64::from(game) << 32 | swap as u64;
-            let mv = choose(&Columns::of(&state.board), seed)
+            let mv = choose(&Columns::of(state.board()), seed)
                 .unwrap_or(ALL_SWAPS[swap % ALL_SWAPS.len()]);
             state = Crush::apply(&state, &mv);
         }
-        total += state.score;
+        total += state.score();
     }
     total as f64 / f64::from(games)
 }

@@ -115,7 +115,7 @@ fn measure(board: &GameBoard, settings: Settings) -> Option<BoardResult> {
     if candidates.len() < 2 {
         return None;
     }
-    let columns = Columns::of(&board.state.board);
+    let columns = Columns::of(board.state.board());
     // totals[candidate][half]: points with the small search next, and with greedy next.
     let mut totals = vec![[[0.0f64; 2]; 2]; candidates.len()];
     for sample in 0..settings.samples {

@@ -9,7 +9,8 @@
 //! ```
 
 use gamebot::game::{BotParams, Bots, Budget};
-use gamebot::games::naughts::bots::solver::{book_move, describe};
+use gamebot::games::naughts::bots::book::book_move;
+use gamebot::games::naughts::bots::solver::describe;
 use gamebot::games::naughts::{notation, Naughts, State};
 
 fn main() {

@@ -2,7 +2,7 @@
 //! exact answer for the empty 3×3 board and for every reply position after a
 //! first move, for 6 to 9 pieces a side, each solved from scratch (the 3×3
 //! positions that take too long to solve within a request). The lines come
-//! from `gamebot::games::naughts::bots::solver::opening_book_lines`, and a unit test
+//! from `gamebot::games::naughts::bots::book::opening_book_lines`, and a unit test
 //! of the library checks the checked-in book against it for 6 pieces, so a
 //! change to the solver's scores or move choice shows there first.
 //!
@@ -14,7 +14,7 @@
 //! its cold solve took as it is found (about two minutes in all on a 2-core
 //! machine, most of it the 9-piece positions).
 
-use gamebot::games::naughts::bots::solver::opening_book_lines;
+use gamebot::games::naughts::bots::book::opening_book_lines;
 use std::time::Instant;
 
 /// The book's header; its second line is checked by the library's unit test.

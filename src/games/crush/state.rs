@@ -19,15 +19,15 @@ pub const MAX_SCORE: i64 = 1 << 50;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// Digits run from 1 to `k` (4..=7).
-    pub k: u8,
+    pub(super) k: u8,
     /// The board, with no run on it.
-    pub board: Board,
+    pub(super) board: Board,
     /// The refill generator (never in its degenerate all-zero state).
-    pub rng: TinyMt32,
+    pub(super) rng: TinyMt32,
     /// Swaps still to play (0..=100); the game is over at 0.
-    pub swaps_left: u8,
+    pub(super) swaps_left: u8,
     /// Points scored so far.
-    pub score: i64,
+    pub(super) score: i64,
 }
 
 /// A Number Crush state as JSON: what [`State::to_json`] writes, and the
@@ -70,6 +70,26 @@ pub struct RawState {
 }
 
 impl State {
+    /// Digits run from 1 to `k` (4..=7).
+    pub fn k(&self) -> u8 {
+        self.k
+    }
+
+    /// The settled board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Swaps still to play (0..=100); the game is over at 0.
+    pub fn swaps_left(&self) -> u8 {
+        self.swaps_left
+    }
+
+    /// Points scored so far.
+    pub fn score(&self) -> i64 {
+        self.score
+    }
+
     /// The JSON form: `{"k", "board", "rng", "swaps_left", "score"}`.
     pub fn to_json(&self) -> Value {
         let form = StateJson {

@@ -38,11 +38,11 @@ pub enum SideJson {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Black's discs (bit 0 = a1, row-major).
-    pub black: u64,
+    pub(super) black: u64,
     /// White's discs.
-    pub white: u64,
+    pub(super) white: u64,
     /// Whose turn it is (`First` = black).
-    pub to_move: Player,
+    pub(super) to_move: Player,
 }
 
 impl State {
