@@ -25,8 +25,9 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub use board::{Color, State};
+pub use board::Color;
 pub use movegen::{Kind, Move};
+pub use state::State;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,

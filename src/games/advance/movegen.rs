@@ -6,9 +6,10 @@
 //! takes it back. Nothing is allocated per move.
 
 use super::board::{
-    flip, kind, owner, step, value, Color, State, BUILDER, CATAPULT, DIAG, DRAGON, EMPTY, GENERAL,
-    JESTER, KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, WIDTH, ZOMBIE,
+    flip, kind, owner, step, value, Color, BUILDER, CATAPULT, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
+    KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, WIDTH, ZOMBIE,
 };
+use super::state::State;
 
 /// What a move does (in JSON, its lower-case name: `move`, `capture`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]

@@ -17,8 +17,9 @@
 //! Reading is lenient: case and surrounding spaces do not matter, and the
 //! sign may be left out when the two squares name one legal move only.
 
-use super::board::{col_of, row_of, square, State, SIZE};
+use super::board::{col_of, row_of, square, SIZE};
 use super::movegen::{Kind, Move};
+use super::state::State;
 use crate::game::GameError;
 use serde_json::Value;
 

@@ -1,9 +1,14 @@
-//! The state's outside forms: the JSON object and the legacy 9-line text.
+//! The validated [`State`] and its outside forms: the JSON object and the
+//! legacy 9-line text.
 
-use super::board::{square, BoardError, Color, State, PLY_LIMIT, SIZE};
+use super::board::{
+    from_char, kind, owner, square, to_char, value, BoardError, Color, BLACK_TO_MOVE_KEY,
+    BOARD_CHARS, CELLS, EMPTY, GENERAL, NOBODY, OFF, PLY_LIMIT, SIZE, SQUARES, ZOBRIST,
+};
 use super::notation::square_name;
 use crate::game::{location, GameError, TextParams};
 use serde_json::Value;
+use std::fmt;
 
 /// The JSON state as read, before validation.
 #[derive(Clone, Debug)]
@@ -269,4 +274,226 @@ pub fn parse_text_request(body: &str, query: &TextParams) -> Result<State, GameE
     };
     parse_board_text(body, to_move, ply)
         .map_err(|detail| GameError::invalid_state_at("/board", detail))
+}
+
+/// A validated Advance position: the board, the side to move, and the ply
+/// count when known. At most one General per colour.
+#[derive(Clone)]
+pub struct State {
+    pub(crate) cells: [u8; CELLS],
+    pub(crate) to_move: Color,
+    pub(crate) ply: Option<u32>,
+    /// Padded square of each side's General, 0 when it has none.
+    pub(crate) generals: [u8; 2],
+    /// Material of each side.
+    pub(crate) material: [i32; 2],
+    /// Zobrist hash of the board and side to move.
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.cells == other.cells && self.to_move == other.to_move && self.ply == other.ply
+    }
+}
+
+impl Eq for State {}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} to move, ply {:?}", self.to_move.name(), self.ply)?;
+        f.write_str(&self.to_text())
+    }
+}
+
+/// The starting position.
+pub const START: [&str; SIZE] = [
+    "mjdsgscjm",
+    "bzzzzzzzb",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+    "BZZZZZZZB",
+    "MJCSGSDJM",
+];
+
+impl State {
+    /// The starting position, white to move at ply 0.
+    pub fn start() -> State {
+        State::from_rows(&START, Color::White, Some(0)).expect("the start position is valid")
+    }
+
+    /// Builds a state from 9 rows of 9 characters, checking every cell and
+    /// that no colour has two Generals.
+    pub fn from_rows<R: AsRef<str>>(
+        rows: &[R],
+        to_move: Color,
+        ply: Option<u32>,
+    ) -> Result<State, BoardError> {
+        if rows.len() != SIZE {
+            return Err(BoardError {
+                row: None,
+                col: None,
+                detail: format!("a board has {SIZE} rows, found {}", rows.len()),
+            });
+        }
+        let mut state = State {
+            cells: [OFF; CELLS],
+            to_move,
+            ply,
+            generals: [0, 0],
+            material: [0, 0],
+            hash: 0,
+        };
+        for (row, text) in rows.iter().enumerate() {
+            state.read_row(row, text.as_ref())?;
+        }
+        state.hash = state.full_hash();
+        Ok(state)
+    }
+
+    fn read_row(&mut self, row: usize, text: &str) -> Result<(), BoardError> {
+        let count = text.chars().count();
+        if count != SIZE {
+            return Err(BoardError {
+                row: Some(row),
+                col: None,
+                detail: format!("expected {SIZE} characters, found {count}"),
+            });
+        }
+        for (col, ch) in text.chars().enumerate() {
+            let Some(cell) = from_char(ch) else {
+                return Err(BoardError {
+                    row: Some(row),
+                    col: Some(col),
+                    detail: format!("unexpected character {ch:?}; expected one of {BOARD_CHARS}"),
+                });
+            };
+            let sq = square(row, col);
+            self.cells[sq] = cell;
+            if owner(cell) != NOBODY {
+                let side = owner(cell) as usize;
+                self.material[side] += value(cell);
+                if kind(cell) == GENERAL {
+                    self.add_general(side, sq, row, col)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_general(
+        &mut self,
+        side: usize,
+        sq: usize,
+        row: usize,
+        col: usize,
+    ) -> Result<(), BoardError> {
+        let first = self.generals[side] as usize;
+        if first != 0 {
+            let name = if side == 0 { "white" } else { "black" };
+            return Err(BoardError {
+                row: Some(row),
+                col: Some(col),
+                detail: format!(
+                    "a second {name} General (the first is on {}); a board has at most one General per colour",
+                    super::notation::square_name(first)
+                ),
+            });
+        }
+        self.generals[side] = sq as u8;
+        Ok(())
+    }
+
+    /// The hash computed from scratch.
+    pub(crate) fn full_hash(&self) -> u64 {
+        let mut hash = if self.to_move == Color::Black {
+            BLACK_TO_MOVE_KEY
+        } else {
+            0
+        };
+        for &sq in SQUARES.iter() {
+            let cell = self.cells[sq as usize];
+            if cell != EMPTY {
+                hash ^= ZOBRIST[sq as usize][cell as usize];
+            }
+        }
+        hash
+    }
+
+    /// Puts `cell` on `sq`, keeping hash, material and General squares in step.
+    #[inline]
+    pub(crate) fn put(&mut self, sq: usize, cell: u8) {
+        let old = self.cells[sq];
+        if old != EMPTY {
+            self.hash ^= ZOBRIST[sq][old as usize];
+            if owner(old) != NOBODY {
+                self.material[owner(old) as usize] -= value(old);
+            }
+        }
+        if cell != EMPTY {
+            self.hash ^= ZOBRIST[sq][cell as usize];
+            if owner(cell) != NOBODY {
+                self.material[owner(cell) as usize] += value(cell);
+                if kind(cell) == GENERAL {
+                    self.generals[owner(cell) as usize] = sq as u8;
+                }
+            }
+        }
+        self.cells[sq] = cell;
+    }
+
+    /// Passes the turn to the other side (and counts the ply when known).
+    pub(crate) fn pass_turn(&mut self) {
+        self.to_move = self.to_move.other();
+        self.hash ^= BLACK_TO_MOVE_KEY;
+        self.ply = self.ply.map(|p| p.saturating_add(1));
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// The number of plies played, when known.
+    pub fn ply(&self) -> Option<u32> {
+        self.ply
+    }
+
+    /// The cell code at a board row and column.
+    pub(crate) fn at(&self, row: usize, col: usize) -> u8 {
+        self.cells[square(row, col)]
+    }
+
+    /// The character at a board row and column.
+    pub fn char_at(&self, row: usize, col: usize) -> char {
+        to_char(self.at(row, col))
+    }
+
+    /// A side's material (the sum of its piece values).
+    pub fn material(&self, side: Color) -> i32 {
+        self.material[side.index()]
+    }
+
+    /// Whether the material rule has ended the game (ply known and 200 reached).
+    pub fn ply_limit_reached(&self) -> bool {
+        self.ply.is_some_and(|p| p >= PLY_LIMIT)
+    }
+
+    /// One row of the board as text.
+    pub fn row_text(&self, row: usize) -> String {
+        (0..SIZE).map(|col| self.char_at(row, col)).collect()
+    }
+
+    /// The 9-line text form, each line ending with `\n`.
+    pub fn to_text(&self) -> String {
+        let mut text = String::with_capacity(SIZE * (SIZE + 1));
+        for row in 0..SIZE {
+            text.push_str(&self.row_text(row));
+            text.push('\n');
+        }
+        text
+    }
 }

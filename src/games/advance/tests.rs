@@ -1,7 +1,8 @@
 //! Tests of the rules, forms and levels.
 
-use super::board::{square, State};
+use super::board::square;
 use super::movegen::{Kind, Move};
+use super::state::State;
 use super::{Advance, AdvanceTermination, Color};
 use crate::game::erased::{BotRequest, StateInput, TextParams};
 use crate::game::{BotParams, Bots, Budget, Codec, Outcome, Player, Rules};
@@ -580,8 +581,9 @@ fn strong_passes_the_seed_examples_at_many_budgets() {
 /// An independent, slow and plain implementation of the rules on a grid of
 /// characters, to check the fast generator against.
 mod slow {
-    use super::super::board::{Color, State};
+    use super::super::board::Color;
     use super::super::movegen::Kind;
+    use super::super::state::State;
 
     pub type Grid = [[char; 9]; 9];
     /// (kind, from, to) with (row, col) squares.

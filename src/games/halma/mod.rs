@@ -25,9 +25,10 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-pub use board::{CampRule, HalmaState};
+pub use board::CampRule;
 pub use bots::{Clock, ClockMode, HalmaOptions};
 pub use movegen::HalmaMove;
+pub use state::HalmaState;
 
 use crate::game::record::{self, BadMove};
 use crate::game::{

@@ -2,9 +2,9 @@
 //! camp rules, and the shortest chain of a jump move rebuilt on demand.
 
 use super::board::{
-    col, corner, goal, home, row, Bits, CampRule, Cell, HalmaState, CELLS, LANDINGS, NEIGHBOURS,
-    NONE,
+    col, corner, goal, home, row, Bits, CampRule, Cell, CELLS, LANDINGS, NEIGHBOURS, NONE,
 };
+use super::state::HalmaState;
 use crate::game::Player;
 
 /// A move: one piece from `from` to `to`, by a step or by a jump chain.

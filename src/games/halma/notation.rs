@@ -2,8 +2,9 @@
 //! them, and reading them back with a check of the chain and of the rules;
 //! and cutting a game's record into moves.
 
-use super::board::{cell, col, home, row, CampRule, Cell, HalmaState, SIZE};
+use super::board::{cell, col, home, row, CampRule, Cell, SIZE};
 use super::movegen::{camp_allows, generate, move_path, HalmaMove};
+use super::state::HalmaState;
 use crate::game::{GameError, Player};
 use serde_json::Value;
 

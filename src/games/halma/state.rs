@@ -1,7 +1,10 @@
-//! The state's JSON form and the board text, read with a precise error for
-//! every malformed field, row or cell.
+//! The validated position ([`HalmaState`]), its JSON form and the board
+//! text, read with a precise error for every malformed field, row or cell.
 
-use super::board::{cell, Bits, CampRule, HalmaState, PIECES, SIZE};
+use super::board::{
+    cell, goal, splitmix, Bits, CampRule, Cell, CAMPS, PIECES, PLIES_LEFT, SIZE, WHITE_TO_MOVE,
+    ZOBRIST,
+};
 use super::notation::side_name;
 use crate::game::{location, GameError, Player};
 use serde_json::{Map, Value};
@@ -273,4 +276,184 @@ pub enum SideJson {
     Black,
     /// White.
     White,
+}
+
+/// A validated Halma position: 19 pieces a side, whose turn, which camp
+/// rules, and where known the plies played and the ply limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HalmaState {
+    pub(crate) pieces: [Bits; 2],
+    pub(crate) to_move: Player,
+    pub(crate) camp_rule: CampRule,
+    /// Zobrist hash of the pieces and the side to move.
+    pub(crate) hash: u64,
+    /// Plies played since the start, when known.
+    pub(crate) ply: Option<u32>,
+    /// The ply at which the game ends if nobody has won, if any.
+    pub(crate) ply_limit: Option<u32>,
+}
+
+impl HalmaState {
+    /// Builds a state from piece sets (checked by the caller).
+    pub(crate) fn from_parts(pieces: [Bits; 2], to_move: Player, camp_rule: CampRule) -> Self {
+        let mut state = HalmaState {
+            pieces,
+            to_move,
+            camp_rule,
+            hash: 0,
+            ply: None,
+            ply_limit: None,
+        };
+        state.hash = state.compute_hash();
+        state
+    }
+
+    /// The starting position: each camp full of its owner's pieces.
+    pub fn start(to_move: Player, camp_rule: CampRule) -> Self {
+        Self::from_parts(CAMPS, to_move, camp_rule)
+    }
+
+    /// The same position with the ply count and the ply limit (checked by
+    /// the caller: a limit comes with a count that has not passed it).
+    pub(crate) fn with_plies(mut self, ply: Option<u32>, ply_limit: Option<u32>) -> Self {
+        self.ply = ply;
+        self.ply_limit = ply_limit;
+        self
+    }
+
+    /// The Zobrist hash from scratch.
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = if self.to_move == Player::Second {
+            WHITE_TO_MOVE
+        } else {
+            0
+        };
+        for (keys, pieces) in ZOBRIST.iter().zip(&self.pieces) {
+            for c in pieces.cells() {
+                h ^= keys[c as usize];
+            }
+        }
+        h
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub fn occupied(&self) -> Bits {
+        self.pieces[0].or(self.pieces[1])
+    }
+
+    /// The pieces of `side`.
+    #[inline]
+    pub fn side(&self, side: Player) -> Bits {
+        self.pieces[side.index()]
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The camp rules in force.
+    pub fn camp_rule(&self) -> CampRule {
+        self.camp_rule
+    }
+
+    /// The hash of the position and side to move and, under a ply limit,
+    /// of the plies left (the same board nearer the limit is another position).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        match self.plies_left() {
+            Some(left) => self.hash ^ splitmix(PLIES_LEFT ^ u64::from(left)),
+            None => self.hash,
+        }
+    }
+
+    /// Plies played since the start, when known.
+    pub fn ply(&self) -> Option<u32> {
+        self.ply
+    }
+
+    /// The ply at which the game ends if nobody has won, if any.
+    pub fn ply_limit(&self) -> Option<u32> {
+        self.ply_limit
+    }
+
+    /// Plies left before the ply limit ends the game, when both are known.
+    #[inline]
+    pub fn plies_left(&self) -> Option<u32> {
+        match (self.ply, self.ply_limit) {
+            (Some(ply), Some(limit)) => Some(limit.saturating_sub(ply)),
+            _ => None,
+        }
+    }
+
+    /// Whether the ply limit has ended the game (reached with the ply known).
+    #[inline]
+    pub fn ply_limit_reached(&self) -> bool {
+        self.plies_left() == Some(0)
+    }
+
+    /// Whether the game is over by a rule other than "no legal move": the
+    /// last mover has won, or the ply limit is reached.
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        self.has_won(self.to_move.other()) || self.ply_limit_reached()
+    }
+
+    /// Each side's pieces inside the camp it plays towards, indexed by side:
+    /// what the ply limit compares.
+    pub fn pieces_in_goal(&self) -> [u32; 2] {
+        [Player::First, Player::Second].map(|side| self.side(side).and(goal(side)).count())
+    }
+
+    /// The side with more pieces inside the opposing camp, `None` when equal:
+    /// the winner when the ply limit ends the game.
+    pub fn goal_leader(&self) -> Option<Player> {
+        let [first, second] = self.pieces_in_goal();
+        match first.cmp(&second) {
+            std::cmp::Ordering::Greater => Some(Player::First),
+            std::cmp::Ordering::Less => Some(Player::Second),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// Moves the mover's piece from `from` to `to`, passes the turn and
+    /// counts the ply when the count is known.
+    #[inline]
+    pub(crate) fn apply_move(&mut self, from: Cell, to: Cell) {
+        let s = self.to_move.index();
+        self.pieces[s].clear(from);
+        self.pieces[s].set(to);
+        self.hash ^= ZOBRIST[s][from as usize] ^ ZOBRIST[s][to as usize] ^ WHITE_TO_MOVE;
+        self.to_move = self.to_move.other();
+        self.ply = self.ply.map(|p| p.saturating_add(1));
+    }
+
+    /// Whether `side` has won: its goal camp is full and holds at least one of its pieces.
+    #[inline]
+    pub fn has_won(&self, side: Player) -> bool {
+        let target = goal(side);
+        let mine = self.side(side).and(target);
+        !mine.is_empty() && self.occupied().and(target) == target
+    }
+
+    /// The board as 16 text rows of `B`, `W` and `.`.
+    pub fn rows(&self) -> Vec<String> {
+        (0..SIZE)
+            .map(|y| {
+                (0..SIZE)
+                    .map(|x| {
+                        let c = cell(x, y);
+                        if self.pieces[0].has(c) {
+                            'B'
+                        } else if self.pieces[1].has(c) {
+                            'W'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 }

@@ -1,9 +1,10 @@
 //! Rules, fixtures, levels and property tests for Halma.
 
-use super::board::{cell, col, goal, home, row, Bits, CampRule, Cell, HalmaState, CELLS};
+use super::board::{cell, col, goal, home, row, Bits, CampRule, Cell, CELLS};
 use super::bots::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
 use super::movegen::{generate, has_any_move, HalmaMove};
 use super::notation::{notation, parse_move};
+use super::state::HalmaState;
 use super::{Halma, HalmaTermination};
 use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
 use proptest::prelude::*;

@@ -1,9 +1,10 @@
 //! The course's `input.txt` / `output.txt` text contract.
 
-use super::board::{Bits, CampRule, HalmaState};
+use super::board::{Bits, CampRule};
 use super::bots::{Clock, ClockMode};
 use super::movegen::HalmaMove;
 use super::notation::notation;
+use super::state::HalmaState;
 use super::state::{check_counts, parse_row};
 use crate::game::{location, GameError, Player};
 

@@ -3,10 +3,11 @@
 //! search in [`crate::search`].
 
 use crate::games::advance::board::{
-    kind, owner, step, value, Color, State, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
-    KING, KNIGHT, MINER, NOBODY, ORTHO, PLY_LIMIT, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
+    kind, owner, step, value, Color, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER, KING,
+    KNIGHT, MINER, NOBODY, ORTHO, PLY_LIMIT, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
 };
 use crate::games::advance::movegen::{Kind, Move};
+use crate::games::advance::state::State;
 use crate::games::advance::Advance;
 use crate::search::{Evaluate, WIN};
 

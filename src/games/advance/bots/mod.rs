@@ -6,8 +6,9 @@ pub mod eval;
 pub mod strong;
 
 use crate::game::{Budget, SearchReport, StopReason};
-use crate::games::advance::board::{Color, State};
+use crate::games::advance::board::Color;
 use crate::games::advance::movegen::Move;
+use crate::games::advance::state::State;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 

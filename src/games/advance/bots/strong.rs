@@ -19,8 +19,8 @@
 
 use super::{best_gain_moves, legal_moves};
 use crate::game::{BotChoice, Budget, GameError, LevelSpec, Outcome, SearchReport, StopReason};
-use crate::games::advance::board::State;
 use crate::games::advance::movegen::Move;
+use crate::games::advance::state::State;
 use crate::games::advance::{outcome, Advance};
 use crate::search::{self, SearchOptions, SearchResult, WIN};
 use std::time::{Duration, Instant};

@@ -2,9 +2,8 @@
 //! one of `strong` (progress, stragglers, camp filling, blocked pieces).
 
 use crate::game::Player;
-use crate::games::halma::board::{
-    goal, goal_distance, home, Bits, Cell, HalmaState, CELLS, NEIGHBOURS, NONE,
-};
+use crate::games::halma::board::{goal, goal_distance, home, Bits, Cell, CELLS, NEIGHBOURS, NONE};
+use crate::games::halma::state::HalmaState;
 
 /// The sum of Manhattan distances of `side`'s pieces to its goal corner.
 pub fn distance_sum(state: &HalmaState, side: Player) -> i32 {

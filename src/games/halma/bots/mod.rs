@@ -8,8 +8,8 @@ use self::search::{search, StrongOptions, WIN};
 use crate::game::{
     BotChoice, BotParams, Budget, GameError, LevelSpec, Player, SearchReport, StopReason,
 };
-use crate::games::halma::board::HalmaState;
 use crate::games::halma::movegen::{generate, HalmaMove};
+use crate::games::halma::state::HalmaState;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};

@@ -10,8 +10,9 @@
 
 use super::eval::{progress, strong_eval};
 use crate::game::{Budget, StopReason};
-use crate::games::halma::board::{HalmaState, CELLS};
+use crate::games::halma::board::CELLS;
 use crate::games::halma::movegen::{generate, generate_ignoring_outcome, HalmaMove};
+use crate::games::halma::state::HalmaState;
 use crate::search::score::{from_table, to_table};
 use crate::search::tt::{Bound, Table, TableEntry};
 pub use crate::search::WIN;
