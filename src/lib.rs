@@ -21,7 +21,7 @@
 //!   transposition table, per-worker table memory, and alpha-beta generic
 //!   over [`game::Rules`].
 //! - [`game`] — the abstraction every game implements ([`game::Rules`],
-//!   [`game::Bots`], [`game::Codec`]), games as one-line records and their
+//!   [`game::Bots`], [`game::Codec`], [`game::Referee`]), games as one-line records and their
 //!   replay ([`game::record`]), board symmetries ([`game::symmetry`]), the
 //!   type-erased JSON view of a game ([`game::erased`]) and the JSON
 //!   shapes that view takes and answers ([`game::wire`], which the API
@@ -30,8 +30,8 @@
 //!
 //! Every game folder `src/games/<id>/` has the same shape:
 //!
-//! - `mod.rs` — the registry face: the game type with its `Rules`, `Bots` and
-//!   `Codec` impls, its level enum (`declare_levels!`), its typed options, and
+//! - `mod.rs` — the registry face: the game type with its `Rules`, `Bots`,
+//!   `Codec` and `Referee` impls, its level enum (`declare_levels!`), its typed options, and
 //!   a doc that lists the folder's modules.
 //! - `state.rs` — the validated state: its invariants and its JSON (and text)
 //!   form, with errors that say where and why.

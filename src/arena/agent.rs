@@ -1,6 +1,6 @@
 //! Outside programs that play in a working folder, the Halma course's
 //! referee contract (`halma-agent:PATH [ARGS…]` in the arena, for a game
-//! with an agent input, [`Codec::agent_input`]): per move the referee
+//! with an agent input, [`Referee::agent_input`]): per move the referee
 //! writes `input.txt` (the mode, the side, the mover's time left, the
 //! board) to a fresh directory, runs `PATH ARGS` there, and reads
 //! `output.txt`, the move's notation (one `E` line, or `J` lines). The wall
@@ -12,7 +12,7 @@
 
 use super::player::{Choice, Forfeit, Player, Turn};
 use super::process::{self, FreshDir, Program};
-use crate::game::{Codec, Game};
+use crate::game::{Game, Referee};
 use serde_json::Value;
 use std::io::Read;
 use std::marker::PhantomData;
@@ -58,7 +58,7 @@ impl<G: Game> Player<G> for AgentPlayer<G> {
     }
 
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
-        let input = <G as Codec>::agent_input(state, turn.budget, turn.game_time_left)
+        let input = <G as Referee>::agent_input(state, turn.budget, turn.game_time_left)
             .ok_or_else(|| Forfeit(format!("{} has no agent input", G::info().id)))?;
         let dir = FreshDir::new().map_err(|e| Forfeit(format!("referee: {e}")))?;
         std::fs::write(dir.path().join(INPUT), input)
@@ -93,6 +93,7 @@ impl<G: Game> Player<G> for AgentPlayer<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Codec;
     use crate::games::halma::Halma;
     use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! Outside programs that play by board file, the Advance studio's contract
 //! (`cab201:PATH [ARGS…]` in the arena): per move the referee writes the
-//! board in the game's text form ([`Codec::board_file`]) to `IN` in a fresh
+//! board in the game's text form ([`Referee::board_file`]) to `IN` in a fresh
 //! directory, runs `PATH ARGS SIDE IN OUT` there under the move's time
 //! limit, and reads `OUT`, which must be exactly one legal successor of the
 //! board. Anything else forfeits: `timeout after 250 ms`, `exit code 1`,
@@ -9,7 +9,7 @@
 
 use super::player::{Choice, Forfeit, Player, Turn};
 use super::process::{self, FreshDir, Program};
-use crate::game::{Codec, Game};
+use crate::game::{Game, Referee};
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -60,7 +60,7 @@ impl<G: Game> Player<G> for BoardFilePlayer<G> {
     }
 
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
-        let board = <G as Codec>::board_file(state)
+        let board = <G as Referee>::board_file(state)
             .ok_or_else(|| Forfeit(format!("{} has no board file", G::info().id)))?;
         let side = G::info().sides[G::to_move(state) as usize].to_string();
         let dir = FreshDir::new().map_err(|e| Forfeit(format!("referee: {e}")))?;
@@ -102,7 +102,7 @@ impl<G: Game> Player<G> for BoardFilePlayer<G> {
         G::legal_moves(state, &mut legal);
         legal
             .into_iter()
-            .find(|mv| <G as Codec>::board_file(&G::apply(state, mv)).as_deref() == Some(&text))
+            .find(|mv| <G as Referee>::board_file(&G::apply(state, mv)).as_deref() == Some(&text))
             .map(|mv| Choice {
                 mv,
                 nodes: None,

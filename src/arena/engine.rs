@@ -167,7 +167,7 @@ pub struct GameRecord {
     pub nodes: [u64; 2],
     /// The final position's margin from seat A's view (Reversi's disc
     /// difference), for a game that has one and a game that ended on the
-    /// board ([`Codec::margin`](crate::game::Codec::margin)).
+    /// board ([`Referee::margin`](crate::game::Referee::margin)).
     pub margin_a: Option<i64>,
 }
 

@@ -1,6 +1,6 @@
 //! Outside engines that speak GTP, the Go Text Protocol as Othello engines
 //! use it (`gtp:COMMAND [ARGS…]` in the arena, for a game whose codec says
-//! it speaks GTP, [`Codec::speaks_gtp`](crate::game::Codec::speaks_gtp)): one engine process per game, kept
+//! it speaks GTP, [`Referee::speaks_gtp`](crate::game::Referee::speaks_gtp)): one engine process per game, kept
 //! running in a fresh directory and a process group of its own, killed with
 //! its group when the player is dropped. At the start `boardsize 8` and
 //! `clear_board`; every move the engine did not make itself (the other

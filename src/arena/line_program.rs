@@ -1,17 +1,17 @@
 //! Outside programs that play by lines, the Number Crush course's
 //! `ai_player(K, board)` as a process (`exec:PATH [ARGS…]` in the crush
-//! benchmark, for a game with a program line, [`Codec::program_line`]):
+//! benchmark, for a game with a program line, [`Referee::program_line`]):
 //! the program runs for the whole game in a fresh directory and its own
 //! process group; per move the referee writes one line (`K BOARD` for
 //! Number Crush) and reads one line back within the move's time plus
-//! grace, the move as [`Codec::read_program_line`] reads it (`0102` or
+//! grace, the move as [`Referee::read_program_line`] reads it (`0102` or
 //! `102`). Anything else forfeits: `timeout after N ms`, `the program quit`,
 //! or `illegal: …`; the program is then killed with its group, as it is
 //! when the game ends.
 
 use super::player::{Choice, Forfeit, Player, Turn};
 use super::process::{LineChild, LineFailure, Program};
-use crate::game::{Codec, Game};
+use crate::game::{Game, Referee};
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
@@ -69,7 +69,7 @@ impl<G: Game> Player<G> for LinePlayer<G> {
     }
 
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
-        let line = <G as Codec>::program_line(state)
+        let line = <G as Referee>::program_line(state)
             .ok_or_else(|| Forfeit(format!("{} has no program line", G::info().id)))?;
         let limit = turn.budget + self.grace + std::mem::take(&mut self.startup);
         let deadline = Instant::now() + limit;

@@ -3,7 +3,7 @@
 //! of their points), not by the luck of the boards they happened to get.
 //!
 //! A game `seed` of a match starts from the game's seeded start
-//! ([`Codec::seeded_game`](crate::game::Codec::seeded_game)), and every
+//! ([`Referee::seeded_game`](crate::game::Referee::seeded_game)), and every
 //! turn's seed comes from the game's seed and the ply only, so a
 //! node-capped level scores the same on a board whoever else plays it and
 //! however busy the machine is.

@@ -1,17 +1,20 @@
 //! The game abstraction: what every game implements, and what the rest of the
 //! crate may know about a game. This module imports nothing else from the crate.
 //!
-//! A game is a type implementing three traits, one a concern:
+//! A game is a type implementing four traits, one a concern, each built
+//! on the rules alone (siblings, not a chain):
 //!
 //! - [`Rules`]: the validated state, the move type, whose turn it is, the
-//!   legal moves, applying one, and the outcome. Search, perft and the match
-//!   engine need nothing more.
+//!   legal moves, applying one, and the outcome. Search and perft need
+//!   nothing more.
 //! - [`Bots`]: the typed [`Level`] enum (declared once with
 //!   [`crate::declare_levels!`]), the typed bot options a request may carry,
-//!   and the levels' moves and analyses.
+//!   the levels' moves and analyses, and the ladder's tables.
 //! - [`Codec`]: the static [`GameInfo`], typed new-game options, the JSON
 //!   state and moves, notation, a game's one-line record, and the legacy
 //!   text forms.
+//! - [`Referee`] (on top of the codec): what only a match needs, the
+//!   contracts outside programs play by and a match's defaults.
 //!
 //! Together they make a [`Game`]. [`record`] replays a game from its moves
 //! or its record; [`symmetry`] turns a position to the canonical twin its
@@ -299,15 +302,13 @@ pub struct Analysis<M> {
 }
 
 /// A request in the game's own text form, parsed: the state, and for a bot
-/// the level and options the text carries (such as Halma's clock).
+/// the level the text names.
 #[derive(Clone, Debug)]
-pub struct TextRequest<S, O> {
+pub struct TextRequest<S> {
     /// The state the text describes.
     pub state: S,
     /// The level the text itself names, if any (a query's `level` overrides it).
     pub level: Option<String>,
-    /// The game's bot options the text carries.
-    pub options: O,
 }
 
 /// The rules of a game: positions, moves and how a game ends. This is all
@@ -443,9 +444,8 @@ pub trait Bots: Rules {
 
 /// A game's forms: the JSON state and move objects, notation, the legacy
 /// text forms, its static description and how a new game starts. This is
-/// all the type-erased HTTP view adds to the rules and the bots (a text form
-/// may carry bot options, such as Halma's clock in `input.txt`).
-pub trait Codec: Bots {
+/// all the type-erased HTTP view adds to the rules and the bots.
+pub trait Codec: Rules {
     /// The options of a new game (`new`'s `options` object), deserialized
     /// with unknown fields refused; [`NoOptions`] for a game that always
     /// starts from one position. `Default` is the game's default start.
@@ -520,7 +520,7 @@ pub trait Codec: Bots {
     fn parse_text(
         _body: &str,
         _params: &TextParams,
-    ) -> Result<TextRequest<Self::State, Self::BotOptions>, GameError> {
+    ) -> Result<TextRequest<Self::State>, GameError> {
         Err(GameError::NoTextForm)
     }
 
@@ -536,7 +536,15 @@ pub trait Codec: Bots {
     fn text_bot_move(_before: &Self::State, _mv: &Self::Move, _after: &Self::State) -> String {
         String::new()
     }
+}
 
+/// What only a match needs beyond the rules and forms: the contracts
+/// outside programs play by (a board file, a working folder, GTP, a
+/// line protocol), the time a match gives by default, the margin its
+/// tables show, and a one-player match's seeded starts. The arena
+/// ([`crate::arena`]) and `gamebot ladder` read it; the HTTP view never
+/// does. Every default refuses the contract or takes the plain choice.
+pub trait Referee: Codec {
     /// The board file outside programs read and write (the Advance
     /// studio's `white|black IN OUT` contract): the state's text form
     /// without the side to move, which the program is told by name. `None`,
@@ -571,13 +579,13 @@ pub trait Codec: Bots {
 
     /// The line a line-protocol program reads for a move (the crush
     /// course's `ai_player(K, board)` as a process: `K BOARD`); it answers
-    /// one line, read by [`Codec::read_program_line`]. `None`, the default,
+    /// one line, read by [`Referee::read_program_line`]. `None`, the default,
     /// for a game without such a contract.
     fn program_line(_state: &Self::State) -> Option<String> {
         None
     }
 
-    /// Reads a line-protocol program's answer (see [`Codec::program_line`]),
+    /// Reads a line-protocol program's answer (see [`Referee::program_line`]),
     /// by default as the move's notation.
     fn read_program_line(state: &Self::State, line: &str) -> Result<Self::Move, GameError> {
         Self::parse_move(state, &Value::String(line.trim().to_string()))
@@ -606,7 +614,7 @@ pub trait Codec: Bots {
     }
 }
 
-/// The time a match gives each side by default ([`Codec::match_time`]).
+/// The time a match gives each side by default ([`Referee::match_time`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchTime {
     /// A time for every move (the Advance studio's 250 ms).
@@ -615,8 +623,9 @@ pub enum MatchTime {
     GameClock(Duration),
 }
 
-/// A whole game: its [`Rules`], [`Bots`] and [`Codec`]. Every type that has
-/// all three is one; the registry, the HTTP view and the arena take this.
-pub trait Game: Codec {}
+/// A whole game: its [`Rules`], [`Bots`], [`Codec`] and [`Referee`].
+/// Every type that has all four is one; the registry, the HTTP view and the
+/// arena take this.
+pub trait Game: Rules + Bots + Codec + Referee {}
 
-impl<G: Codec> Game for G {}
+impl<G: Rules + Bots + Codec + Referee> Game for G {}

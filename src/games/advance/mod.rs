@@ -31,7 +31,7 @@ pub use state::State;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    NoOptions, Outcome, Player, Rules, Rung, SearchReport, TextRequest,
+    NoOptions, Outcome, Player, Referee, Rules, Rung, SearchReport, TextRequest,
 };
 use crate::search;
 use serde_json::Value;
@@ -272,18 +272,19 @@ impl Codec for Advance {
     fn parse_text(
         body: &str,
         query: &crate::game::TextParams,
-    ) -> Result<TextRequest<State, NoOptions>, GameError> {
+    ) -> Result<TextRequest<State>, GameError> {
         Ok(TextRequest {
             state: state::parse_text_request(body, query)?,
             level: None,
-            options: NoOptions::default(),
         })
     }
 
     fn text_bot_move(_before: &State, _mv: &Move, after: &State) -> String {
         after.to_text()
     }
+}
 
+impl Referee for Advance {
     fn board_file(state: &State) -> Option<String> {
         Some(state.to_text())
     }

@@ -43,7 +43,7 @@ mod tests;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    OptionInfo, Outcome, Player, Rules, Rung,
+    OptionInfo, Outcome, Player, Referee, Rules, Rung,
 };
 use board::{Board, GameRefill, CELLS, SIDE};
 use notation::{Swap, ALL_SWAPS};
@@ -96,7 +96,7 @@ impl Crush {
         }
     }
 
-    /// The position a line-protocol program is given ([`Codec::program_line`]:
+    /// The position a line-protocol program is given ([`Referee::program_line`]:
     /// `K BOARD`, the 100 digits row by row), with `swaps_left` swaps to
     /// play, as the program sees it: it never sees the generator (a
     /// placeholder one stands in) or the score.
@@ -403,7 +403,9 @@ impl Codec for Crush {
     fn describe_move(state: &State, mv: &Swap) -> Option<Value> {
         Some(Self::describe_swap(state, *mv))
     }
+}
 
+impl Referee for Crush {
     /// The course's `ai_player(K, board)` as a process: `K` and the 100
     /// digits row by row, e.g. `4 1234…`.
     fn program_line(state: &State) -> Option<String> {

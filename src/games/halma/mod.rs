@@ -33,7 +33,7 @@ pub use state::HalmaState;
 use crate::game::record::{self, BadMove};
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    OptionInfo, Outcome, Player, Rules, Rung, TextRequest,
+    OptionInfo, Outcome, Player, Referee, Rules, Rung, TextRequest,
 };
 use crate::search::{Evaluate, SearchOptions};
 use serde_json::Value;
@@ -335,7 +335,7 @@ impl Codec for Halma {
     fn parse_text(
         body: &str,
         query: &crate::game::TextParams,
-    ) -> Result<TextRequest<HalmaState, HalmaOptions>, GameError> {
+    ) -> Result<TextRequest<HalmaState>, GameError> {
         let camp_rule = match query.get("camp_rule") {
             None => CampRule::Referee,
             Some(value) => state::parse_camp_rule(value).ok_or_else(|| {
@@ -346,12 +346,23 @@ impl Codec for Halma {
         Ok(TextRequest {
             state: input.state,
             level: None,
-            options: HalmaOptions {
-                clock: Some(input.clock),
-            },
         })
     }
 
+    /// One move per line; a jump chain's lines are joined by `; `.
+    fn text_legal_moves(state: &HalmaState, moves: &[HalmaMove]) -> String {
+        moves
+            .iter()
+            .map(|m| notation::notation(state, m).replace('\n', "; ") + "\n")
+            .collect()
+    }
+
+    fn text_bot_move(before: &HalmaState, mv: &HalmaMove, _after: &HalmaState) -> String {
+        text::output_text(before, mv)
+    }
+}
+
+impl Referee for Halma {
     /// The course referee's `input.txt`: GAME with the clock's remainder
     /// in a match with game clocks, SINGLE with the move's time otherwise.
     fn agent_input(
@@ -375,18 +386,6 @@ impl Codec for Halma {
     /// The course's whole-game clock: 300 s a side.
     fn match_time() -> MatchTime {
         MatchTime::GameClock(Duration::from_secs(300))
-    }
-
-    /// One move per line; a jump chain's lines are joined by `; `.
-    fn text_legal_moves(state: &HalmaState, moves: &[HalmaMove]) -> String {
-        moves
-            .iter()
-            .map(|m| notation::notation(state, m).replace('\n', "; ") + "\n")
-            .collect()
-    }
-
-    fn text_bot_move(before: &HalmaState, mv: &HalmaMove, _after: &HalmaState) -> String {
-        text::output_text(before, mv)
     }
 }
 

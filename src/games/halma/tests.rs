@@ -6,7 +6,9 @@ use super::movegen::{generate, has_any_move, HalmaMove};
 use super::notation::{notation, parse_move};
 use super::state::HalmaState;
 use super::{Halma, HalmaTermination};
-use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
+use crate::game::{
+    BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Referee, Rules,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};

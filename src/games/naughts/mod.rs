@@ -45,7 +45,7 @@ pub use state::{Cell, Move, State, Turn};
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    OptionInfo, Outcome, Player, Rules, Rung,
+    OptionInfo, Outcome, Player, Referee, Rules, Rung,
 };
 use serde_json::Value;
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -278,3 +278,5 @@ impl Codec for Naughts {
         crate::game::record::read_texts::<Naughts>(start, notation::record_moves(record))
     }
 }
+
+impl Referee for Naughts {}

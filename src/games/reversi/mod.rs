@@ -41,7 +41,7 @@ pub use state::State;
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    Outcome, Player, Rules, Rung, Symmetry, TextRequest,
+    Outcome, Player, Referee, Rules, Rung, Symmetry, TextRequest,
 };
 use board::Bits;
 use serde_json::{json, Value};
@@ -213,17 +213,6 @@ impl Codec for Reversi {
         notation::read_record(start, record)
     }
 
-    /// Othello engines speak GTP; `d3` is the same square for them (row 1
-    /// at the top, as GRhino shows it).
-    fn speaks_gtp() -> bool {
-        true
-    }
-
-    /// Black's discs minus white's.
-    fn margin(state: &State) -> Option<i64> {
-        Some(i64::from(state.black.count_ones()) - i64::from(state.white.count_ones()))
-    }
-
     fn describe_move(state: &State, mv: &Move) -> Option<Value> {
         let Move::Place(sq) = *mv else {
             return None;
@@ -237,16 +226,28 @@ impl Codec for Reversi {
     fn parse_text(
         body: &str,
         query: &crate::game::TextParams,
-    ) -> Result<TextRequest<State, NoOptions>, GameError> {
+    ) -> Result<TextRequest<State>, GameError> {
         Ok(TextRequest {
             state: state::parse_text(body, query)?,
             level: None,
-            options: NoOptions::default(),
         })
     }
 
     fn text_bot_move(_before: &State, _mv: &Move, after: &State) -> String {
         state::to_text(after)
+    }
+}
+
+impl Referee for Reversi {
+    /// Othello engines speak GTP; `d3` is the same square for them (row 1
+    /// at the top, as GRhino shows it).
+    fn speaks_gtp() -> bool {
+        true
+    }
+
+    /// Black's discs minus white's.
+    fn margin(state: &State) -> Option<i64> {
+        Some(i64::from(state.black.count_ones()) - i64::from(state.white.count_ones()))
     }
 }
 
