@@ -21,7 +21,7 @@ use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
 use crate::config::ServeConfig;
 use crate::game::ladder::{keeps_its_own_budget, LadderFile, PairResult, RatedLevel, Rung};
-use crate::game::{AnyLevel, Bots, Game, GameError, Level};
+use crate::game::{AnyLevel, Game, GameError, Ladder, Level};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use std::path::PathBuf;
@@ -399,18 +399,18 @@ impl GameVisitor for LadderShape {
 
     fn visit<G: Game>(self) -> Self::Output {
         let id = G::info().id;
-        match <G as Bots>::LADDER.len() {
+        match <G as Ladder>::LADDER.len() {
             0 | 1 => Err(CliError::usage(format!(
                 "{id} has no numbered levels to measure"
             ))),
             n => Ok(Shape {
                 levels: n as u8,
-                opening_plies: <G as Bots>::LADDER_OPENING_PLIES,
+                opening_plies: <G as Ladder>::LADDER_OPENING_PLIES,
                 keeps_own_budget: (1..=n as u8)
                     .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
                     .collect(),
-                plays: <G as Bots>::LADDER.iter().map(Rung::describe).collect(),
-                zero: <G as Bots>::LADDER_ZERO.map(|zero| zero.id()),
+                plays: <G as Ladder>::LADDER.iter().map(Rung::describe).collect(),
+                zero: <G as Ladder>::LADDER_ZERO.map(|zero| zero.id()),
             }),
         }
     }

@@ -1,7 +1,7 @@
 //! `gamebot ladder GAME` for a one-player game (Number Crush): every
 //! numbered level plays the same game seeds (`--seed` and the `--games`
 //! seeds after it) in each of the game's ladder variants (`k=4` … `k=7`,
-//! [`Bots::LADDER_VARIANTS`]), through the arena's one-player match
+//! [`Ladder::LADDER_VARIANTS`]), through the arena's one-player match
 //! ([`crate::arena::solo`]). The file gives each level's mean score per
 //! variant and its gain over the level below on the same seeds, with the
 //! gain's 95% interval. Each level's games in a variant are journaled as
@@ -14,7 +14,7 @@ use crate::arena::solo::{mean, play_solo, PairedGain, SoloSpec};
 use crate::arena::stats::round;
 use crate::arena::{LevelPlayer, Player};
 use crate::game::ladder::{LadderFile, Rung, ScoredLevel, VariantScore};
-use crate::game::{read_new_options, AnyLevel, Bots, Game};
+use crate::game::{read_new_options, AnyLevel, Game, Ladder};
 use crate::games::{self, GameVisitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,7 +50,7 @@ struct Variant {
 }
 
 /// The game's ladder variants, named by their fields (`{"k":4}` → `k=4`).
-fn variants<G: Bots>() -> Result<Vec<Variant>, CliError> {
+fn variants<G: Ladder>() -> Result<Vec<Variant>, CliError> {
     if G::LADDER_VARIANTS.is_empty() {
         return Ok(vec![Variant {
             name: "default".to_string(),
@@ -203,7 +203,7 @@ fn find<'a>(
 
 /// The ladder file: each level's mean per variant and its gain over the
 /// level below on the same seeds.
-fn scores_file<G: Bots>(
+fn scores_file<G: Ladder>(
     args: &LadderArgs,
     variants: &[Variant],
     levels: std::ops::RangeInclusive<u8>,

@@ -19,6 +19,35 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt::{self, Display};
 
+/// A game's difficulty ladder: its numbered levels, weakest first, each a
+/// [`Rung`] of the bots, and what `gamebot ladder` measured of them. Apart
+/// from [`Bots`] so that the bots' trait says how to play and this one how
+/// the levels are tabled and rated.
+pub trait Ladder: Bots {
+    /// The numbered levels `1`…`N`, weakest first; empty for a game
+    /// without a ladder.
+    const LADDER: &'static [Rung] = &[];
+
+    /// The named level a two-player ladder is rated from, its zero: the
+    /// game's uniformly random mover, which `gamebot ladder` plays against
+    /// level 1; `None` for a game without a rated ladder.
+    const LADDER_ZERO: Option<Self::Level> = None;
+
+    /// Random plies that open every game `gamebot ladder` plays: enough
+    /// that its games start from many different positions, since a
+    /// node-capped level plays the same game again from the same one.
+    const LADDER_OPENING_PLIES: usize = 2;
+
+    /// The variants a one-player game's ladder measures each level in,
+    /// each as new-game options (a JSON object, `{"k":4}`), named in the
+    /// ladder file by their fields (`k=4`); empty for the default game only.
+    const LADDER_VARIANTS: &'static [&'static str] = &[];
+
+    /// The ratings `gamebot ladder` measured for [`Ladder::LADDER`]
+    /// (`data/ladder/<game>.json`, included at build time), if any.
+    const LADDER_RATINGS: Option<&'static str> = None;
+}
+
 /// How one numbered level plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Rung {
@@ -151,7 +180,7 @@ impl<L: Level> AnyLevel<L> {
     /// anything else a named level. An unknown name or a number off the
     /// ladder is `unknown_level`, naming the numbered and the named levels
     /// (and, for a name, the named level it most likely meant).
-    pub fn parse<G: Bots<Level = L>>(text: &str) -> Result<Self, GameError> {
+    pub fn parse<G: Ladder<Level = L>>(text: &str) -> Result<Self, GameError> {
         if !is_numbered(text) {
             return LevelSpec::parse(text)
                 .map(AnyLevel::Named)
@@ -178,13 +207,13 @@ impl<L: Level> AnyLevel<L> {
     }
 
     /// The game's default level, with no options.
-    pub fn default_of<G: Bots<Level = L>>() -> Self {
+    pub fn default_of<G: Ladder<Level = L>>() -> Self {
         AnyLevel::Named(LevelSpec::plain(G::DEFAULT_LEVEL))
     }
 }
 
 /// Every level id of `G`, numbered first: `1-8, random, norvig, strong`.
-fn known_levels<G: Bots>() -> String {
+fn known_levels<G: Ladder>() -> String {
     let named = G::Level::ALL.iter().map(|def| def.id);
     let numbered = match G::LADDER.len() {
         0 => None,
@@ -210,7 +239,7 @@ impl<L: Display> Display for AnyLevel<L> {
 /// The move `G` plays at `level`. A sampled or capped rung searches with
 /// its own caps, not `budget`'s limits (only its stop flag); the top rung
 /// is the default level under `budget`.
-pub fn choose<G: Bots>(
+pub fn choose<G: Ladder>(
     state: &G::State,
     level: &AnyLevel<G::Level>,
     params: &BotParams<G::BotOptions>,
@@ -271,7 +300,7 @@ pub fn choose<G: Bots>(
 }
 
 /// Rung `n` (counted from 1) of `G`'s ladder; `None` past either end.
-fn rung_at<G: Bots>(n: u8) -> Option<&'static Rung> {
+fn rung_at<G: Ladder>(n: u8) -> Option<&'static Rung> {
     G::LADDER.get(usize::from(n).checked_sub(1)?)
 }
 
@@ -280,7 +309,7 @@ fn rung_at<G: Bots>(n: u8) -> Option<&'static Rung> {
 /// worse move on purpose on a share of moves and so squanders the leads its
 /// scores report (a 700-centipawn lead between Advance's 70% and 55% slips
 /// went the other way in 7 of 38 games played out).
-pub fn scores_its_own_play<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
+pub fn scores_its_own_play<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
     match level {
         AnyLevel::Named(_) => true,
         AnyLevel::Numbered(n) => !matches!(rung_at::<G>(*n), Some(Rung::Sampled { .. })),
@@ -291,7 +320,7 @@ pub fn scores_its_own_play<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
 /// it is given (a sampled or capped rung): such a level can be slow but
 /// never late, so a match times its moves without forfeiting them on time,
 /// and its results do not depend on how busy the machine is.
-pub fn keeps_its_own_budget<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
+pub fn keeps_its_own_budget<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
     match level {
         AnyLevel::Named(_) => false,
         AnyLevel::Numbered(n) => matches!(
@@ -304,7 +333,7 @@ pub fn keeps_its_own_budget<G: Bots>(level: &AnyLevel<G::Level>) -> bool {
 /// The think time a report of rung `n` of `G` echoes: none for a sampled
 /// or capped rung (they search to a node cap, whatever the request's
 /// budget), and the request's for a full rung.
-pub fn rung_time_ms<G: Bots>(n: u8, budget: &Budget) -> Option<u64> {
+pub fn rung_time_ms<G: Ladder>(n: u8, budget: &Budget) -> Option<u64> {
     match rung_at::<G>(n)? {
         Rung::Sampled { .. } | Rung::Capped { .. } => None,
         Rung::Full => budget.time_ms,

@@ -1,15 +1,16 @@
 //! The game abstraction: what every game implements, and what the rest of the
 //! crate may know about a game. This module imports nothing else from the crate.
 //!
-//! A game is a type implementing four traits, one a concern, each built
-//! on the rules alone (siblings, not a chain):
+//! A game is a type implementing five traits, one a concern, built on the
+//! rules (siblings, not a chain):
 //!
 //! - [`Rules`]: the validated state, the move type, whose turn it is, the
 //!   legal moves, applying one, and the outcome. Search and perft need
 //!   nothing more.
 //! - [`Bots`]: the typed [`Level`] enum (declared once with
 //!   [`crate::declare_levels!`]), the typed bot options a request may carry,
-//!   the levels' moves and analyses, and the ladder's tables.
+//!   and the levels' moves and analyses; [`Ladder`] (on top of the bots):
+//!   the numbered levels' rungs and their measured ratings.
 //! - [`Codec`]: the static [`GameInfo`], typed new-game options, the JSON
 //!   state and moves, notation, a game's one-line record, and the legacy
 //!   text forms.
@@ -42,7 +43,7 @@ pub mod wire;
 pub use budget::{Budget, Clamped, Observer, SearchReport, StopFlag, StopReason};
 pub use erased::{DynGame, Erased, TextParams};
 pub use error::{Fault, GameError};
-pub use ladder::{AnyLevel, Rung};
+pub use ladder::{AnyLevel, Ladder, Rung};
 pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;
 pub use symmetry::Symmetry;
@@ -387,29 +388,6 @@ pub trait Bots: Rules {
     /// The level used when a request names none.
     const DEFAULT_LEVEL: Self::Level;
 
-    /// The numbered levels `1`…`N`, weakest first; empty for a game
-    /// without a ladder.
-    const LADDER: &'static [Rung] = &[];
-
-    /// The named level a two-player ladder is rated from, its zero: the
-    /// game's uniformly random mover, which `gamebot ladder` plays against
-    /// level 1; `None` for a game without a rated ladder.
-    const LADDER_ZERO: Option<Self::Level> = None;
-
-    /// Random plies that open every game `gamebot ladder` plays: enough
-    /// that its games start from many different positions, since a
-    /// node-capped level plays the same game again from the same one.
-    const LADDER_OPENING_PLIES: usize = 2;
-
-    /// The variants a one-player game's ladder measures each level in,
-    /// each as new-game options (a JSON object, `{"k":4}`), named in the
-    /// ladder file by their fields (`k=4`); empty for the default game only.
-    const LADDER_VARIANTS: &'static [&'static str] = &[];
-
-    /// The ratings `gamebot ladder` measured for [`Bots::LADDER`]
-    /// (`data/ladder/<game>.json`, included at build time), if any.
-    const LADDER_RATINGS: Option<&'static str> = None;
-
     /// The win model fitted on the engine's own self-play
     /// (`data/calibration/<game>.json`, included at build time), if any:
     /// with one, analyses and bot moves give the side to move's chance of
@@ -623,9 +601,9 @@ pub enum MatchTime {
     GameClock(Duration),
 }
 
-/// A whole game: its [`Rules`], [`Bots`], [`Codec`] and [`Referee`].
-/// Every type that has all four is one; the registry, the HTTP view and the
+/// A whole game: its [`Rules`], [`Bots`], [`Ladder`], [`Codec`] and
+/// [`Referee`]. Every type that has all five is one; the registry, the HTTP view and the
 /// arena take this.
-pub trait Game: Rules + Bots + Codec + Referee {}
+pub trait Game: Rules + Bots + Ladder + Codec + Referee {}
 
-impl<G: Rules + Bots + Codec + Referee> Game for G {}
+impl<G: Rules + Bots + Ladder + Codec + Referee> Game for G {}

@@ -30,8 +30,8 @@ pub use movegen::{Kind, Move};
 pub use state::State;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    NoOptions, Outcome, Player, Referee, Rules, Rung, SearchReport, TextRequest,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
+    MatchTime, NoOptions, Outcome, Player, Referee, Rules, Rung, SearchReport, TextRequest,
 };
 use crate::search;
 use serde_json::Value;
@@ -146,25 +146,6 @@ impl Bots for Advance {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: AdvanceLevel = AdvanceLevel::Strong;
-    // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
-    // temperature on a share of moves, since erring a little on every move
-    // loses every game. Above them `strong` under a node cap, then the top.
-    // Every step is aimed near 200, since an 80-game pair moves by up to
-    // 100 between runs (docs/LADDER.md); measured whole in
-    // data/ladder/advance.json.
-    const LADDER: &'static [Rung] = &[
-        Rung::slipping(2, 100_000, 0.68, 300.0),
-        Rung::slipping(2, 100_000, 0.55, 300.0),
-        Rung::slipping(2, 100_000, 0.40, 300.0),
-        Rung::slipping(2, 100_000, 0.28, 300.0),
-        Rung::slipping(2, 100_000, 0.18, 300.0),
-        Rung::slipping(2, 100_000, 0.08, 300.0),
-        Rung::capped(20_000, ""),
-        Rung::Full,
-    ];
-    const LADDER_ZERO: Option<AdvanceLevel> = Some(AdvanceLevel::Legal);
-    const LADDER_RATINGS: Option<&'static str> =
-        Some(include_str!("../../../data/ladder/advance.json"));
 
     const WIN_MODEL: Option<&'static str> =
         Some(include_str!("../../../data/calibration/advance.json"));
@@ -223,6 +204,28 @@ impl Bots for Advance {
             &bots::strong::options(),
         ))
     }
+}
+
+impl Ladder for Advance {
+    // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
+    // temperature on a share of moves, since erring a little on every move
+    // loses every game. Above them `strong` under a node cap, then the top.
+    // Every step is aimed near 200, since an 80-game pair moves by a lot
+    // between runs (docs/LADDER.md); measured whole in
+    // data/ladder/advance.json.
+    const LADDER: &'static [Rung] = &[
+        Rung::slipping(2, 100_000, 0.68, 300.0),
+        Rung::slipping(2, 100_000, 0.55, 300.0),
+        Rung::slipping(2, 100_000, 0.40, 300.0),
+        Rung::slipping(2, 100_000, 0.28, 300.0),
+        Rung::slipping(2, 100_000, 0.18, 300.0),
+        Rung::slipping(2, 100_000, 0.08, 300.0),
+        Rung::capped(20_000, ""),
+        Rung::Full,
+    ];
+    const LADDER_ZERO: Option<AdvanceLevel> = Some(AdvanceLevel::Legal);
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/advance.json"));
 }
 
 impl Codec for Advance {

@@ -42,8 +42,8 @@ pub mod state;
 mod tests;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    OptionInfo, Outcome, Player, Referee, Rules, Rung,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
+    NoOptions, OptionInfo, Outcome, Player, Referee, Rules, Rung,
 };
 use board::{Board, GameRefill, CELLS, SIDE};
 use notation::{Swap, ALL_SWAPS};
@@ -278,21 +278,6 @@ impl Bots for Crush {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: CrushLevel = CrushLevel::Strong;
-    // Scores are points. The top is `strong` under a node cap, not at the
-    // default time: 5,700 and 40,000 positions a swap score the same
-    // (docs/crush-strong.md), and a cap keeps every level load-independent.
-    // Levels 1-3 play a one-swap lookahead, from any matching swap alike
-    // to nearly always the best-looking one.
-    const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 400, 1_000_000.0),
-        Rung::sampled(1, 400, 20.0),
-        Rung::sampled(1, 400, 4.0),
-        Rung::capped(5_700, ""),
-    ];
-    const LADDER_VARIANTS: &'static [&'static str] =
-        &[r#"{"k":4}"#, r#"{"k":5}"#, r#"{"k":6}"#, r#"{"k":7}"#];
-    const LADDER_RATINGS: Option<&'static str> =
-        Some(include_str!("../../../data/ladder/crush.json"));
 
     fn choose_move(
         state: &State,
@@ -311,6 +296,24 @@ impl Bots for Crush {
     ) -> Result<Analysis<Swap>, GameError> {
         Ok(bots::analyze(&bots::View::of(state), top, params, budget))
     }
+}
+
+impl Ladder for Crush {
+    // Scores are points. The top is `strong` under a node cap, not at the
+    // default time: 5,700 and 40,000 positions a swap score the same
+    // (docs/crush-strong.md), and a cap keeps every level load-independent.
+    // Levels 1-3 play a one-swap lookahead, from any matching swap alike
+    // to nearly always the best-looking one.
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 400, 1_000_000.0),
+        Rung::sampled(1, 400, 20.0),
+        Rung::sampled(1, 400, 4.0),
+        Rung::capped(5_700, ""),
+    ];
+    const LADDER_VARIANTS: &'static [&'static str] =
+        &[r#"{"k":4}"#, r#"{"k":5}"#, r#"{"k":6}"#, r#"{"k":7}"#];
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/crush.json"));
 }
 
 impl Codec for Crush {

@@ -32,8 +32,8 @@ pub use state::HalmaState;
 
 use crate::game::record::{self, BadMove};
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, MatchTime,
-    OptionInfo, Outcome, Player, Referee, Rules, Rung, TextRequest,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
+    MatchTime, OptionInfo, Outcome, Player, Referee, Rules, Rung, TextRequest,
 };
 use crate::search::{Evaluate, SearchOptions};
 use serde_json::Value;
@@ -167,32 +167,6 @@ impl Bots for Halma {
     type BotOptions = HalmaOptions;
 
     const DEFAULT_LEVEL: HalmaLevel = HalmaLevel::Strong;
-    // Scores are `strong`'s evaluation: a piece's cost grows by about 10 to
-    // 25 a square it still has to go. Low levels are 2-ply searches that
-    // slip (a draw at T 30, about two squares) on a share of moves; above
-    // them `strong` under node caps, whose strength comes in lumps where an
-    // iteration completes (docs/LADDER.md): runs measured 12k -> 35k at
-    // +57 and 150k -> 300k at +0 (20 of 40), so the caps sit on the lumps,
-    // and 150k is the last rung below the top (300k -> top was 13-3). The
-    // 28% slip at the bottom keeps the number of levels even, which keeps
-    // the top out of the two-apart pairs.
-    const LADDER: &'static [Rung] = &[
-        Rung::slipping(2, 50_000, 0.28, 30.0),
-        Rung::slipping(2, 50_000, 0.18, 30.0),
-        Rung::slipping(2, 50_000, 0.06, 30.0),
-        Rung::capped(250, ""),
-        Rung::capped(500, ""),
-        Rung::capped(700, ""),
-        Rung::capped(1_000, ""),
-        Rung::capped(4_000, ""),
-        Rung::capped(12_000, ""),
-        Rung::capped(50_000, ""),
-        Rung::capped(150_000, ""),
-        Rung::Full,
-    ];
-    const LADDER_ZERO: Option<HalmaLevel> = Some(HalmaLevel::Random);
-    const LADDER_RATINGS: Option<&'static str> =
-        Some(include_str!("../../../data/ladder/halma.json"));
 
     const WIN_MODEL: Option<&'static str> =
         Some(include_str!("../../../data/calibration/halma.json"));
@@ -249,6 +223,33 @@ impl Bots for Halma {
             state, top, &budget, &options,
         ))
     }
+}
+
+impl Ladder for Halma {
+    // Scores are `strong`'s evaluation: a piece's cost grows by about 10 to
+    // 25 a square it still has to go. Low levels are 2-ply searches that
+    // slip (a draw at T 30, about two squares) on a share of moves; above
+    // them `strong` under node caps, whose strength comes in lumps where an
+    // iteration completes, so the caps sit on the lumps (the probes that
+    // showed it are in docs/LADDER.md). The slip at the bottom keeps the
+    // number of levels even, which keeps the top out of the two-apart pairs.
+    const LADDER: &'static [Rung] = &[
+        Rung::slipping(2, 50_000, 0.28, 30.0),
+        Rung::slipping(2, 50_000, 0.18, 30.0),
+        Rung::slipping(2, 50_000, 0.06, 30.0),
+        Rung::capped(250, ""),
+        Rung::capped(500, ""),
+        Rung::capped(700, ""),
+        Rung::capped(1_000, ""),
+        Rung::capped(4_000, ""),
+        Rung::capped(12_000, ""),
+        Rung::capped(50_000, ""),
+        Rung::capped(150_000, ""),
+        Rung::Full,
+    ];
+    const LADDER_ZERO: Option<HalmaLevel> = Some(HalmaLevel::Random);
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/halma.json"));
 }
 
 impl Codec for Halma {

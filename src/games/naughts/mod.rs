@@ -44,8 +44,8 @@ pub use state::{Cell, Move, State, Turn};
 
 use crate::game::record::BadMove;
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    OptionInfo, Outcome, Player, Referee, Rules, Rung,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
+    NoOptions, OptionInfo, Outcome, Player, Referee, Rules, Rung,
 };
 use serde_json::Value;
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -187,18 +187,6 @@ impl Bots for Naughts {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
-    // Scores are the solver's evaluation (a line holding one marker of a
-    // side is 4, two 16; a marker in hand 4) below a decided game. Perfect
-    // play is a draw, so the game spans little: see docs/LADDER.md.
-    const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 20_000, 250_000.0),
-        Rung::sampled(2, 20_000, 40.0),
-        Rung::sampled(4, 20_000, 5.0),
-        Rung::capped(1_000_000, ""),
-    ];
-    const LADDER_ZERO: Option<NaughtsLevel> = Some(NaughtsLevel::Random);
-    const LADDER_RATINGS: Option<&'static str> =
-        Some(include_str!("../../../data/ladder/naughts.json"));
 
     fn choose_move(
         state: &State,
@@ -217,6 +205,21 @@ impl Bots for Naughts {
     ) -> Result<Analysis<Turn>, GameError> {
         Ok(bots::analyze(state, top, budget))
     }
+}
+
+impl Ladder for Naughts {
+    // Scores are the solver's evaluation (a line holding one marker of a
+    // side is 4, two 16; a marker in hand 4) below a decided game. Perfect
+    // play is a draw, so the game spans little: see docs/LADDER.md.
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 20_000, 250_000.0),
+        Rung::sampled(2, 20_000, 40.0),
+        Rung::sampled(4, 20_000, 5.0),
+        Rung::capped(1_000_000, ""),
+    ];
+    const LADDER_ZERO: Option<NaughtsLevel> = Some(NaughtsLevel::Random);
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/naughts.json"));
 }
 
 impl Codec for Naughts {

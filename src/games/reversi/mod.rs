@@ -40,8 +40,8 @@ pub use state::State;
 
 use crate::game::record::BadMove;
 use crate::game::{
-    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, LevelSpec, NoOptions,
-    Outcome, Player, Referee, Rules, Rung, Symmetry, TextRequest,
+    Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
+    NoOptions, Outcome, Player, Referee, Rules, Rung, Symmetry, TextRequest,
 };
 use board::Bits;
 use serde_json::{json, Value};
@@ -111,27 +111,6 @@ impl Bots for Reversi {
     type BotOptions = NoOptions;
 
     const DEFAULT_LEVEL: ReversiLevel = ReversiLevel::Strong;
-    // Scores are hundredths of a disc (exact endgame scores are whole discs).
-    // Spaced by 200-game probes from 8-ply openings; measured steps of
-    // +100 to +233 Elo, 1,788 from level 1 to 12 (docs/LADDER.md).
-    const LADDER_OPENING_PLIES: usize = 8;
-    const LADDER: &'static [Rung] = &[
-        Rung::sampled(1, 200_000, 1500.0),
-        Rung::sampled(1, 200_000, 400.0),
-        Rung::sampled(2, 200_000, 250.0),
-        Rung::sampled(3, 200_000, 60.0),
-        Rung::sampled(4, 200_000, 40.0),
-        Rung::sampled(6, 200_000, 20.0),
-        Rung::capped(1_000, "solve=0"),
-        Rung::capped(3_000, "solve=0"),
-        Rung::capped(10_000, "solve=0"),
-        Rung::capped(100_000, ""),
-        Rung::capped(400_000, "solve=18,solve_nodes=20000000"),
-        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000"),
-    ];
-    const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
-    const LADDER_RATINGS: Option<&'static str> =
-        Some(include_str!("../../../data/ladder/reversi.json"));
 
     const WIN_MODEL: Option<&'static str> =
         Some(include_str!("../../../data/calibration/reversi.json"));
@@ -158,6 +137,30 @@ impl Bots for Reversi {
     ) -> Result<Analysis<Move>, GameError> {
         Ok(bots::analyze(state, top, budget))
     }
+}
+
+impl Ladder for Reversi {
+    // Scores are hundredths of a disc (exact endgame scores are whole discs).
+    // Spaced by 200-game probes from 8-ply openings; the measured steps are
+    // in data/ladder/reversi.json, the probes in docs/LADDER.md.
+    const LADDER_OPENING_PLIES: usize = 8;
+    const LADDER: &'static [Rung] = &[
+        Rung::sampled(1, 200_000, 1500.0),
+        Rung::sampled(1, 200_000, 400.0),
+        Rung::sampled(2, 200_000, 250.0),
+        Rung::sampled(3, 200_000, 60.0),
+        Rung::sampled(4, 200_000, 40.0),
+        Rung::sampled(6, 200_000, 20.0),
+        Rung::capped(1_000, "solve=0"),
+        Rung::capped(3_000, "solve=0"),
+        Rung::capped(10_000, "solve=0"),
+        Rung::capped(100_000, ""),
+        Rung::capped(400_000, "solve=18,solve_nodes=20000000"),
+        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000"),
+    ];
+    const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
+    const LADDER_RATINGS: Option<&'static str> =
+        Some(include_str!("../../../data/ladder/reversi.json"));
 }
 
 impl Codec for Reversi {
