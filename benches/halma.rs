@@ -1,7 +1,7 @@
 //! Halma: move generation, perft, strong-search and ladder-level speed.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gamebot::game::{ladder, perft, AnyLevel, BotParams, Bots, Budget, LevelSpec, Player, Rules};
+use gamebot::game::{ladder, perft, AnyLevel, BotParams, Bots, Budget, LevelSpec, Rules, Side};
 use gamebot::games::halma::bots::eval::progress;
 use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
 use rand::{Rng, SeedableRng};
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 /// forward moves (greedy play alone jams a piece at home, leaving few moves).
 fn midgame() -> HalmaState {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut s = HalmaState::start(Player::First, CampRule::Referee);
+    let mut s = HalmaState::start(Side::First, CampRule::Referee);
     let mut moves = Vec::new();
     for _ in 0..50 {
         moves.clear();
@@ -28,7 +28,7 @@ fn midgame() -> HalmaState {
 }
 
 fn movegen(c: &mut Criterion) {
-    let start = HalmaState::start(Player::First, CampRule::Referee);
+    let start = HalmaState::start(Side::First, CampRule::Referee);
     let mid = midgame();
     let mut moves: Vec<HalmaMove> = Vec::with_capacity(512);
     c.bench_function("halma legal_moves start", |b| {

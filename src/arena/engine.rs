@@ -2,7 +2,7 @@
 
 use super::clock::{SideClock, TimeControl};
 use super::player::{Choice, Forfeit, Player, Turn};
-use crate::game::{Game, Outcome, Player as Side};
+use crate::game::{Game, Outcome, Side};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

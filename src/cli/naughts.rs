@@ -8,7 +8,7 @@
 //! [`crate::cli`]); a closed standard output (a pager quit) ends it quietly.
 
 use super::CliError;
-use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
+use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, Side};
 use crate::games::naughts::notation::parse_typed;
 use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Move, Naughts, NaughtsLevel, State, Turn};
@@ -107,10 +107,10 @@ pub fn checked_level(text: &str) -> Result<LevelSpec<NaughtsLevel>, CliError> {
     Ok(LevelSpec::parse(text)?)
 }
 
-fn player_name(player: Player) -> &'static str {
+fn player_name(player: Side) -> &'static str {
     match player {
-        Player::First => "Naughts (O)",
-        Player::Second => "Crosses (X)",
+        Side::First => "Naughts (O)",
+        Side::Second => "Crosses (X)",
     }
 }
 
@@ -119,7 +119,7 @@ fn player_name(player: Player) -> &'static str {
 /// every row between dash separators.
 pub fn render(state: &State) -> String {
     let mut out = String::new();
-    for player in [Player::First, Player::Second] {
+    for player in [Side::First, Side::Second] {
         out += &hand_line(state, player);
         out += "\n";
     }
@@ -148,7 +148,7 @@ pub fn render(state: &State) -> String {
 /// them (`"   1  2  3"`), which it does not do for the empty hand. So "nothing
 /// after it" is read as "no sizes after the label", and the line ends at the
 /// colon.
-fn hand_line(state: &State, player: Player) -> String {
+fn hand_line(state: &State, player: Side) -> String {
     let sizes: Vec<String> = state.hand(player).iter().map(u8::to_string).collect();
     let label = format!("{} has:", side_name(player));
     if sizes.is_empty() {
@@ -233,7 +233,7 @@ fn play_one(
     output: &mut impl Write,
 ) -> Result<Ended, CliError> {
     let mut state = State::new(session.grid_size, session.pieces);
-    let mut last_mover: Option<Player> = None;
+    let mut last_mover: Option<Side> = None;
     loop {
         write!(output, "\n{}", render(&state))?;
         match Naughts::outcome(&state) {
@@ -257,7 +257,7 @@ fn play_one(
             )?;
         }
         writeln!(output, "{} to move.", player_name(mover))?;
-        let turn = if session.bot.is_some() && mover == Player::Second {
+        let turn = if session.bot.is_some() && mover == Side::Second {
             bot_move(session, game_number, &state, output)?
         } else {
             match human_move(&state, input, output)? {
@@ -295,7 +295,7 @@ fn bot_move(
 
 /// How many markers have been played: varies the bot's seed from move to move.
 fn state_ply(state: &State) -> u64 {
-    (state.played(Player::First) + state.played(Player::Second)) as u64
+    (state.played(Side::First) + state.played(Side::Second)) as u64
 }
 
 fn human_move(

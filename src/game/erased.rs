@@ -15,7 +15,7 @@ pub use super::wire::{
 };
 use super::{
     Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo, Observer,
-    Player, SearchReport, Symmetry,
+    SearchReport, Side, Symmetry,
 };
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -129,7 +129,7 @@ enum Perspective {
     /// The side to move's (the default).
     Mover,
     /// One side's, whoever is to move.
-    Side(Player),
+    Side(Side),
 }
 
 impl Perspective {
@@ -142,8 +142,8 @@ impl Perspective {
             return Ok(Perspective::Mover);
         }
         match sides.iter().position(|side| *side == text) {
-            Some(0) => Ok(Perspective::Side(Player::First)),
-            Some(_) => Ok(Perspective::Side(Player::Second)),
+            Some(0) => Ok(Perspective::Side(Side::First)),
+            Some(_) => Ok(Perspective::Side(Side::Second)),
             None => Err(GameError::invalid_option_at(
                 "/perspective",
                 format!(
@@ -155,7 +155,7 @@ impl Perspective {
     }
 
     /// Whether scores in `state` are turned to the other side's view.
-    fn flips(self, to_move: Player) -> bool {
+    fn flips(self, to_move: Side) -> bool {
         matches!(self, Perspective::Side(side) if side != to_move)
     }
 }

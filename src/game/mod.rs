@@ -56,19 +56,19 @@ use std::time::Duration;
 
 /// A side. Two-player games use both; one-player games only `First`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
+pub enum Side {
     /// The side that moves first from the starting position.
     First,
     /// The other side.
     Second,
 }
 
-impl Player {
+impl Side {
     /// The opponent of this side.
-    pub fn other(self) -> Player {
+    pub fn other(self) -> Side {
         match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
+            Side::First => Side::Second,
+            Side::Second => Side::First,
         }
     }
 
@@ -100,13 +100,13 @@ pub enum Outcome<T> {
     /// The game is over and `winner` has won.
     Win {
         /// Who won.
-        winner: Player,
+        winner: Side,
         /// Why, in a few words (`"more discs"`, `"no legal move"`).
         reason: String,
         /// How the game ended, as data.
         termination: T,
         /// The final tally per side in the game's own terms (what
-        /// [`GameInfo::score_counts`] says), indexed by [`Player::index`].
+        /// [`GameInfo::score_counts`] says), indexed by [`Side::index`].
         score: [i64; 2],
     },
     /// The game is over without a winner.
@@ -115,7 +115,7 @@ pub enum Outcome<T> {
         reason: String,
         /// How the game ended, as data.
         termination: T,
-        /// The final tally per side, indexed by [`Player::index`].
+        /// The final tally per side, indexed by [`Side::index`].
         score: [i64; 2],
     },
     /// A one-player game has ended.
@@ -328,7 +328,7 @@ pub trait Rules: Send + Sync + 'static {
     type Termination: Termination;
 
     /// Whose turn it is (for one-player games always `First`).
-    fn to_move(state: &Self::State) -> Player;
+    fn to_move(state: &Self::State) -> Side;
 
     /// Every legal move, appended to `out` (empty when the game is over).
     fn legal_moves(state: &Self::State, out: &mut Vec<Self::Move>);

@@ -23,7 +23,7 @@
 
 use super::erased::{AnalyzedMove, Erased};
 use super::record::Replay;
-use super::{BotParams, Budget, Game, GameError, Outcome, Player, SearchReport};
+use super::{BotParams, Budget, Game, GameError, Outcome, SearchReport, Side};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -78,7 +78,7 @@ pub struct PositionEval {
     /// The best move's notation.
     best_notation: Option<String>,
     /// Where the game is over: each side's result (1 win, ½ draw, 0 loss),
-    /// by [`Player::index`].
+    /// by [`Side::index`].
     result: Option<[f64; 2]>,
     /// What the search did.
     report: SearchReport,
@@ -336,10 +336,10 @@ impl<G: Game> Review for GameReview<G> {
 
     fn summary(&self, plies: &[PlyReview], nodes: u64) -> ReviewSummary {
         let sides = G::info().sides;
-        let players: &[Player] = if Self::one_player() {
-            &[Player::First]
+        let players: &[Side] = if Self::one_player() {
+            &[Side::First]
         } else {
-            &[Player::First, Player::Second]
+            &[Side::First, Side::Second]
         };
         let sides = players
             .iter()

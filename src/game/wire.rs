@@ -6,8 +6,8 @@
 //! reads and writes them.
 
 use super::{
-    Budget, GameError, LadderZeroInfo, LevelInfo, NumberedLevelInfo, OptionInfo, Outcome, Player,
-    SearchReport, Termination,
+    Budget, GameError, LadderZeroInfo, LevelInfo, NumberedLevelInfo, OptionInfo, Outcome,
+    SearchReport, Side, Termination,
 };
 use schemars::{JsonSchema, Schema};
 use serde::Serialize;
@@ -333,7 +333,7 @@ pub enum OutcomeStatus {
 /// The JSON form of an outcome, with the game's names for the sides: the
 /// `termination` as the game's enum names it, and `score` keyed by side.
 pub fn outcome_json<T: Termination>(outcome: &Outcome<T>, sides: &[&str]) -> Value {
-    let side = |player: Player| {
+    let side = |player: Side| {
         sides
             .get(player.index())
             .copied()

@@ -1,7 +1,7 @@
 //! Checks of the generic search against brute force on small synthetic games.
 
 use super::*;
-use crate::game::{Budget, Player, Rules, StopReason};
+use crate::game::{Budget, Rules, Side, StopReason};
 
 /// How the test games end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -18,7 +18,7 @@ struct Nim;
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Pile {
     stones: u32,
-    mover: Player,
+    mover: Side,
 }
 
 /// An endless game whose positions get pseudo-random values: a tree for
@@ -28,7 +28,7 @@ struct Tree;
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Node {
     path: u64,
-    mover: Player,
+    mover: Side,
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -43,7 +43,7 @@ impl Rules for Nim {
     type State = Pile;
     type Move = u32;
     type Termination = TestTermination;
-    fn to_move(state: &Pile) -> Player {
+    fn to_move(state: &Pile) -> Side {
         state.mover
     }
     fn legal_moves(state: &Pile, out: &mut Vec<u32>) {
@@ -82,7 +82,7 @@ impl Rules for Tree {
     type State = Node;
     type Move = u64;
     type Termination = TestTermination;
-    fn to_move(state: &Node) -> Player {
+    fn to_move(state: &Node) -> Side {
         state.mover
     }
     fn legal_moves(state: &Node, out: &mut Vec<u64>) {
@@ -120,7 +120,7 @@ impl Rules for PassingTree {
     type State = Node;
     type Move = u64;
     type Termination = TestTermination;
-    fn to_move(state: &Node) -> Player {
+    fn to_move(state: &Node) -> Side {
         state.mover
     }
     fn legal_moves(state: &Node, out: &mut Vec<u64>) {
@@ -183,7 +183,7 @@ fn alpha_beta_scores_equal_plain_minimax() {
     for seed in 0..60u64 {
         let root = Node {
             path: mix(seed),
-            mover: Player::First,
+            mover: Side::First,
         };
         for depth in 1..=5 {
             let result = search::<Tree>(
@@ -211,7 +211,7 @@ fn alpha_beta_scores_equal_plain_minimax() {
 fn analysis_ranks_every_root_move_exactly() {
     let root = Node {
         path: mix(7),
-        mover: Player::First,
+        mover: Side::First,
     };
     let roots = rank::<Tree>(
         &root,
@@ -237,7 +237,7 @@ fn solves_nim_and_says_it_is_proven() {
     for stones in 1..=14 {
         let pile = Pile {
             stones,
-            mover: Player::First,
+            mover: Side::First,
         };
         let result = search::<Nim>(&pile, &Budget::unlimited(), &SearchOptions::default());
         assert!(result.proven, "{stones} stones");
@@ -262,7 +262,7 @@ fn solves_nim_and_says_it_is_proven() {
 fn a_raised_stop_flag_still_returns_a_legal_move() {
     let root = Node {
         path: 1,
-        mover: Player::First,
+        mover: Side::First,
     };
     let budget = Budget::unlimited();
     budget.stop.raise();
@@ -277,7 +277,7 @@ fn a_raised_stop_flag_still_returns_a_legal_move() {
 fn a_node_cap_stops_the_search_deterministically() {
     let root = Node {
         path: 99,
-        mover: Player::First,
+        mover: Side::First,
     };
     let budget = Budget::unlimited().nodes(5_000);
     let a = search::<Tree>(&root, &budget, &SearchOptions::default());
@@ -291,7 +291,7 @@ fn a_node_cap_stops_the_search_deterministically() {
 fn a_search_started_after_its_deadline_finishes_depth_one_and_stops() {
     let root = Node {
         path: 5,
-        mover: Player::First,
+        mover: Side::First,
     };
     let mut budget = Budget::with_time_ms(0);
     budget.deadline = Some(std::time::Instant::now());
@@ -322,7 +322,7 @@ fn the_opt_in_prunings_search_fewer_nodes_and_never_claim_a_proof() {
     for seed in 0..20u64 {
         let root = Node {
             path: mix(seed + 1000),
-            mover: Player::First,
+            mover: Side::First,
         };
         let budget = Budget::unlimited().depth(7);
         let plain = search::<PassingTree>(&root, &budget, &SearchOptions::default());
@@ -352,7 +352,7 @@ fn the_opt_in_prunings_keep_nim_solved() {
     for stones in 1..=14 {
         let pile = Pile {
             stones,
-            mover: Player::First,
+            mover: Side::First,
         };
         let result = search::<Nim>(&pile, &Budget::unlimited(), &all_prunings());
         if stones % 4 == 0 {
@@ -368,7 +368,7 @@ fn the_opt_in_prunings_keep_nim_solved() {
 fn the_opt_in_prunings_respect_a_node_cap_deterministically() {
     let root = Node {
         path: 77,
-        mover: Player::First,
+        mover: Side::First,
     };
     let budget = Budget::unlimited().nodes(20_000);
     let a = search::<PassingTree>(&root, &budget, &all_prunings());

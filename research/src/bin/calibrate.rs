@@ -16,7 +16,7 @@
 use clap::Parser;
 use gamebot::arena::engine::run_parallel;
 use gamebot::game::calibration::{logistic, PhaseFit, WinModel};
-use gamebot::game::{BotParams, Bots, Budget, Codec, Outcome, Player, Rules};
+use gamebot::game::{BotParams, Bots, Budget, Codec, Outcome, Rules, Side};
 use gamebot::games::{advance::Advance, halma::Halma, reversi::Reversi};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -176,7 +176,7 @@ fn self_play<G: Bots + Codec>(args: &Args) -> (Vec<Sample>, usize) {
 fn one_game<G: Bots + Codec>(args: &Args, index: usize) -> Option<Vec<Sample>> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ (index as u64).wrapping_mul(0x9e37_79b9));
     let mut state = G::new_game(Default::default()).expect("the default game starts");
-    let mut seen: Vec<(u32, i64, Player)> = Vec::new();
+    let mut seen: Vec<(u32, i64, Side)> = Vec::new();
     let mut moves = Vec::new();
     for ply in 0..args.max_plies {
         if !matches!(G::outcome(&state), Outcome::Ongoing) {
@@ -202,8 +202,8 @@ fn one_game<G: Bots + Codec>(args: &Args, index: usize) -> Option<Vec<Sample>> {
 }
 
 /// The samples of a finished game, each with its mover's result.
-fn finish<G: Rules>(end: &G::State, seen: Vec<(u32, i64, Player)>) -> Vec<Sample> {
-    let result = |mover: Player| match G::outcome(end) {
+fn finish<G: Rules>(end: &G::State, seen: Vec<(u32, i64, Side)>) -> Vec<Sample> {
+    let result = |mover: Side| match G::outcome(end) {
         Outcome::Win { winner, .. } if winner == mover => 1.0,
         Outcome::Win { .. } => 0.0,
         _ => 0.5,

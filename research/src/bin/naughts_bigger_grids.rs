@@ -10,7 +10,7 @@
 //! Defaults: 10 games per board (4×4 with 5 and 9 pieces, 5×5 with 6, 8×8
 //! with 9), 100 ms a `perfect` move; `greedy` moves at once.
 
-use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Outcome, Player, Rules};
+use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Outcome, Rules, Side};
 use gamebot::games::naughts::{Naughts, State};
 use std::collections::BTreeMap;
 
@@ -31,9 +31,9 @@ fn main() {
         let (mut proven, mut moves) = (0, 0);
         for game in 0..games {
             let perfect = if game % 2 == 0 {
-                Player::First
+                Side::First
             } else {
-                Player::Second
+                Side::Second
             };
             let mut state = State::new(grid, pieces);
             let mut ply = 0;

@@ -10,7 +10,7 @@
 //!
 //! `SEED` (default 5) picks the random positions.
 
-use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Player};
+use gamebot::game::{BotParams, Bots, Budget, LevelSpec, Side};
 use gamebot::games::reversi::board::{Bits, Board};
 use gamebot::games::reversi::{Reversi, State};
 use std::time::Instant;
@@ -61,7 +61,7 @@ fn main() {
         let Some(board) = random_position(&mut seed, empties) else {
             continue;
         };
-        let state = State::from_board(board, Player::First);
+        let state = State::from_board(board, Side::First);
         for ms in [10, 100, 1000] {
             let started = Instant::now();
             let choice = Reversi::choose_move(

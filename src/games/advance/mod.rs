@@ -31,7 +31,7 @@ pub use state::State;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    MatchTime, NoOptions, Outcome, Player, Referee, Rules, Rung, SearchReport, TextRequest,
+    MatchTime, NoOptions, Outcome, Referee, Rules, Rung, SearchReport, Side, TextRequest,
 };
 use crate::search;
 use serde_json::Value;
@@ -40,10 +40,10 @@ use std::time::Duration;
 /// The Advance game, for the registry.
 pub struct Advance;
 
-fn player(color: Color) -> Player {
+fn player(color: Color) -> Side {
     match color {
-        Color::White => Player::First,
-        Color::Black => Player::Second,
+        Color::White => Side::First,
+        Color::Black => Side::Second,
     }
 }
 
@@ -63,7 +63,7 @@ pub enum AdvanceTermination {
 }
 
 /// Each side's material (the piece values the move-limit rule counts),
-/// indexed by [`Player::index`].
+/// indexed by [`Side::index`].
 fn material_score(state: &State) -> [i64; 2] {
     [Color::White, Color::Black].map(|color| i64::from(state.material(color)))
 }
@@ -77,13 +77,13 @@ pub fn outcome(state: &State) -> Outcome<AdvanceTermination> {
         let reason = "more material after 100 full turns".to_string();
         return match score[0].cmp(&score[1]) {
             std::cmp::Ordering::Greater => Outcome::Win {
-                winner: Player::First,
+                winner: Side::First,
                 reason,
                 termination,
                 score,
             },
             std::cmp::Ordering::Less => Outcome::Win {
-                winner: Player::Second,
+                winner: Side::Second,
                 reason,
                 termination,
                 score,
@@ -123,7 +123,7 @@ impl Rules for Advance {
     type Move = Move;
     type Termination = AdvanceTermination;
 
-    fn to_move(state: &State) -> Player {
+    fn to_move(state: &State) -> Side {
         player(state.to_move())
     }
 

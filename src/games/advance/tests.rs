@@ -5,7 +5,7 @@ use super::movegen::{Kind, Move};
 use super::state::State;
 use super::{Advance, AdvanceTermination, Color};
 use crate::game::erased::{BotRequest, StateInput, TextParams};
-use crate::game::{BotParams, Bots, Budget, Codec, Outcome, Player, Rules};
+use crate::game::{BotParams, Bots, Budget, Codec, Outcome, Rules, Side};
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> Value {
@@ -152,7 +152,7 @@ fn zombie_on_its_last_row_has_no_moves_and_its_side_loses() {
     assert_eq!(
         Advance::outcome(&state),
         Outcome::Win {
-            winner: Player::Second,
+            winner: Side::Second,
             reason: "no legal move".into(),
             termination: AdvanceTermination::NoLegalMove,
             score: [1, 1],
@@ -455,7 +455,7 @@ fn material_rule_after_200_plies() {
     assert_eq!(
         Advance::outcome(&white_ahead),
         Outcome::Win {
-            winner: Player::Second,
+            winner: Side::Second,
             reason: "more material after 100 full turns".into(),
             termination: AdvanceTermination::MoveLimit,
             score: [4, 7],

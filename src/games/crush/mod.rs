@@ -43,7 +43,7 @@ mod tests;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    NoOptions, OptionInfo, Outcome, Player, Referee, Rules, Rung,
+    NoOptions, OptionInfo, Outcome, Referee, Rules, Rung, Side,
 };
 use board::{Board, GameRefill, CELLS, SIDE};
 use notation::{Swap, ALL_SWAPS};
@@ -246,8 +246,8 @@ impl Rules for Crush {
     type Move = Swap;
     type Termination = CrushTermination;
 
-    fn to_move(_state: &State) -> Player {
-        Player::First
+    fn to_move(_state: &State) -> Side {
+        Side::First
     }
 
     fn legal_moves(state: &State, out: &mut Vec<Swap>) {

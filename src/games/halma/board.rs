@@ -1,7 +1,7 @@
 //! Board geometry (cells, camps, neighbour tables) and 256-bit cell sets;
 //! the validated position is [`super::state::HalmaState`].
 
-use crate::game::Player;
+use crate::game::Side;
 
 /// Cells per side of the board.
 pub const SIZE: usize = 16;
@@ -200,28 +200,28 @@ pub static CAMPS: [Bits; 2] = [build_camp(true), build_camp(false)];
 
 /// The side's own camp, where it starts.
 #[inline]
-pub fn home(side: Player) -> Bits {
+pub fn home(side: Side) -> Bits {
     CAMPS[side.index()]
 }
 
 /// The camp the side plays towards (the opponent's home).
 #[inline]
-pub fn goal(side: Player) -> Bits {
+pub fn goal(side: Side) -> Bits {
     CAMPS[side.other().index()]
 }
 
 /// The side's own corner: black 0,0, white 15,15.
 #[inline]
-pub fn corner(side: Player) -> (usize, usize) {
+pub fn corner(side: Side) -> (usize, usize) {
     match side {
-        Player::First => (0, 0),
-        Player::Second => (SIZE - 1, SIZE - 1),
+        Side::First => (0, 0),
+        Side::Second => (SIZE - 1, SIZE - 1),
     }
 }
 
 /// Manhattan distance from `c` to the side's goal corner.
 #[inline]
-pub fn goal_distance(side: Player, c: Cell) -> u32 {
+pub fn goal_distance(side: Side, c: Cell) -> u32 {
     let (gx, gy) = corner(side.other());
     (col(c).abs_diff(gx) + row(c).abs_diff(gy)) as u32
 }
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn incremental_hash_matches_recomputed() {
-        let mut s = HalmaState::start(Player::First, CampRule::Referee);
+        let mut s = HalmaState::start(Side::First, CampRule::Referee);
         s.apply_move(cell(4, 0), cell(5, 0));
         assert_eq!(s.hash, s.compute_hash());
     }

@@ -33,7 +33,7 @@ pub use state::HalmaState;
 use crate::game::record::{self, BadMove};
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    MatchTime, OptionInfo, Outcome, Player, Referee, Rules, Rung, TextRequest,
+    MatchTime, OptionInfo, Outcome, Referee, Rules, Rung, Side, TextRequest,
 };
 use crate::search::{Evaluate, SearchOptions};
 use serde_json::Value;
@@ -119,7 +119,7 @@ impl Rules for Halma {
     type Move = HalmaMove;
     type Termination = HalmaTermination;
 
-    fn to_move(state: &HalmaState) -> Player {
+    fn to_move(state: &HalmaState) -> Side {
         state.to_move()
     }
 
@@ -175,7 +175,7 @@ impl Bots for Halma {
     /// Manhattan distance to its goal corner, summed (it falls as the game
     /// goes on).
     fn phase(state: &HalmaState) -> u32 {
-        [Player::First, Player::Second]
+        [Side::First, Side::Second]
             .into_iter()
             .map(|side| {
                 state
@@ -287,8 +287,8 @@ impl Codec for Halma {
 
     fn new_game(options: HalmaNew) -> Result<HalmaState, GameError> {
         let to_move = match options.to_move {
-            HalmaSide::Black => Player::First,
-            HalmaSide::White => Player::Second,
+            HalmaSide::Black => Side::First,
+            HalmaSide::White => Side::Second,
         };
         if options.ply_limit == Some(0) {
             return Err(GameError::invalid_option_at(

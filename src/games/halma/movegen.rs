@@ -5,7 +5,7 @@ use super::board::{
     col, corner, goal, home, row, Bits, CampRule, Cell, CELLS, LANDINGS, NEIGHBOURS, NONE,
 };
 use super::state::HalmaState;
-use crate::game::Player;
+use crate::game::Side;
 
 /// A move: one piece from `from` to `to`, by a step or by a jump chain.
 /// The chain itself is not stored; [`jump_path`] rebuilds a shortest one.
@@ -57,7 +57,7 @@ pub fn for_each_destination(others: Bits, from: Cell, mut visit: impl FnMut(Cell
 /// Whether a move from `from` to `to` by `side` keeps the basic camp rule and,
 /// under the referee's rules, rule (a).
 #[inline]
-pub fn camp_allows(rule: CampRule, side: Player, from: Cell, to: Cell) -> bool {
+pub fn camp_allows(rule: CampRule, side: Side, from: Cell, to: Cell) -> bool {
     let target = goal(side);
     if target.has(from) && !target.has(to) {
         return false;
@@ -68,7 +68,7 @@ pub fn camp_allows(rule: CampRule, side: Player, from: Cell, to: Cell) -> bool {
 /// Whether `to` is farther than `from` from the side's own corner: no closer
 /// on either axis and farther on at least one.
 #[inline]
-pub fn farther_from_corner(side: Player, from: Cell, to: Cell) -> bool {
+pub fn farther_from_corner(side: Side, from: Cell, to: Cell) -> bool {
     let (cx, cy) = corner(side);
     let (fx, fy) = (col(from).abs_diff(cx), row(from).abs_diff(cy));
     let (tx, ty) = (col(to).abs_diff(cx), row(to).abs_diff(cy));

@@ -5,7 +5,7 @@
 use super::board::{cell, col, home, row, CampRule, Cell, SIZE};
 use super::movegen::{camp_allows, generate, move_path, HalmaMove};
 use super::state::HalmaState;
-use crate::game::{GameError, Player};
+use crate::game::{GameError, Side};
 use serde_json::Value;
 
 /// A cell as `x,y`.
@@ -14,10 +14,10 @@ pub fn format_cell(c: Cell) -> String {
 }
 
 /// The side's name as in states: `black` or `white`.
-pub fn side_name(side: Player) -> &'static str {
+pub fn side_name(side: Side) -> &'static str {
     match side {
-        Player::First => "black",
-        Player::Second => "white",
+        Side::First => "black",
+        Side::Second => "white",
     }
 }
 

@@ -6,7 +6,7 @@ use super::board::{
     ZOBRIST,
 };
 use super::notation::side_name;
-use crate::game::{location, GameError, Player};
+use crate::game::{location, GameError, Side};
 use serde_json::{Map, Value};
 
 /// A fault in one board row: the column it is at (0-based), if one, and
@@ -59,7 +59,7 @@ fn json_row_error(y: usize, error: RowError) -> GameError {
 
 /// Checks that each side has exactly 19 pieces.
 pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
-    for (side, bits) in [Player::First, Player::Second].into_iter().zip(pieces) {
+    for (side, bits) in [Side::First, Side::Second].into_iter().zip(pieces) {
         if bits.count() != PIECES {
             return Err(format!(
                 "the board has {}; each side has exactly 19",
@@ -71,10 +71,10 @@ pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
 }
 
 /// Reads `"black"` or `"white"` (any case).
-pub fn parse_side(text: &str) -> Option<Player> {
+pub fn parse_side(text: &str) -> Option<Side> {
     match text.to_ascii_lowercase().as_str() {
-        "black" => Some(Player::First),
-        "white" => Some(Player::Second),
+        "black" => Some(Side::First),
+        "white" => Some(Side::Second),
         _ => None,
     }
 }
@@ -227,8 +227,8 @@ pub fn state_to_json(state: &HalmaState) -> Value {
     let form = StateJson {
         board: state.rows(),
         to_move: match state.to_move {
-            Player::First => SideJson::Black,
-            Player::Second => SideJson::White,
+            Side::First => SideJson::Black,
+            Side::Second => SideJson::White,
         },
         camp_rule: state.camp_rule,
         ply: state.ply(),
@@ -283,7 +283,7 @@ pub enum SideJson {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HalmaState {
     pub(crate) pieces: [Bits; 2],
-    pub(crate) to_move: Player,
+    pub(crate) to_move: Side,
     pub(crate) camp_rule: CampRule,
     /// Zobrist hash of the pieces and the side to move.
     pub(crate) hash: u64,
@@ -295,7 +295,7 @@ pub struct HalmaState {
 
 impl HalmaState {
     /// Builds a state from piece sets (checked by the caller).
-    pub(crate) fn from_parts(pieces: [Bits; 2], to_move: Player, camp_rule: CampRule) -> Self {
+    pub(crate) fn from_parts(pieces: [Bits; 2], to_move: Side, camp_rule: CampRule) -> Self {
         let mut state = HalmaState {
             pieces,
             to_move,
@@ -309,7 +309,7 @@ impl HalmaState {
     }
 
     /// The starting position: each camp full of its owner's pieces.
-    pub fn start(to_move: Player, camp_rule: CampRule) -> Self {
+    pub fn start(to_move: Side, camp_rule: CampRule) -> Self {
         Self::from_parts(CAMPS, to_move, camp_rule)
     }
 
@@ -323,7 +323,7 @@ impl HalmaState {
 
     /// The Zobrist hash from scratch.
     pub(crate) fn compute_hash(&self) -> u64 {
-        let mut h = if self.to_move == Player::Second {
+        let mut h = if self.to_move == Side::Second {
             WHITE_TO_MOVE
         } else {
             0
@@ -344,12 +344,12 @@ impl HalmaState {
 
     /// The pieces of `side`.
     #[inline]
-    pub fn side(&self, side: Player) -> Bits {
+    pub fn side(&self, side: Side) -> Bits {
         self.pieces[side.index()]
     }
 
     /// The side to move.
-    pub fn to_move(&self) -> Player {
+    pub fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -403,16 +403,16 @@ impl HalmaState {
     /// Each side's pieces inside the camp it plays towards, indexed by side:
     /// what the ply limit compares.
     pub fn pieces_in_goal(&self) -> [u32; 2] {
-        [Player::First, Player::Second].map(|side| self.side(side).and(goal(side)).count())
+        [Side::First, Side::Second].map(|side| self.side(side).and(goal(side)).count())
     }
 
     /// The side with more pieces inside the opposing camp, `None` when equal:
     /// the winner when the ply limit ends the game.
-    pub fn goal_leader(&self) -> Option<Player> {
+    pub fn goal_leader(&self) -> Option<Side> {
         let [first, second] = self.pieces_in_goal();
         match first.cmp(&second) {
-            std::cmp::Ordering::Greater => Some(Player::First),
-            std::cmp::Ordering::Less => Some(Player::Second),
+            std::cmp::Ordering::Greater => Some(Side::First),
+            std::cmp::Ordering::Less => Some(Side::Second),
             std::cmp::Ordering::Equal => None,
         }
     }
@@ -431,7 +431,7 @@ impl HalmaState {
 
     /// Whether `side` has won: its goal camp is full and holds at least one of its pieces.
     #[inline]
-    pub fn has_won(&self, side: Player) -> bool {
+    pub fn has_won(&self, side: Side) -> bool {
         let target = goal(side);
         let mine = self.side(side).and(target);
         !mine.is_empty() && self.occupied().and(target) == target

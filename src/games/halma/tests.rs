@@ -7,7 +7,7 @@ use super::notation::{notation, parse_move};
 use super::state::HalmaState;
 use super::{Halma, HalmaTermination};
 use crate::game::{
-    BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Referee, Rules,
+    BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Referee, Rules, Side,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 /// A board from text rows (missing rows are empty), without the 19-piece check.
-fn board(rows: &[&str], to_move: Player, rule: CampRule) -> HalmaState {
+fn board(rows: &[&str], to_move: Side, rule: CampRule) -> HalmaState {
     let mut pieces = [Bits::EMPTY; 2];
     for (y, r) in rows.iter().enumerate() {
         for (x, ch) in r.chars().enumerate() {
@@ -34,7 +34,7 @@ fn board(rows: &[&str], to_move: Player, rule: CampRule) -> HalmaState {
 fn place(
     black: &[(usize, usize)],
     white: &[(usize, usize)],
-    to_move: Player,
+    to_move: Side,
     rule: CampRule,
 ) -> HalmaState {
     let mut pieces = [Bits::EMPTY; 2];
@@ -131,7 +131,7 @@ fn reference_moves(state: &HalmaState) -> BTreeSet<(Cell, Cell, bool)> {
     if !out.is_empty() {
         return out;
     }
-    let (cx, cy) = if side == Player::First {
+    let (cx, cy) = if side == Side::First {
         (0, 0)
     } else {
         (15, 15)
@@ -155,20 +155,20 @@ fn reference_moves(state: &HalmaState) -> BTreeSet<(Cell, Cell, bool)> {
 
 #[test]
 fn a_lone_piece_steps_to_its_eight_neighbours() {
-    let s = place(&[(7, 7)], &[(0, 15)], Player::First, CampRule::Basic);
+    let s = place(&[(7, 7)], &[(0, 15)], Side::First, CampRule::Basic);
     let ends = ends_from(&s, 7, 7);
     assert_eq!(ends.len(), 8);
     assert!(ends
         .iter()
         .all(|&(x, y, jump)| !jump && x.abs_diff(7) <= 1 && y.abs_diff(7) <= 1));
-    let corner = place(&[(15, 0)], &[(0, 15)], Player::First, CampRule::Basic);
+    let corner = place(&[(15, 0)], &[(0, 15)], Side::First, CampRule::Basic);
     assert_eq!(ends_from(&corner, 15, 0).len(), 3);
 }
 
 #[test]
 fn jumps_go_over_either_colour_and_chain() {
     // Black on 5,5 jumps the white piece on 6,5 to 7,5, then its own piece on 8,6 to 9,7.
-    let s = place(&[(5, 5), (8, 6)], &[(6, 5)], Player::First, CampRule::Basic);
+    let s = place(&[(5, 5), (8, 6)], &[(6, 5)], Side::First, CampRule::Basic);
     let ends = ends_from(&s, 5, 5);
     assert!(ends.contains(&(7, 5, true)));
     assert!(ends.contains(&(9, 7, true)));
@@ -193,7 +193,7 @@ fn every_end_cell_is_listed_once_with_a_shortest_chain() {
             (5, 9),
         ],
         &[(0, 15)],
-        Player::First,
+        Side::First,
         CampRule::Basic,
     );
     let all = moves(&s);
@@ -218,7 +218,7 @@ fn a_chain_may_revisit_cells_and_jump_the_same_piece_twice() {
     let s = place(
         &[(5, 5), (6, 5), (5, 6)],
         &[(0, 15)],
-        Player::First,
+        Side::First,
         CampRule::Basic,
     );
     let long = parse_move(&s, &json!("J 5,5 7,5\nJ 7,5 5,5\nJ 5,5 5,7")).unwrap();
@@ -235,24 +235,14 @@ fn a_chain_may_revisit_cells_and_jump_the_same_piece_twice() {
 #[test]
 fn a_chain_can_pass_over_the_movers_start_cell_only_as_empty() {
     // The mover has left 5,5, so it cannot be jumped over in the same move.
-    let s = place(
-        &[(5, 5), (6, 5)],
-        &[(0, 15)],
-        Player::First,
-        CampRule::Basic,
-    );
+    let s = place(&[(5, 5), (6, 5)], &[(0, 15)], Side::First, CampRule::Basic);
     let err = parse_move(&s, &json!("J 5,5 7,5\nJ 7,5 5,5\nJ 5,5 3,5")).unwrap_err();
     assert!(err.to_string().contains("no piece on 4,5"), "{err}");
 }
 
 #[test]
 fn bad_chains_are_refused_with_the_reason() {
-    let s = place(
-        &[(5, 5), (6, 5)],
-        &[(0, 15)],
-        Player::First,
-        CampRule::Basic,
-    );
+    let s = place(&[(5, 5), (6, 5)], &[(0, 15)], Side::First, CampRule::Basic);
     let cases = [
         ("J 5,5 8,5", "two cells"),
         ("J 5,5 5,7", "no piece on 5,6"),
@@ -287,28 +277,23 @@ fn bad_chains_are_refused_with_the_reason() {
 #[test]
 fn basic_rule_keeps_a_piece_in_the_opposing_camp() {
     // Black's goal is white's camp (bottom-right). 11,14 is in it; 10,14 is not.
-    let s = place(
-        &[(11, 14), (7, 7)],
-        &[(0, 0)],
-        Player::First,
-        CampRule::Basic,
-    );
+    let s = place(&[(11, 14), (7, 7)], &[(0, 0)], Side::First, CampRule::Basic);
     let ends = ends_from(&s, 11, 14);
     assert!(!ends.is_empty());
     assert!(ends
         .iter()
-        .all(|&(x, y, _)| goal(Player::First).has(cell(x, y))));
+        .all(|&(x, y, _)| goal(Side::First).has(cell(x, y))));
     let err = parse_move(&s, &json!("E 11,14 10,14")).unwrap_err();
     assert!(err.to_string().contains("may not leave"), "{err}");
     // A chain may pass outside the camp as long as it ends inside.
     let s2 = place(
         &[(14, 14), (13, 13), (12, 13)],
         &[(0, 0)],
-        Player::First,
+        Side::First,
         CampRule::Basic,
     );
     // 14,14 → 12,12 (over 13,13, outside the camp) → 12,14 (over 12,13, back inside).
-    assert!(!goal(Player::First).has(cell(12, 12)) && goal(Player::First).has(cell(12, 14)));
+    assert!(!goal(Side::First).has(cell(12, 12)) && goal(Side::First).has(cell(12, 14)));
     let mv = parse_move(&s2, &json!("J 14,14 12,12\nJ 12,12 12,14")).unwrap();
     assert_eq!(mv.to, cell(12, 14));
     assert!(parse_move(&s2, &json!("J 14,14 12,12")).is_err());
@@ -320,21 +305,16 @@ fn referee_rule_a_forbids_returning_to_the_own_camp() {
     let s = place(
         &[(2, 4), (9, 9)],
         &[(15, 0)],
-        Player::First,
+        Side::First,
         CampRule::Referee,
     );
-    assert!(home(Player::First).has(cell(1, 4)) && !home(Player::First).has(cell(2, 4)));
+    assert!(home(Side::First).has(cell(1, 4)) && !home(Side::First).has(cell(2, 4)));
     let err = parse_move(&s, &json!("E 2,4 1,4")).unwrap_err();
     assert!(
         err.to_string().contains("may not move back into it"),
         "{err}"
     );
-    let basic = place(
-        &[(2, 4), (9, 9)],
-        &[(15, 0)],
-        Player::First,
-        CampRule::Basic,
-    );
+    let basic = place(&[(2, 4), (9, 9)], &[(15, 0)], Side::First, CampRule::Basic);
     assert!(parse_move(&basic, &json!("E 2,4 1,4")).is_ok());
 }
 
@@ -344,14 +324,14 @@ fn referee_rule_b_forces_pieces_out_of_the_own_camp() {
     let s = place(
         &[(0, 0), (4, 0), (9, 9)],
         &[(15, 0)],
-        Player::First,
+        Side::First,
         CampRule::Referee,
     );
     let all = moves(&s);
     assert!(!all.is_empty());
     assert!(all
         .iter()
-        .all(|m| home(Player::First).has(m.from) && !home(Player::First).has(m.to)));
+        .all(|m| home(Side::First).has(m.from) && !home(Side::First).has(m.to)));
     let err = parse_move(&s, &json!("E 9,9 10,10")).unwrap_err();
     assert!(
         err.to_string()
@@ -361,7 +341,7 @@ fn referee_rule_b_forces_pieces_out_of_the_own_camp() {
     let basic = place(
         &[(0, 0), (4, 0), (9, 9)],
         &[(15, 0)],
-        Player::First,
+        Side::First,
         CampRule::Basic,
     );
     assert!(parse_move(&basic, &json!("E 9,9 10,10")).is_ok());
@@ -378,12 +358,12 @@ fn referee_rule_b_falls_back_to_moving_farther_from_the_corner() {
         ".W..............",
         "W...............",
     ];
-    let mut s = board(&rows, Player::First, CampRule::Referee);
+    let mut s = board(&rows, Side::First, CampRule::Referee);
     // Pieces 1,0 / 0,1 / 1,1 are black but also at home: fill the camp edge with white
     // so none of them can leave either.
     let all = moves(&s);
     assert!(!all.is_empty());
-    let own = home(Player::First);
+    let own = home(Side::First);
     if all.iter().any(|m| !own.has(m.to)) {
         // Some piece can leave: then only leaving moves are listed.
         assert!(all.iter().all(|m| own.has(m.from) && !own.has(m.to)));
@@ -396,7 +376,7 @@ fn referee_rule_b_falls_back_to_moving_farther_from_the_corner() {
             s.pieces[1].set(c);
         }
     }
-    s = HalmaState::from_parts(s.pieces, Player::First, CampRule::Referee);
+    s = HalmaState::from_parts(s.pieces, Side::First, CampRule::Referee);
     let all = moves(&s);
     assert!(!all.is_empty());
     assert!(all.iter().all(|m| own.has(m.to)), "no move can leave");
@@ -428,7 +408,7 @@ fn referee_rule_b_allows_free_moves_when_nothing_moves_out_or_farther() {
             (4, 2),
             (6, 2),
         ],
-        Player::First,
+        Side::First,
         CampRule::Referee,
     );
     let all = moves(&s);
@@ -449,7 +429,7 @@ fn filling_the_opposing_camp_wins() {
     assert!(matches!(
         Halma::outcome(&after),
         Outcome::Win {
-            winner: Player::Second,
+            winner: Side::Second,
             ..
         }
     ));
@@ -462,7 +442,7 @@ fn filling_the_opposing_camp_wins() {
 #[test]
 fn a_piece_hemmed_in_moves_only_by_jumps_and_not_at_all_once_they_are_blocked() {
     let ring = [(1, 0), (0, 1), (1, 1)];
-    let s = place(&[(0, 0)], &ring, Player::First, CampRule::Basic);
+    let s = place(&[(0, 0)], &ring, Side::First, CampRule::Basic);
     let legal = moves(&s);
     assert_eq!(legal.len(), 3);
     assert!(legal.iter().all(|m| m.jump));
@@ -474,7 +454,7 @@ fn a_piece_hemmed_in_moves_only_by_jumps_and_not_at_all_once_they_are_blocked() 
         .chain(&[(2, 0), (0, 2), (2, 2)])
         .copied()
         .collect();
-    let s = place(&[(0, 0)], &walled, Player::First, CampRule::Basic);
+    let s = place(&[(0, 0)], &walled, Side::First, CampRule::Basic);
     assert!(moves(&s).is_empty());
     assert!(!has_any_move(&s));
     assert!(matches!(Halma::outcome(&s), Outcome::Draw { .. }));
@@ -486,7 +466,7 @@ fn an_opponent_that_never_left_its_camp_cannot_block_the_win() {
     // but one, and fills it now.
     let mut black = vec![(0, 0), (1, 0), (0, 1)];
     let mut white = Vec::new();
-    for c in home(Player::First).cells() {
+    for c in home(Side::First).cells() {
         let xy = (col(c), row(c));
         if !black.contains(&xy) && xy != (4, 1) {
             white.push(xy);
@@ -502,23 +482,23 @@ fn an_opponent_that_never_left_its_camp_cannot_block_the_win() {
         black.push((10 + extra % 5, 12 + extra / 5));
         extra += 1;
     }
-    let s = place(&black, &white, Player::Second, CampRule::Basic);
-    assert_eq!(s.side(Player::First).count(), 19);
-    assert_eq!(s.side(Player::Second).count(), 19);
-    assert!(!s.has_won(Player::Second));
+    let s = place(&black, &white, Side::Second, CampRule::Basic);
+    assert_eq!(s.side(Side::First).count(), 19);
+    assert_eq!(s.side(Side::Second).count(), 19);
+    assert!(!s.has_won(Side::Second));
     let mv = parse_move(&s, &json!("E 5,2 4,1")).unwrap();
     let after = Halma::apply(&s, &mv);
-    assert!(after.has_won(Player::Second));
+    assert!(after.has_won(Side::Second));
     assert!(matches!(
         Halma::outcome(&after),
         Outcome::Win {
-            winner: Player::Second,
+            winner: Side::Second,
             ..
         }
     ));
     // Black's camp full of black alone is no win for white.
-    let start = HalmaState::start(Player::First, CampRule::Referee);
-    assert!(!start.has_won(Player::Second) && !start.has_won(Player::First));
+    let start = HalmaState::start(Side::First, CampRule::Referee);
+    assert!(!start.has_won(Side::Second) && !start.has_won(Side::First));
 }
 
 #[test]
@@ -713,17 +693,14 @@ fn legacy_input_errors_name_the_line() {
             time_left_s: 100.0
         }
     );
-    assert_eq!(parsed.state.to_move(), Player::Second);
+    assert_eq!(parsed.state.to_move(), Side::Second);
 }
 
 #[test]
 fn the_referee_writes_input_txt_that_the_harness_reads_back() {
-    let state = Halma::apply(&HalmaState::start(Player::First, CampRule::Basic), &{
+    let state = Halma::apply(&HalmaState::start(Side::First, CampRule::Basic), &{
         let mut moves = Vec::new();
-        Halma::legal_moves(
-            &HalmaState::start(Player::First, CampRule::Basic),
-            &mut moves,
-        );
+        Halma::legal_moves(&HalmaState::start(Side::First, CampRule::Basic), &mut moves);
         moves[0]
     });
     let in_game = Halma::agent_input(
@@ -751,7 +728,7 @@ fn the_referee_writes_input_txt_that_the_harness_reads_back() {
 
 #[test]
 fn invalid_states_point_at_the_problem() {
-    let start = Halma::state_to_json(&HalmaState::start(Player::First, CampRule::Referee));
+    let start = Halma::state_to_json(&HalmaState::start(Side::First, CampRule::Referee));
     let pointer_of = |value: Value| match Halma::state_from_json(&value) {
         Err(GameError::InvalidState { pointer, detail }) => (pointer.unwrap_or_default(), detail),
         other => panic!("expected invalid state, got {other:?}"),
@@ -889,7 +866,7 @@ fn bot(
 
 #[test]
 fn levels_are_deterministic_given_seed_and_depth() {
-    let s = HalmaState::start(Player::First, CampRule::Referee);
+    let s = HalmaState::start(Side::First, CampRule::Referee);
     let p = BotParams::seeded(42);
     assert_eq!(
         bot(&s, "random", &p, &Budget::unlimited()),
@@ -912,7 +889,7 @@ fn levels_are_deterministic_given_seed_and_depth() {
 
 #[test]
 fn minimax_prefers_progress() {
-    let s = place(&[(7, 7)], &[(0, 15)], Player::First, CampRule::Basic);
+    let s = place(&[(7, 7)], &[(0, 15)], Side::First, CampRule::Basic);
     let mv = bot(
         &s,
         "minimax:depth=1",
@@ -932,12 +909,12 @@ fn strong_takes_an_immediate_win() {
         &BotParams::seeded(5),
         &Budget::with_time_ms(200),
     );
-    assert!(Halma::apply(&s, &mv).has_won(Player::Second));
+    assert!(Halma::apply(&s, &mv).has_won(Side::Second));
 }
 
 #[test]
 fn strong_answers_in_time_with_a_nearly_flagged_clock() {
-    let s = HalmaState::start(Player::First, CampRule::Referee);
+    let s = HalmaState::start(Side::First, CampRule::Referee);
     let p = BotParams {
         seed: 9,
         options: HalmaOptions {
@@ -959,7 +936,7 @@ fn strong_answers_in_time_with_a_nearly_flagged_clock() {
 
 #[test]
 fn the_clock_manager_spends_most_of_a_single_move_and_a_share_of_a_game() {
-    let s = HalmaState::start(Player::First, CampRule::Referee);
+    let s = HalmaState::start(Side::First, CampRule::Referee);
     let single = time_for_move(
         &s,
         Clock {
@@ -1013,9 +990,9 @@ fn playout(seed: u64, plies: usize, rule: CampRule) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut s = HalmaState::start(
         if seed % 2 == 0 {
-            Player::First
+            Side::First
         } else {
-            Player::Second
+            Side::Second
         },
         rule,
     );
@@ -1077,7 +1054,7 @@ fn long_playouts_reach_the_endgame_rules() {
     for seed in 0..3u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut s = HalmaState::start(
-            Player::First,
+            Side::First,
             if seed == 1 {
                 CampRule::Basic
             } else {
@@ -1128,7 +1105,7 @@ fn perft_from_the_start_matches_the_reference_generator() {
             })
             .sum()
     }
-    let start = HalmaState::start(Player::First, CampRule::Referee);
+    let start = HalmaState::start(Side::First, CampRule::Referee);
     let counts: Vec<u64> = (1..=2)
         .map(|d| crate::game::perft::<Halma>(&start, d))
         .collect();
@@ -1137,7 +1114,7 @@ fn perft_from_the_start_matches_the_reference_generator() {
         vec![reference_perft(&start, 1), reference_perft(&start, 2)]
     );
     assert_eq!(counts, vec![PERFT_START[0], PERFT_START[1]]);
-    let basic = HalmaState::start(Player::First, CampRule::Basic);
+    let basic = HalmaState::start(Side::First, CampRule::Basic);
     assert_eq!(
         crate::game::perft::<Halma>(&basic, 2),
         reference_perft(&basic, 2)
@@ -1156,7 +1133,7 @@ mod records {
                            E 12,13 12,12 J 3,2 1,4;J 1,4 3,4;J 3,4 1,6";
 
     fn start() -> HalmaState {
-        HalmaState::start(Player::First, CampRule::Referee)
+        HalmaState::start(Side::First, CampRule::Referee)
     }
 
     #[test]
@@ -1178,7 +1155,7 @@ mod records {
     fn random_games_read_back() {
         let records = round_trips::<Halma>(&start(), 11, 40, 80);
         assert!(records.iter().any(|r| r.contains(';')), "some jump chains");
-        let white_first = HalmaState::start(Player::Second, CampRule::Basic);
+        let white_first = HalmaState::start(Side::Second, CampRule::Basic);
         round_trips::<Halma>(&white_first, 12, 20, 80);
     }
 
@@ -1233,7 +1210,7 @@ fn near_the_limit(
     ply: Option<u32>,
     ply_limit: Option<u32>,
 ) -> HalmaState {
-    place(black, white, Player::First, CampRule::Basic).with_plies(ply, ply_limit)
+    place(black, white, Side::First, CampRule::Basic).with_plies(ply, ply_limit)
 }
 
 #[test]
@@ -1251,7 +1228,7 @@ fn at_the_ply_limit_more_pieces_inside_the_opposing_camp_win() {
     assert_eq!(
         Halma::outcome(&after),
         Outcome::Win {
-            winner: Player::First,
+            winner: Side::First,
             reason: "more pieces inside the opposing camp at the ply limit".into(),
             termination: HalmaTermination::PlyLimit,
             score: [2, 1],
@@ -1295,7 +1272,7 @@ fn filling_the_camp_on_the_last_ply_wins_by_the_camp_not_the_limit() {
     assert!(matches!(
         Halma::outcome(&after),
         Outcome::Win {
-            winner: Player::Second,
+            winner: Side::Second,
             termination: HalmaTermination::CampFilled,
             ..
         }
@@ -1339,7 +1316,7 @@ fn a_new_game_with_a_ply_limit_counts_its_plies_and_ends_there() {
 
 #[test]
 fn ply_counts_that_cannot_be_are_refused_with_a_pointer() {
-    let start = Halma::state_to_json(&HalmaState::start(Player::First, CampRule::Referee));
+    let start = Halma::state_to_json(&HalmaState::start(Side::First, CampRule::Referee));
     let pointer_of = |fields: Value| {
         let mut state = start.clone();
         for (key, value) in fields.as_object().unwrap() {
@@ -1381,7 +1358,7 @@ fn the_bots_see_the_ply_limit() {
         matches!(
             Halma::outcome(&Halma::apply(&s, mv)),
             Outcome::Win {
-                winner: Player::First,
+                winner: Side::First,
                 termination: HalmaTermination::PlyLimit,
                 ..
             }
@@ -1418,7 +1395,7 @@ fn positions_nearer_the_limit_hash_apart_and_the_clock_plans_for_the_plies_left(
     let late = s.clone().with_plies(Some(4), Some(10));
     assert_ne!(early.hash(), late.hash());
     assert_ne!(early.hash(), s.hash());
-    let start = HalmaState::start(Player::First, CampRule::Referee);
+    let start = HalmaState::start(Side::First, CampRule::Referee);
     let unlimited = super::bots::expected_moves_left(&start);
     assert!(unlimited >= 10.0);
     let limited = start.with_plies(Some(94), Some(100));

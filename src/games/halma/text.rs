@@ -6,7 +6,7 @@ use super::movegen::HalmaMove;
 use super::notation::notation;
 use super::state::HalmaState;
 use super::state::{check_counts, parse_row};
-use crate::game::{location, GameError, Player};
+use crate::game::{location, GameError, Side};
 
 /// A parsed `input.txt`: the position and the clock of the side to play.
 #[derive(Clone, Debug)]
@@ -41,8 +41,8 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
         other => return Err(bad(format!("line 1 is '{other}': expected SINGLE or GAME"))),
     };
     let to_move = match lines[1].trim() {
-        "BLACK" => Player::First,
-        "WHITE" => Player::Second,
+        "BLACK" => Side::First,
+        "WHITE" => Side::Second,
         other => return Err(bad(format!("line 2 is '{other}': expected WHITE or BLACK"))),
     };
     let time_left_s = match lines[2].trim().parse::<f64>() {
@@ -81,8 +81,8 @@ pub fn input_text(state: &HalmaState, clock: &Clock) -> String {
         ClockMode::Game => "GAME",
     };
     let side = match state.to_move() {
-        Player::First => "BLACK",
-        Player::Second => "WHITE",
+        Side::First => "BLACK",
+        Side::Second => "WHITE",
     };
     let mut text = format!("{mode}\n{side}\n{}\n", clock.time_left_s);
     for row in state.rows() {

@@ -45,7 +45,7 @@ pub use state::{Cell, Move, State, Turn};
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    NoOptions, OptionInfo, Outcome, Player, Referee, Rules, Rung,
+    NoOptions, OptionInfo, Outcome, Referee, Rules, Rung, Side,
 };
 use serde_json::Value;
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -119,7 +119,7 @@ fn in_range(
 }
 
 /// The name of a winning line of `state`, for the outcome's reason.
-fn winning_line(state: &State, winner: Player) -> String {
+fn winning_line(state: &State, winner: Side) -> String {
     let n = state.grid();
     let owns = |r: usize, c: usize| state.cell(r, c).owner() == Some(winner);
     if let Some(r) = (0..n).find(|&r| (0..n).all(|c| owns(r, c))) {
@@ -139,7 +139,7 @@ impl Rules for Naughts {
     type Move = Turn;
     type Termination = NaughtsTermination;
 
-    fn to_move(state: &State) -> Player {
+    fn to_move(state: &State) -> Side {
         state.to_move()
     }
 

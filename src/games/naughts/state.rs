@@ -2,7 +2,7 @@
 //! move, with the rules (move generation, the pass rule, wins, stalemate) and
 //! the validated conversion from the raw JSON form.
 
-use crate::game::{GameError, Player};
+use crate::game::{GameError, Side};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -60,7 +60,7 @@ impl Cell {
     pub const EMPTY: Cell = Cell(0);
 
     /// A cell topped by `owner`'s marker of `size`.
-    pub fn marker(owner: Player, size: u8) -> Cell {
+    pub fn marker(owner: Side, size: u8) -> Cell {
         Cell(size | ((owner.index() as u8) << 4))
     }
 
@@ -70,11 +70,11 @@ impl Cell {
     }
 
     /// The owner of the top marker, if any.
-    pub fn owner(self) -> Option<Player> {
+    pub fn owner(self) -> Option<Side> {
         match self.0 {
             0 => None,
-            c if c & 0x10 == 0 => Some(Player::First),
-            _ => Some(Player::Second),
+            c if c & 0x10 == 0 => Some(Side::First),
+            _ => Some(Side::Second),
         }
     }
 
@@ -82,8 +82,8 @@ impl Cell {
     pub fn code(self) -> u8 {
         match self.owner() {
             None => 0,
-            Some(Player::First) => self.size(),
-            Some(Player::Second) => 9 + self.size(),
+            Some(Side::First) => self.size(),
+            Some(Side::Second) => 9 + self.size(),
         }
     }
 
@@ -97,10 +97,10 @@ impl Cell {
 }
 
 /// The name of a side in states and outcomes: `O` for naughts, `X` for crosses.
-pub fn side_name(player: Player) -> &'static str {
+pub fn side_name(player: Side) -> &'static str {
     match player {
-        Player::First => "O",
-        Player::Second => "X",
+        Side::First => "O",
+        Side::Second => "X",
     }
 }
 
@@ -111,7 +111,7 @@ pub struct State {
     pub(crate) pieces: u8,
     pub(crate) cells: [Cell; MAX_CELLS],
     pub(crate) hands: [u16; 2],
-    pub(crate) to_move: Player,
+    pub(crate) to_move: Side,
 }
 
 /// A hand holding every size 1..=pieces.
@@ -137,7 +137,7 @@ impl State {
             pieces,
             cells: [Cell::EMPTY; MAX_CELLS],
             hands: [full_hand(pieces); 2],
-            to_move: Player::First,
+            to_move: Side::First,
         }
     }
 
@@ -152,7 +152,7 @@ impl State {
     }
 
     /// The side to move (the winner's opponent once the game is won).
-    pub fn to_move(&self) -> Player {
+    pub fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -162,13 +162,13 @@ impl State {
     }
 
     /// The sizes `player` still holds, smallest first.
-    pub fn hand(&self, player: Player) -> Vec<u8> {
+    pub fn hand(&self, player: Side) -> Vec<u8> {
         let hand = self.hands[player.index()];
         (1..=self.pieces).filter(|s| hand & (1 << s) != 0).collect()
     }
 
     /// How many markers `player` has placed (covered ones included).
-    pub fn played(&self, player: Player) -> u32 {
+    pub fn played(&self, player: Side) -> u32 {
         self.pieces as u32 - self.hands[player.index()].count_ones()
     }
 
@@ -177,7 +177,7 @@ impl State {
     }
 
     /// Whether `player` has a legal move: a marker bigger than some cell's top.
-    pub fn can_move(&self, player: Player) -> bool {
+    pub fn can_move(&self, player: Side) -> bool {
         let smallest_top = self
             .used_cells()
             .iter()
@@ -266,7 +266,7 @@ impl State {
     }
 
     /// Whether some line through cell `at` shows only `player`'s markers on top.
-    pub fn completes_line(&self, at: usize, player: Player) -> bool {
+    pub fn completes_line(&self, at: usize, player: Side) -> bool {
         let n = self.grid();
         let (row, col) = (at / n, at % n);
         let owns = |r: usize, c: usize| self.cell(r, c).owner() == Some(player);
@@ -301,17 +301,17 @@ impl State {
     }
 
     /// The side that has won, if any.
-    pub fn winner(&self) -> Option<Player> {
+    pub fn winner(&self) -> Option<Side> {
         match self.sides_with_line() {
-            [true, _] => Some(Player::First),
-            [_, true] => Some(Player::Second),
+            [true, _] => Some(Side::First),
+            [_, true] => Some(Side::Second),
             _ => None,
         }
     }
 
     /// Whether nobody has won and neither side can move.
     pub fn is_stalemate(&self) -> bool {
-        self.winner().is_none() && !self.can_move(Player::First) && !self.can_move(Player::Second)
+        self.winner().is_none() && !self.can_move(Side::First) && !self.can_move(Side::Second)
     }
 }
 
@@ -452,7 +452,7 @@ impl From<&State> for RawState {
                     .collect()
             })
             .collect();
-        let hands = [Player::First, Player::Second]
+        let hands = [Side::First, Side::Second]
             .into_iter()
             .map(|p| {
                 let sizes = state.hand(p).into_iter().map(usize::from).collect();
@@ -469,10 +469,10 @@ impl From<&State> for RawState {
     }
 }
 
-fn parse_side(text: &str) -> Option<Player> {
+fn parse_side(text: &str) -> Option<Side> {
     match text {
-        "O" => Some(Player::First),
-        "X" => Some(Player::Second),
+        "O" => Some(Side::First),
+        "X" => Some(Side::Second),
         _ => None,
     }
 }
@@ -557,7 +557,7 @@ fn parse_hands(raw: &RawState, pieces: u8) -> Result<[u16; 2], GameError> {
         ));
     }
     let mut hands = [0u16; 2];
-    for player in [Player::First, Player::Second] {
+    for player in [Side::First, Side::Second] {
         let name = side_name(player);
         let Some(sizes) = raw.hands.get(name) else {
             return Err(GameError::invalid_state_at(
@@ -636,7 +636,7 @@ fn check_markers(state: &State) -> Result<(), GameError> {
 
 /// Checks that the side to move agrees with the markers played and the pass rule.
 fn check_turn(state: &State) -> Result<(), GameError> {
-    let (o, x) = (Player::First, Player::Second);
+    let (o, x) = (Side::First, Side::Second);
     let lead = state.played(o) as i64 - state.played(x) as i64;
     let fail = |detail: String| Err(GameError::invalid_state_at("/to_move", detail));
     let turn = side_name(state.to_move);
@@ -706,22 +706,22 @@ fn check_turn(state: &State) -> Result<(), GameError> {
 /// `able` plays alone. So `able` may be to move, or the stuck side, right
 /// after `able`'s move, when it must pass (the pass rule) — `lead` is how many
 /// more markers O has played than X.
-fn check_one_side_stuck(state: &State, able: Player, lead: i64) -> Result<(), GameError> {
+fn check_one_side_stuck(state: &State, able: Side, lead: i64) -> Result<(), GameError> {
     let stuck = able.other();
     let able_to_move = state.to_move == able;
     let plausible = match (able, able_to_move) {
-        (Player::First, true) => lead >= 0,
-        (Player::Second, true) => lead <= 1,
-        (Player::First, false) => lead >= 1,
-        (Player::Second, false) => lead <= 0,
+        (Side::First, true) => lead >= 0,
+        (Side::Second, true) => lead <= 1,
+        (Side::First, false) => lead >= 1,
+        (Side::Second, false) => lead <= 0,
     };
     if plausible {
         return Ok(());
     }
     let played = format!(
         "O has played {} markers and X {}",
-        state.played(Player::First),
-        state.played(Player::Second)
+        state.played(Side::First),
+        state.played(Side::Second)
     );
     let detail = if able_to_move {
         format!(

@@ -7,11 +7,11 @@ use crate::game::{Budget, StopReason};
 use proptest::prelude::*;
 use serde_json::json;
 
-const O: Player = Player::First;
-const X: Player = Player::Second;
+const O: Side = Side::First;
+const X: Side = Side::Second;
 
 /// A state from rows of cell texts ("O3", "X1", ".") and explicit hands; not validated.
-fn position(rows: &[&str], pieces: u8, hand_o: &[u8], hand_x: &[u8], to_move: Player) -> State {
+fn position(rows: &[&str], pieces: u8, hand_o: &[u8], hand_x: &[u8], to_move: Side) -> State {
     let n = rows.len();
     let mut state = State::new(n as u8, pieces);
     for (r, row) in rows.iter().enumerate() {

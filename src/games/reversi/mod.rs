@@ -41,7 +41,7 @@ pub use state::State;
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    NoOptions, Outcome, Player, Referee, Rules, Rung, Symmetry, TextRequest,
+    NoOptions, Outcome, Referee, Rules, Rung, Side, Symmetry, TextRequest,
 };
 use board::Bits;
 use serde_json::{json, Value};
@@ -75,7 +75,7 @@ impl Rules for Reversi {
     type Move = Move;
     type Termination = ReversiTermination;
 
-    fn to_move(state: &State) -> Player {
+    fn to_move(state: &State) -> Side {
         state.to_move
     }
 
@@ -268,13 +268,13 @@ fn outcome(state: &State) -> Outcome<ReversiTermination> {
     let reason = format!("neither side can move; black {black}, white {white}");
     match black.cmp(&white) {
         std::cmp::Ordering::Greater => Outcome::Win {
-            winner: Player::First,
+            winner: Side::First,
             reason,
             termination,
             score,
         },
         std::cmp::Ordering::Less => Outcome::Win {
-            winner: Player::Second,
+            winner: Side::Second,
             reason,
             termination,
             score,

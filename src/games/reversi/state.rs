@@ -2,7 +2,7 @@
 
 use super::board::{square_name, transform_bits, Board};
 use super::notation::Move;
-use crate::game::{location, GameError, Player, Symmetry, TextParams};
+use crate::game::{location, GameError, Side, Symmetry, TextParams};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -42,24 +42,24 @@ pub struct State {
     /// White's discs.
     pub(super) white: u64,
     /// Whose turn it is (`First` = black).
-    pub(super) to_move: Player,
+    pub(super) to_move: Side,
 }
 
 impl State {
     /// The standard starting position, black to move.
     pub fn start() -> Self {
-        State::from_board(Board::start(), Player::First)
+        State::from_board(Board::start(), Side::First)
     }
 
     /// The state with `board` seen from `to_move`.
-    pub fn from_board(board: Board, to_move: Player) -> Self {
+    pub fn from_board(board: Board, to_move: Side) -> Self {
         match to_move {
-            Player::First => State {
+            Side::First => State {
                 black: board.me,
                 white: board.opp,
                 to_move,
             },
-            Player::Second => State {
+            Side::Second => State {
                 black: board.opp,
                 white: board.me,
                 to_move,
@@ -70,8 +70,8 @@ impl State {
     /// The position seen from the side to move.
     pub fn board(&self) -> Board {
         match self.to_move {
-            Player::First => Board::new(self.black, self.white),
-            Player::Second => Board::new(self.white, self.black),
+            Side::First => Board::new(self.black, self.white),
+            Side::Second => Board::new(self.white, self.black),
         }
     }
 
@@ -100,8 +100,8 @@ impl State {
         let form = StateJson {
             board: self.lines(),
             to_move: match self.to_move {
-                Player::First => SideJson::Black,
-                Player::Second => SideJson::White,
+                Side::First => SideJson::Black,
+                Side::Second => SideJson::White,
             },
         };
         serde_json::to_value(form).expect("a state always serializes")
@@ -141,18 +141,18 @@ impl State {
 }
 
 /// The name of a side in states and outcomes.
-pub fn side_name(player: Player) -> &'static str {
+pub fn side_name(player: Side) -> &'static str {
     match player {
-        Player::First => "black",
-        Player::Second => "white",
+        Side::First => "black",
+        Side::Second => "white",
     }
 }
 
 /// Reads `black` / `white`.
-fn parse_side(text: &str) -> Option<Player> {
+fn parse_side(text: &str) -> Option<Side> {
     match text {
-        "black" => Some(Player::First),
-        "white" => Some(Player::Second),
+        "black" => Some(Side::First),
+        "white" => Some(Side::Second),
         _ => None,
     }
 }

@@ -8,7 +8,7 @@ use super::obf::ObfPosition;
 use super::state::State;
 use super::{Reversi, ReversiTermination};
 use crate::game::erased::{BotRequest, StateInput, TextParams};
-use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Player, Rules};
+use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, Side};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -117,7 +117,7 @@ fn start_position_and_first_moves() {
     let names: Vec<String> = moves.iter().map(|m| m.notation()).collect();
     assert_eq!(names, vec!["d3", "c4", "f5", "e6"]);
     let after = state.apply(Move::Place(19)); // d3
-    assert_eq!(after.to_move, Player::Second);
+    assert_eq!(after.to_move, Side::Second);
     assert_eq!(after.lines()[2], "...B....");
     assert_eq!(after.lines()[3], "...BB...");
 }
@@ -160,7 +160,7 @@ fn the_game_ends_when_neither_side_can_move() {
     assert_eq!(
         Reversi::outcome(&full_black),
         Outcome::Win {
-            winner: Player::First,
+            winner: Side::First,
             reason: "neither side can move; black 64, white 0".into(),
             termination: ReversiTermination::NoMoves,
             score: [64, 0],
@@ -335,7 +335,7 @@ fn fast_and_generic_perft_agree_through_passes_and_game_ends() {
     for empties in [2, 3, 5, 7] {
         for _ in 0..15 {
             if let Some(board) = random_position(&mut rng, empties) {
-                let state = State::from_board(board, Player::First);
+                let state = State::from_board(board, Side::First);
                 for depth in 0..=empties + 1 {
                     let expected = perft::<Reversi>(&state, depth);
                     assert_eq!(super::perft::perft_portable(board, depth), expected);
@@ -440,7 +440,7 @@ fn text_form_reads_boards_with_crlf_and_names_bad_cells() {
     assert_eq!(request.state, State::start());
     let no_final_newline = body.replace("\r\n", "\n");
     let request = Reversi::parse_text(no_final_newline.trim_end(), &query("white")).unwrap();
-    assert_eq!(request.state.to_move, Player::Second);
+    assert_eq!(request.state.to_move, Side::Second);
 
     let err =
         Reversi::parse_text(&body.replace("...BW...", "...BQ..."), &query("black")).unwrap_err();

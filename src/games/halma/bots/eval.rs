@@ -1,12 +1,12 @@
 //! Evaluations: the plain distance sum of the `minimax` level, and the richer
 //! one of `strong` (progress, stragglers, camp filling, blocked pieces).
 
-use crate::game::Player;
+use crate::game::Side;
 use crate::games::halma::board::{goal, goal_distance, home, Bits, Cell, CELLS, NEIGHBOURS, NONE};
 use crate::games::halma::state::HalmaState;
 
 /// The sum of Manhattan distances of `side`'s pieces to its goal corner.
-pub fn distance_sum(state: &HalmaState, side: Player) -> i32 {
+pub fn distance_sum(state: &HalmaState, side: Side) -> i32 {
     state
         .side(side)
         .cells()
@@ -16,7 +16,7 @@ pub fn distance_sum(state: &HalmaState, side: Player) -> i32 {
 
 /// The `minimax` level's evaluation for `side`: how much farther the
 /// opponent still has to go than `side` (sum of distances to the goal corners).
-pub fn distance_eval(state: &HalmaState, side: Player) -> i32 {
+pub fn distance_eval(state: &HalmaState, side: Side) -> i32 {
     distance_sum(state, side.other()) - distance_sum(state, side)
 }
 
@@ -57,14 +57,14 @@ pub static COSTS: [[i32; CELLS]; 2] = build_costs();
 
 /// The cost change when `side` moves a piece from `from` to `to` (positive: progress).
 #[inline]
-pub fn progress(side: Player, from: Cell, to: Cell) -> i32 {
+pub fn progress(side: Side, from: Cell, to: Cell) -> i32 {
     let t = &COSTS[side.index()];
     t[from as usize] - t[to as usize]
 }
 
 /// Penalty for pieces of `side` that cannot move forward by a step: every
 /// forward-ish neighbour cell occupied. Such pieces waste tempo later.
-fn blocked_penalty(side: Player, mine: Bits, occupied: Bits) -> i32 {
+fn blocked_penalty(side: Side, mine: Bits, occupied: Bits) -> i32 {
     let target = goal(side);
     let t = &COSTS[side.index()];
     let mut penalty = 0;
@@ -81,7 +81,7 @@ fn blocked_penalty(side: Player, mine: Bits, occupied: Bits) -> i32 {
 }
 
 /// The total cost of `side`'s position (lower is better).
-fn side_cost(state: &HalmaState, side: Player) -> i32 {
+fn side_cost(state: &HalmaState, side: Side) -> i32 {
     let mine = state.side(side);
     let t = &COSTS[side.index()];
     let mut cost: i32 = mine.cells().map(|c| t[c as usize]).sum();
@@ -107,14 +107,14 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        let s = HalmaState::start(Player::First, CampRule::Referee);
-        assert_eq!(distance_eval(&s, Player::First), 0);
+        let s = HalmaState::start(Side::First, CampRule::Referee);
+        assert_eq!(distance_eval(&s, Side::First), 0);
         assert_eq!(strong_eval(&s), 0);
     }
 
     #[test]
     fn progress_is_positive_towards_the_goal() {
-        assert!(progress(Player::First, cell(4, 4), cell(5, 5)) > 0);
-        assert!(progress(Player::Second, cell(4, 4), cell(5, 5)) < 0);
+        assert!(progress(Side::First, cell(4, 4), cell(5, 5)) > 0);
+        assert!(progress(Side::Second, cell(4, 4), cell(5, 5)) < 0);
     }
 }

@@ -6,7 +6,7 @@ pub mod search;
 use self::eval::{distance_eval, distance_sum};
 use self::search::{search, StrongOptions, WIN};
 use crate::game::{
-    BotChoice, BotParams, Budget, GameError, LevelSpec, Player, SearchReport, StopReason,
+    BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, Side, StopReason,
 };
 use crate::games::halma::movegen::{generate, HalmaMove};
 use crate::games::halma::state::HalmaState;
@@ -167,7 +167,7 @@ pub fn random(
 }
 
 struct Minimax<'a> {
-    root_side: Player,
+    root_side: Side,
     budget: &'a Budget,
     nodes: u64,
     stopped: Option<StopReason>,

@@ -4,7 +4,7 @@
 //! table entry and one book line; moves are mapped to and from the
 //! canonical frame.
 
-use crate::game::Player;
+use crate::game::Side;
 use crate::games::naughts::state::{State, MAX_CELLS};
 
 /// A 64-bit finalizer (splitmix64), to spread keys over the table and to make Zobrist numbers.
@@ -163,8 +163,8 @@ impl Geometry {
         for (code, cell) in codes.iter_mut().zip(&state.cells[..cells]) {
             *code = match cell.owner() {
                 None => 0,
-                Some(Player::First) => 1 + canon.rank(cell.size()),
-                Some(Player::Second) => 11 + canon.rank(cell.size()),
+                Some(Side::First) => 1 + canon.rank(cell.size()),
+                Some(Side::Second) => 11 + canon.rank(cell.size()),
             };
         }
         for k in 0..8 {

@@ -14,7 +14,7 @@
 //! table type, its replacement policy and the score scale are the shared ones.
 
 use super::canonical::{mix, Canon, Geometry, Next, Node};
-use crate::game::{Budget, Player, StopReason};
+use crate::game::{Budget, Side, StopReason};
 use crate::games::naughts::state::{largest, sizes_above, Cell, Move, State};
 use crate::search::memory;
 use crate::search::score::{from_table, is_decisive, to_table};
@@ -304,7 +304,7 @@ impl<'a> Solver<'a> {
 
     /// Whether `player` could still fill `line`: every cell it does not own
     /// needs a distinct marker from its hand bigger than the cell's top.
-    fn line_open(node: &Node, line: u64, player: Player) -> bool {
+    fn line_open(node: &Node, line: u64, player: Side) -> bool {
         let mut hand = node.state.hands[player.index()];
         let mut missing = line & !node.owned[player.index()];
         let count = missing.count_ones() as usize;
@@ -334,7 +334,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether `player` could still complete some line.
-    fn can_still_win(&self, node: &Node, player: Player) -> bool {
+    fn can_still_win(&self, node: &Node, player: Side) -> bool {
         self.geometry
             .lines
             .iter()
@@ -356,7 +356,7 @@ impl<'a> Solver<'a> {
                 _ => {}
             }
         }
-        let hand_weight = |p: Player| state.hands[p.index()].count_ones() as i32;
+        let hand_weight = |p: Side| state.hands[p.index()].count_ones() as i32;
         (score + 4 * (hand_weight(me) - hand_weight(me.other()))).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
