@@ -11,7 +11,7 @@ use super::CliError;
 use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, Side};
 use crate::games::naughts::notation::parse_typed;
 use crate::games::naughts::state::side_name;
-use crate::games::naughts::{Move, Naughts, NaughtsLevel, State, Turn};
+use crate::games::naughts::{Move, Naughts, NaughtsLevel, Play, State};
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
@@ -261,7 +261,7 @@ fn play_one(
             bot_move(session, game_number, &state, output)?
         } else {
             match human_move(&state, input, output)? {
-                Some(mv) => Turn::Place(mv),
+                Some(mv) => Play::Place(mv),
                 None => return Ok(Ended::EndOfInput),
             }
         };
@@ -275,7 +275,7 @@ fn bot_move(
     game_number: u64,
     state: &State,
     output: &mut impl Write,
-) -> Result<Turn, CliError> {
+) -> Result<Play, CliError> {
     let level = session.bot.as_ref().expect("a bot level");
     let params = BotParams::seeded(
         session

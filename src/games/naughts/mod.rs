@@ -14,7 +14,7 @@
 //! service answers with has a side to move that can move while the game goes
 //! on. A state given to the service may instead name the stuck side to move
 //! (right after the other side's move, as a client that simply alternates
-//! turns would send it); its one legal move is then the pass ([`Turn::Pass`],
+//! turns would send it); its one legal move is then the pass ([`Play::Pass`],
 //! notation `pass`, the object with `row`, `col` and `size` all null), which
 //! `legal-moves` lists, `bot-move` plays and `play` accepts, as Reversi does
 //! with its forced pass. Once the game is over (a win or a stalemate)
@@ -40,7 +40,7 @@ pub mod state;
 mod tests;
 
 pub use bots::NaughtsLevel;
-pub use state::{Cell, Move, State, Turn};
+pub use state::{Cell, Move, Play, State};
 
 use crate::game::record::BadMove;
 use crate::game::{
@@ -136,24 +136,24 @@ fn winning_line(state: &State, winner: Side) -> String {
 
 impl Rules for Naughts {
     type State = State;
-    type Move = Turn;
+    type Move = Play;
     type Termination = NaughtsTermination;
 
     fn to_move(state: &State) -> Side {
         state.to_move()
     }
 
-    fn legal_moves(state: &State, out: &mut Vec<Turn>) {
+    fn legal_moves(state: &State, out: &mut Vec<Play>) {
         if state.must_pass() {
-            out.push(Turn::Pass);
+            out.push(Play::Pass);
             return;
         }
         let mut placements = Vec::new();
         state.legal_moves(&mut placements);
-        out.extend(placements.into_iter().map(Turn::Place));
+        out.extend(placements.into_iter().map(Play::Place));
     }
 
-    fn apply(state: &State, turn: &Turn) -> State {
+    fn apply(state: &State, turn: &Play) -> State {
         state.play(turn)
     }
 
@@ -193,7 +193,7 @@ impl Bots for Naughts {
         level: &LevelSpec<NaughtsLevel>,
         params: &BotParams,
         budget: &Budget,
-    ) -> Result<BotChoice<Turn>, GameError> {
+    ) -> Result<BotChoice<Play>, GameError> {
         bots::choose(state, level, params, budget)
     }
 
@@ -202,7 +202,7 @@ impl Bots for Naughts {
         top: usize,
         _params: &BotParams,
         budget: &Budget,
-    ) -> Result<Analysis<Turn>, GameError> {
+    ) -> Result<Analysis<Play>, GameError> {
         Ok(bots::analyze(state, top, budget))
     }
 }
@@ -264,20 +264,20 @@ impl Codec for Naughts {
         serde_json::to_value(RawState::from(state)).expect("a state always serializes")
     }
 
-    fn notation(_state: &State, turn: &Turn) -> String {
+    fn notation(_state: &State, turn: &Play) -> String {
         notation::turn_notation(turn)
     }
 
-    fn move_to_json(_state: &State, turn: &Turn) -> Value {
+    fn move_to_json(_state: &State, turn: &Play) -> Value {
         serde_json::to_value(notation::MoveJson::from(turn)).expect("a move always serializes")
     }
 
-    fn parse_move(state: &State, value: &Value) -> Result<Turn, GameError> {
+    fn parse_move(state: &State, value: &Value) -> Result<Play, GameError> {
         notation::parse(state, value)
     }
 
     /// The moves as typed, three words each (`2 2 5`), or `pass`.
-    fn read_record(start: &State, record: &str) -> Result<Vec<Turn>, BadMove> {
+    fn read_record(start: &State, record: &str) -> Result<Vec<Play>, BadMove> {
         crate::game::record::read_texts::<Naughts>(start, notation::record_moves(record))
     }
 }

@@ -6,7 +6,7 @@
 //! a move object; the terminal game shows the course's own sentence for
 //! each code instead ([`crate::cli::naughts`]).
 
-use super::state::{side_name, Move, State, Turn};
+use super::state::{side_name, Move, Play, State};
 use crate::game::GameError;
 use serde_json::Value;
 
@@ -61,17 +61,17 @@ pub fn notation(mv: &Move) -> String {
 pub const PASS: &str = "pass";
 
 /// The notation of a turn: a move's `row col size`, or `pass`.
-pub fn turn_notation(turn: &Turn) -> String {
+pub fn turn_notation(turn: &Play) -> String {
     match turn {
-        Turn::Place(mv) => notation(mv),
-        Turn::Pass => PASS.to_string(),
+        Play::Place(mv) => notation(mv),
+        Play::Pass => PASS.to_string(),
     }
 }
 
 /// A pass, if the rules allow one in `state`: the mover has no legal move and the opponent has.
-fn checked_pass(state: &State) -> Result<Turn, GameError> {
+fn checked_pass(state: &State) -> Result<Play, GameError> {
     if state.must_pass() {
-        return Ok(Turn::Pass);
+        return Ok(Play::Pass);
     }
     let side = side_name(state.to_move());
     Err(error(
@@ -296,15 +296,15 @@ fn is_pass_object(object: &serde_json::Map<String, Value>) -> Result<bool, GameE
 
 /// Parses a move given as typed notation (or `pass`) or as a JSON object,
 /// and checks that it is legal in `state`.
-pub fn parse(state: &State, value: &Value) -> Result<Turn, GameError> {
+pub fn parse(state: &State, value: &Value) -> Result<Play, GameError> {
     match value {
         Value::String(text) if text.trim().eq_ignore_ascii_case(PASS) => checked_pass(state),
         Value::String(text) => parse_typed(state, text)
-            .map(Turn::Place)
+            .map(Play::Place)
             .map_err(|e| hint_pass(state, e)),
         Value::Object(object) if is_pass_object(object)? => checked_pass(state),
         Value::Object(object) => parse_object(state, object)
-            .map(Turn::Place)
+            .map(Play::Place)
             .map_err(|e| hint_pass(state, e)),
         other => Err(error(
             "invalid_format",
@@ -335,16 +335,16 @@ pub struct MoveJson {
     pub notation: String,
 }
 
-impl From<&Turn> for MoveJson {
-    fn from(turn: &Turn) -> Self {
+impl From<&Play> for MoveJson {
+    fn from(turn: &Play) -> Self {
         match turn {
-            Turn::Place(mv) => MoveJson {
+            Play::Place(mv) => MoveJson {
                 row: Some(mv.row.into()),
                 col: Some(mv.col.into()),
                 size: Some(mv.size.into()),
                 notation: notation(mv),
             },
-            Turn::Pass => MoveJson {
+            Play::Pass => MoveJson {
                 row: None,
                 col: None,
                 size: None,

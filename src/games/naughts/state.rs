@@ -32,19 +32,19 @@ pub struct Move {
 /// be played in a state whose side to move is stuck, such as one a client
 /// built by alternating turns itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Turn {
+pub enum Play {
     /// Put a marker on the board.
     Place(Move),
     /// Hand the turn to the opponent: legal only when the mover has no move and the opponent has.
     Pass,
 }
 
-impl Turn {
+impl Play {
     /// The marker placed, or `None` for a pass.
     pub fn placement(self) -> Option<Move> {
         match self {
-            Turn::Place(mv) => Some(mv),
-            Turn::Pass => None,
+            Play::Place(mv) => Some(mv),
+            Play::Pass => None,
         }
     }
 }
@@ -258,10 +258,10 @@ impl State {
     }
 
     /// The state after a legal turn: a placement as [`State::apply`] plays it, or a pass.
-    pub fn play(&self, turn: &Turn) -> State {
+    pub fn play(&self, turn: &Play) -> State {
         match turn {
-            Turn::Place(mv) => self.apply(mv),
-            Turn::Pass => self.pass(),
+            Play::Place(mv) => self.apply(mv),
+            Play::Pass => self.pass(),
         }
     }
 

@@ -31,7 +31,7 @@ fn position(rows: &[&str], pieces: u8, hand_o: &[u8], hand_x: &[u8], to_move: Si
 }
 
 /// The placement a turn makes; tests call it only where a pass cannot be due.
-fn placed(turn: Turn) -> Move {
+fn placed(turn: Play) -> Move {
     turn.placement()
         .unwrap_or_else(|| panic!("expected a placement, got a pass"))
 }
@@ -579,13 +579,13 @@ fn a_stuck_side_to_move_has_the_pass_as_its_only_move() {
     assert_eq!(Naughts::outcome(&state), Outcome::Ongoing);
     let mut turns = Vec::new();
     Naughts::legal_moves(&state, &mut turns);
-    assert_eq!(turns, [Turn::Pass]);
-    assert_eq!(Naughts::notation(&state, &Turn::Pass), "pass");
+    assert_eq!(turns, [Play::Pass]);
+    assert_eq!(Naughts::notation(&state, &Play::Pass), "pass");
     assert_eq!(
-        Naughts::move_to_json(&state, &Turn::Pass),
+        Naughts::move_to_json(&state, &Play::Pass),
         json!({"row": null, "col": null, "size": null, "notation": "pass"})
     );
-    let after = Naughts::apply(&state, &Turn::Pass);
+    let after = Naughts::apply(&state, &Play::Pass);
     assert_eq!(after.to_move(), O);
     assert_eq!(after.cells, state.cells);
     assert_eq!(after.hands, state.hands);
@@ -609,7 +609,7 @@ fn a_pass_is_read_in_every_form_and_only_when_due() {
     for form in &forms {
         assert_eq!(
             Naughts::parse_move(&stuck, form).unwrap(),
-            Turn::Pass,
+            Play::Pass,
             "{form}"
         );
     }
@@ -647,7 +647,7 @@ fn every_level_passes_when_it_must() {
         let choice =
             Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &Budget::unlimited())
                 .unwrap();
-        assert_eq!(choice.mv, Turn::Pass, "{level}");
+        assert_eq!(choice.mv, Play::Pass, "{level}");
     }
     let oracle = LevelSpec::<super::NaughtsLevel>::parse("oracle").unwrap_err();
     assert_eq!(
@@ -663,9 +663,9 @@ fn analyze_values_the_pass_from_the_side_that_passes() {
         Naughts::analyze(&state, 100, &BotParams::seeded(0), &Budget::unlimited()).unwrap();
     assert_eq!(analysis.moves.len(), 1);
     let pass = &analysis.moves[0];
-    assert_eq!(pass.mv, Turn::Pass);
+    assert_eq!(pass.mv, Play::Pass);
     assert_eq!(pass.exact.as_deref(), Some("loss in 1"));
-    assert_eq!(pass.pv[0], Turn::Pass);
+    assert_eq!(pass.pv[0], Play::Pass);
     let winning = state.pass().play(&pass.pv[1]);
     assert_eq!(winning.winner(), Some(O));
     assert_eq!(analysis.report.score, Some(pass.score));
@@ -940,7 +940,7 @@ proptest! {
             let json = Naughts::state_to_json(&state);
             prop_assert_eq!(Naughts::state_from_json(&json).unwrap(), state);
             for mv in &moves {
-                let turn = Turn::Place(*mv);
+                let turn = Play::Place(*mv);
                 let text = Naughts::notation(&state, &turn);
                 prop_assert_eq!(&typed(&state, &text).unwrap(), mv);
                 let object = Naughts::move_to_json(&state, &turn);
@@ -1185,7 +1185,7 @@ mod records {
         assert_eq!(Naughts::write_record(&start, &moves), "2 2 5 1 1 4 3 3 3");
         assert_eq!(
             moves[0],
-            Turn::Place(Move {
+            Play::Place(Move {
                 row: 1,
                 col: 1,
                 size: 5
@@ -1209,7 +1209,7 @@ mod records {
     fn a_pass_is_written_and_read_as_pass() {
         let stuck = crosses_must_pass();
         let moves = Naughts::read_record(&stuck, "PASS 1 2 9").unwrap();
-        assert_eq!(moves[0], Turn::Pass);
+        assert_eq!(moves[0], Play::Pass);
         assert_eq!(Naughts::write_record(&stuck, &moves), "pass 1 2 9");
     }
 

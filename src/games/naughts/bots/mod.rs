@@ -9,7 +9,7 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
     StopReason,
 };
-use crate::games::naughts::state::{Move, State, Turn};
+use crate::games::naughts::state::{Move, Play, State};
 use rand::seq::IndexedRandom;
 use serde_json::Value;
 
@@ -37,7 +37,7 @@ pub fn choose(
     level: &LevelSpec<NaughtsLevel>,
     params: &BotParams,
     budget: &Budget,
-) -> Result<BotChoice<Turn>, GameError> {
+) -> Result<BotChoice<Play>, GameError> {
     level.only_options(&[])?;
     if state.must_pass() {
         return Ok(forced_pass());
@@ -48,20 +48,20 @@ pub fn choose(
         NaughtsLevel::Perfect => perfect(state, budget),
     };
     Ok(BotChoice {
-        mv: Turn::Place(choice.mv),
+        mv: Play::Place(choice.mv),
         report: choice.report,
     })
 }
 
 /// The pass of a side with no legal move, with a report that says why.
-fn forced_pass() -> BotChoice<Turn> {
+fn forced_pass() -> BotChoice<Play> {
     let mut report = SearchReport::plain();
     report.notes.insert(
         "rule".to_string(),
         Value::String("pass: no legal move while the opponent has one".to_string()),
     );
     BotChoice {
-        mv: Turn::Pass,
+        mv: Play::Pass,
         report,
     }
 }
@@ -170,7 +170,7 @@ pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
 
 /// Every move's value (exact where proven), best first; for a side that
 /// must pass, the pass alone.
-pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Turn> {
+pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Play> {
     if state.must_pass() {
         return analyze_pass(state, budget);
     }
@@ -181,9 +181,9 @@ pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Turn> {
         .into_iter()
         .take(top)
         .map(|r| ScoredMove {
-            mv: Turn::Place(r.mv),
+            mv: Play::Place(r.mv),
             score: r.score as i64,
-            pv: r.pv.into_iter().map(Turn::Place).collect(),
+            pv: r.pv.into_iter().map(Play::Place).collect(),
             exact: r.proven.then(|| describe(r.score)),
         })
         .collect();
@@ -192,16 +192,16 @@ pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Turn> {
 
 /// The pass, valued by the opponent's best play after it, seen from the side
 /// that passes (the solver does not count a pass as a ply).
-fn analyze_pass(state: &State, budget: &Budget) -> Analysis<Turn> {
+fn analyze_pass(state: &State, budget: &Budget) -> Analysis<Play> {
     let after = state.pass();
     let solution = solver::solve(&after, budget, false, table_log2(&after));
     let best = &solution.moves[0];
     let score = -best.score;
-    let pv = std::iter::once(Turn::Pass)
-        .chain(best.pv.iter().copied().map(Turn::Place))
+    let pv = std::iter::once(Play::Pass)
+        .chain(best.pv.iter().copied().map(Play::Place))
         .collect();
     let pass = ScoredMove {
-        mv: Turn::Pass,
+        mv: Play::Pass,
         score: score as i64,
         pv,
         exact: best.proven.then(|| describe(score)),
