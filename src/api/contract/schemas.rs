@@ -1,0 +1,552 @@
+//! The schemas of the document: the shared components from the request
+//! and reply types, each game's own forms and levels, and the rewrites
+//! that make them friendly to client generators.
+
+use super::*;
+
+/// Rewrites a component schema into forms that client generators read
+/// (openapi-python-client, openapi-typescript) and that validate the same
+/// values: a `true` schema (schemars' `serde_json::Value`) becomes `{}`, and
+/// a `oneOf` of documented string constants (schemars' form for an enum
+/// whose variants have doc comments) becomes a string `enum`, the variants'
+/// docs moving into the description. openapi-python-client cannot read a
+/// boolean schema, and parses a `oneOf` of constants by trying only the
+/// first one.
+pub(super) fn for_client_generators(value: &mut Value) {
+    let Ok(mut schema) = Schema::try_from(value.clone()) else {
+        return;
+    };
+    let mut plain_booleans = ReplaceBoolSchemas::default();
+    plain_booleans.skip_additional_properties = true;
+    plain_booleans.transform(&mut schema);
+    PlainStringEnums.transform(&mut schema);
+    *value = schema.to_value();
+}
+
+/// Turns a `oneOf` of string constants, each with its description, into
+/// a string `enum` whose description lists them.
+pub(super) struct PlainStringEnums;
+
+impl Transform for PlainStringEnums {
+    fn transform(&mut self, schema: &mut Schema) {
+        transform_subschemas(self, schema);
+        let Some(variants) = schema.get("oneOf").and_then(constant_strings) else {
+            return;
+        };
+        let mut description = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        description.push('\n');
+        for (constant, meaning) in &variants {
+            description.push_str(&format!("\n- `{constant}`"));
+            if !meaning.is_empty() {
+                description.push_str(&format!(": {meaning}"));
+            }
+        }
+        schema.remove("oneOf");
+        schema.insert("type".into(), json!("string"));
+        schema.insert(
+            "enum".into(),
+            json!(variants.iter().map(|(c, _)| c).collect::<Vec<_>>()),
+        );
+        schema.insert("description".into(), json!(description.trim_start()));
+    }
+}
+
+/// The constants and their one-line meanings of a `oneOf` whose every
+/// branch is a string `const` (with a `type` and a `description` at most).
+pub(super) fn constant_strings(one_of: &Value) -> Option<Vec<(String, String)>> {
+    let branches = one_of.as_array().filter(|branches| !branches.is_empty())?;
+    branches
+        .iter()
+        .map(|branch| {
+            let branch = branch.as_object()?;
+            let known = |key: &String| matches!(key.as_str(), "const" | "type" | "description");
+            if !branch.keys().all(known) || branch.get("type").is_some_and(|t| t != "string") {
+                return None;
+            }
+            let meaning = branch
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let meaning = meaning.split_whitespace().collect::<Vec<_>>().join(" ");
+            Some((branch.get("const")?.as_str()?.to_string(), meaning))
+        })
+        .collect()
+}
+
+/// The schema of `T` in `generator`'s dialect, as a `$ref` or inline.
+pub(super) fn schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Value {
+    generator.subschema_for::<T>().to_value()
+}
+
+/// A reference to a component schema.
+pub(super) fn reference(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+/// The schemas that do not depend on a game: errors, listings, the search
+/// report, and the generic requests and replies (any game's state).
+pub(super) fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Value> {
+    let mut schemas = Map::new();
+    let mut add = |name: &str, value: Value| {
+        schemas.insert(name.to_string(), value);
+    };
+    add("Problem", schema::<Problem>(generator));
+    add("Search", schema::<SearchReport>(generator));
+    add("Outcome", schema::<OutcomeJson<String>>(generator));
+    add(
+        "GameList",
+        json!({
+            "type": "object",
+            "required": ["games"],
+            "properties": {"games": {"type": "array", "items": schema::<GameListing>(generator)}},
+        }),
+    );
+    add(
+        "Health",
+        json!({
+            "type": "object",
+            "required": ["status"],
+            "properties": {
+                "status": {"type": "string", "enum": ["ok", "ready", "draining"]},
+                "workers": {"type": "integer", "description": "Compute workers."},
+                "jobs": {"type": "integer", "description": "Jobs running or queued."},
+            },
+        }),
+    );
+    add("PlacementRequest", schema::<PlacementRequest>(generator));
+    add("Placement", schema::<Placement>(generator));
+    add("NewRequest", schema::<NewRequest>(generator));
+    add("StateRequest", schema::<StateRequest>(generator));
+    add("PlayRequest", schema::<PlayRequest>(generator));
+    add("BotMoveRequest", schema::<BotMoveRequest>(generator));
+    add("AnalyzeRequest", schema::<AnalyzeRequest>(generator));
+    add("NewReply", schema::<NewReply>(generator));
+    add("LegalMovesReply", schema::<LegalMovesReply>(generator));
+    add("PlayReply", schema::<PlayReply>(generator));
+    add("BotMoveReply", schema::<BotReply>(generator));
+    add("AnalyzeReply", schema::<AnalyzeReply>(generator));
+    add("ReplayRequest", schema::<ReplayRequest>(generator));
+    add("ReplayReply", schema::<ReplayReply>(generator));
+    add("ReviewRequest", schema::<ReviewRequest>(generator));
+    add("ReviewReply", schema::<ReviewReply>(generator));
+    for value in schemas.values_mut() {
+        inline_root(value, generator);
+    }
+    schemas
+}
+
+/// A component added through `subschema_for` is a `$ref` to its own
+/// definition; the named component is the definition itself.
+pub(super) fn inline_root(value: &mut Value, generator: &SchemaGenerator) {
+    let Some(target) = value["$ref"].as_str() else {
+        return;
+    };
+    let name = target.trim_start_matches("#/components/schemas/");
+    if let Some(definition) = generator.definitions().get(name) {
+        *value = definition.clone();
+    }
+}
+
+/// The definition a `$ref` made by `generator` points at.
+pub(super) fn definition_mut<'a>(
+    reference: &Value,
+    generator: &'a mut SchemaGenerator,
+) -> Option<&'a mut Map<String, Value>> {
+    let name = reference["$ref"]
+        .as_str()?
+        .trim_start_matches("#/components/schemas/");
+    generator.definitions_mut().get_mut(name)?.as_object_mut()
+}
+
+/// A move object as a request may send it: the fields of the move object
+/// the service writes (`mv`), any of them, as long as those given name one
+/// move; a field the object does not have is refused. Their forms are
+/// checked by the game's reader, which accepts what a person types
+/// (surrounding spaces, either case), so the written form's patterns are
+/// left out.
+pub(super) fn move_input_schema(mv: &Value, generator: &SchemaGenerator) -> Value {
+    let name = mv["$ref"]
+        .as_str()
+        .unwrap_or_default()
+        .trim_start_matches("#/components/schemas/");
+    let mut schema = generator
+        .definitions()
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| mv.clone());
+    let Some(object) = schema.as_object_mut() else {
+        return schema;
+    };
+    object.remove("required");
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Some(field) = property.as_object_mut() {
+                field.remove("pattern");
+            }
+        }
+    }
+    let written = object
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    object.insert(
+        "description".into(),
+        json!(format!(
+            "{written} As a request sends it: any of the move object's fields, as long as those given name one legal move and agree with each other; no other field."
+        )),
+    );
+    object.insert("additionalProperties".into(), json!(false));
+    object.insert("minProperties".into(), json!(1));
+    schema
+}
+
+/// The game's name as schema names start with it (`reversi` → `Reversi`).
+pub(super) fn prefix(game: &dyn DynGame) -> String {
+    let id = game.info().id;
+    let mut chars = id.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().collect::<String>() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// A copy of a generic object schema with some properties replaced by the
+/// game's types; each keeps the generic field's description.
+pub(super) fn specialize(
+    schemas: &Map<String, Value>,
+    generic: &str,
+    description: String,
+    fields: &[(&str, Value)],
+) -> Value {
+    let mut schema = schemas[generic].clone();
+    schema["description"] = json!(description);
+    for (field, typed) in fields {
+        let generic_field = &schema["properties"][*field];
+        let mut typed = typed.clone();
+        if let Some(text) = generic_field.get("description") {
+            typed["description"] = text.clone();
+        }
+        schema["properties"][*field] = typed;
+    }
+    schema
+}
+
+/// Every schema of one game: its own forms, and its typed requests and replies.
+pub(super) fn game_schemas(
+    game: &dyn DynGame,
+    own: &GameSchemas,
+    generator: &mut SchemaGenerator,
+    schemas: &mut Map<String, Value>,
+) {
+    let info = game.info();
+    let name = prefix(game);
+    let state = own.state.clone().to_value();
+    if let Some(definition) = definition_mut(&state, generator) {
+        definition.insert("additionalProperties".into(), json!(false));
+    }
+    let mv = own.mv.clone().to_value();
+    schemas.insert(
+        format!("{name}MoveInput"),
+        move_input_schema(&mv, generator),
+    );
+    if let Some(definition) = definition_mut(&mv, generator) {
+        definition.insert("additionalProperties".into(), json!(false));
+    }
+    let move_input = json!({
+        "anyOf": [
+            {"type": "string", "description": "The move's notation, as a person types it."},
+            mv,
+            reference(&format!("{name}MoveInput")),
+        ],
+    });
+    let outcome = outcome_schema(game, own, schemas);
+    schemas.insert(format!("{name}Outcome"), outcome);
+    let outcome = reference(&format!("{name}Outcome"));
+    let search = reference("Search");
+    let typed = |what: &str| format!("{}: {what}", info.name);
+
+    let new_request = specialize(
+        schemas,
+        "NewRequest",
+        typed("a new game's options."),
+        &[("options", nullable(own.new_options.clone().to_value()))],
+    );
+    let state_request = specialize(
+        schemas,
+        "StateRequest",
+        typed("a state."),
+        &[("state", state.clone())],
+    );
+    let play_request = specialize(
+        schemas,
+        "PlayRequest",
+        typed("a state and the move to play."),
+        &[("state", state.clone()), ("move", move_input.clone())],
+    );
+    let bot_options = bot_option_fields(&own.bot_options.clone().to_value(), generator);
+    let with_options = |mut request: Value| {
+        for (field, schema) in &bot_options {
+            request["properties"][field] = schema.clone();
+        }
+        request
+    };
+    schemas.insert(format!("{name}Level"), level_schema(game));
+    let bot_request = with_options(specialize(
+        schemas,
+        "BotMoveRequest",
+        typed("a state and the bot's level and budget."),
+        &[
+            ("state", state.clone()),
+            ("level", nullable(reference(&format!("{name}Level")))),
+        ],
+    ));
+    let analyze_request = with_options(specialize(
+        schemas,
+        "AnalyzeRequest",
+        typed("a state and the analysis' budget."),
+        &[("state", state.clone())],
+    ));
+    let moves = json!({"type": "array", "items": mv.clone()});
+    let new_reply = specialize(
+        schemas,
+        "NewReply",
+        typed("a new game."),
+        &[("state", state.clone())],
+    );
+    let legal_reply = specialize(
+        schemas,
+        "LegalMovesReply",
+        typed("the legal moves."),
+        &[("moves", moves), ("outcome", outcome.clone())],
+    );
+    let play_reply = specialize(
+        schemas,
+        "PlayReply",
+        typed("the move played and the new state."),
+        &[
+            ("move", mv.clone()),
+            ("state", state.clone()),
+            ("outcome", outcome.clone()),
+        ],
+    );
+    let bot_reply = specialize(
+        schemas,
+        "BotMoveReply",
+        typed("the bot's move, the new state and what the search did."),
+        &[
+            ("move", mv.clone()),
+            ("state", state.clone()),
+            ("outcome", outcome.clone()),
+            ("search", search.clone()),
+        ],
+    );
+    let replay_request = specialize(
+        schemas,
+        "ReplayRequest",
+        typed("a start and the moves to play from it."),
+        &[
+            ("options", nullable(own.new_options.clone().to_value())),
+            ("state", nullable(state.clone())),
+            (
+                "moves",
+                nullable(json!({"type": "array", "items": move_input.clone()})),
+            ),
+        ],
+    );
+    let replay_reply = specialize(
+        schemas,
+        "ReplayReply",
+        typed("a game played again."),
+        &[
+            ("state", state.clone()),
+            ("outcome", outcome.clone()),
+            ("moves", json!({"type": "array", "items": mv.clone()})),
+            ("states", json!({"type": "array", "items": state.clone()})),
+        ],
+    );
+    let review_request = specialize(
+        schemas,
+        "ReviewRequest",
+        typed("a game to review and the budget of each position."),
+        &[
+            ("options", nullable(own.new_options.clone().to_value())),
+            ("state", nullable(state.clone())),
+            (
+                "moves",
+                nullable(json!({"type": "array", "items": move_input.clone()})),
+            ),
+        ],
+    );
+    let reviewed = resolve(
+        &schemas["ReviewReply"]["properties"]["plies"]["items"].clone(),
+        generator,
+    );
+    let mut reviewed_move = reviewed.clone();
+    reviewed_move["properties"]["move"] = mv.clone();
+    schemas.insert(format!("{name}PlyReview"), reviewed_move);
+    let review_reply = specialize(
+        schemas,
+        "ReviewReply",
+        typed("every move judged."),
+        &[(
+            "plies",
+            json!({"type": "array", "items": reference(&format!("{name}PlyReview"))}),
+        )],
+    );
+    let analyzed = schemas["AnalyzeReply"]["properties"]["moves"]["items"].clone();
+    let analyzed = resolve(&analyzed, generator);
+    let mut analyzed_move = analyzed.clone();
+    analyzed_move["properties"]["move"] = mv;
+    analyzed_move["properties"]["score"]["description"] =
+        json!(format!("The move's score in {}.", info.score_unit));
+    schemas.insert(format!("{name}AnalyzedMove"), analyzed_move);
+    let analyze_reply = specialize(
+        schemas,
+        "AnalyzeReply",
+        typed("the best moves, best first."),
+        &[
+            (
+                "moves",
+                json!({"type": "array", "items": reference(&format!("{name}AnalyzedMove"))}),
+            ),
+            ("search", search),
+        ],
+    );
+    for (suffix, schema) in [
+        ("NewRequest", new_request),
+        ("StateRequest", state_request),
+        ("PlayRequest", play_request),
+        ("BotMoveRequest", bot_request),
+        ("AnalyzeRequest", analyze_request),
+        ("NewReply", new_reply),
+        ("LegalMovesReply", legal_reply),
+        ("PlayReply", play_reply),
+        ("BotMoveReply", bot_reply),
+        ("AnalyzeReply", analyze_reply),
+        ("ReplayRequest", replay_request),
+        ("ReplayReply", replay_reply),
+        ("ReviewRequest", review_request),
+        ("ReviewReply", review_reply),
+    ] {
+        schemas.insert(format!("{name}{suffix}"), schema);
+    }
+}
+
+/// The game's levels: a named one (with options after a colon), or a
+/// numbered rung of its ladder as an integer or a string.
+pub(super) fn level_schema(game: &dyn DynGame) -> Value {
+    let listing = game.listing();
+    let names: Vec<&str> = listing.levels.iter().map(|level| level.id).collect();
+    let described: Vec<String> = listing
+        .levels
+        .iter()
+        .map(|level| format!("`{}`: {}", level.id, level.description))
+        .collect();
+    let mut choices = vec![
+        json!({"type": "string", "enum": names, "description": "A named level."}),
+        json!({
+            "type": "string",
+            "pattern": format!("^({}):[a-z_]+=[^,]+(,[a-z_]+=[^,]+)*$", names.join("|")),
+            "description": "A named level with options (`norvig:depth=8`).",
+        }),
+    ];
+    let top = listing.numbered_levels.len();
+    if top > 0 {
+        choices.push(json!({
+            "type": "integer",
+            "minimum": 1,
+            "maximum": top,
+            "description": "A numbered level, weakest first (`GET /v1/games` gives each one's measured rating).",
+        }));
+        choices.push(json!({
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": format!("A numbered level written as a string, \"1\" to \"{top}\"."),
+        }));
+    }
+    json!({
+        "description": format!(
+            "A {} bot level (default `{}`). {}",
+            game.info().name,
+            listing.default_level,
+            described.join("; ")
+        ),
+        "anyOf": choices,
+    })
+}
+
+/// A schema that also admits null.
+pub(super) fn nullable(schema: Value) -> Value {
+    json!({"anyOf": [schema, {"type": "null"}]})
+}
+
+/// The definition a `$ref` names, or the schema itself.
+pub(super) fn resolve(schema: &Value, generator: &SchemaGenerator) -> Value {
+    match schema["$ref"].as_str() {
+        Some(target) => {
+            let name = target.trim_start_matches("#/components/schemas/");
+            generator
+                .definitions()
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| schema.clone())
+        }
+        None => schema.clone(),
+    }
+}
+
+/// The fields a game's bot options add to its bot and analysis requests
+/// (Halma's `clock`), each with its schema.
+pub(super) fn bot_option_fields(
+    options: &Value,
+    generator: &SchemaGenerator,
+) -> Vec<(String, Value)> {
+    let definition = resolve(options, generator);
+    definition["properties"]
+        .as_object()
+        .map(|fields| {
+            fields
+                .iter()
+                .map(|(name, schema)| (name.clone(), schema.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The game's outcome: the generic one with the game's sides, its
+/// termination enum and its tally per side.
+pub(super) fn outcome_schema(
+    game: &dyn DynGame,
+    own: &GameSchemas,
+    schemas: &Map<String, Value>,
+) -> Value {
+    let info = game.info();
+    let mut outcome = schemas["Outcome"].clone();
+    outcome["description"] = json!(format!("How a {} game stands.", info.name));
+    outcome["properties"]["winner"] = json!({
+        "type": "string",
+        "enum": info.sides,
+        "description": outcome["properties"]["winner"]["description"],
+    });
+    let mut termination = own.termination.clone().to_value();
+    termination["description"] = outcome["properties"]["termination"]["description"].clone();
+    outcome["properties"]["termination"] = termination;
+    let sides: Map<String, Value> = info
+        .sides
+        .iter()
+        .map(|side| (side.to_string(), json!({"type": "integer"})))
+        .collect();
+    outcome["properties"]["score"] = json!({
+        "type": "object",
+        "description": format!("The final tally per side: {}.", info.score_counts),
+        "properties": sides,
+        "required": info.sides,
+        "additionalProperties": false,
+    });
+    outcome
+}
