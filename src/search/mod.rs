@@ -14,6 +14,7 @@
 
 pub mod alphabeta;
 pub mod memory;
+mod negamax;
 pub mod score;
 pub mod tt;
 
