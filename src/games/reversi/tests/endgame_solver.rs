@@ -17,11 +17,7 @@ fn plain_exact(board: Board) -> i32 {
         .unwrap()
 }
 
-fn check_solver_against_minimax(
-    seed: u64,
-    positions: usize,
-    empties: std::ops::Range<u32>,
-) {
+fn check_solver_against_minimax(seed: u64, positions: usize, empties: std::ops::Range<u32>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let budget = Budget::unlimited();
     let mut done = 0;
@@ -154,8 +150,7 @@ fn ffo_all_positions_are_solved() {
 /// `FFO_40_59=all` adds #53-58 (28-30 empties), which took 3 to 23 minutes
 /// each, and `research/src/bin/reversi_ffo.rs` solves any of them with
 /// several processes at once.
-const FFO_40_59_ASSERTED: &[usize] =
-    &[40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 59];
+const FFO_40_59_ASSERTED: &[usize] = &[40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 59];
 
 #[test]
 #[ignore = "release only, minutes (FFO_40_59=all: about an hour): cargo test --release --lib games::reversi::tests::ffo_40_59 -- --ignored --nocapture"]
