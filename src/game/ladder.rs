@@ -307,8 +307,7 @@ fn rung_at<G: Ladder>(n: u8) -> Option<&'static Rung> {
 /// Whether `level`'s score of a move says how the game will go, so that
 /// resign adjudication may trust it: not for a sampled rung, which plays a
 /// worse move on purpose on a share of moves and so squanders the leads its
-/// scores report (a 700-centipawn lead between Advance's 70% and 55% slips
-/// went the other way in 7 of 38 games played out).
+/// scores report (leads that turned in games played out: docs/ARENA.md).
 pub fn scores_its_own_play<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
     match level {
         AnyLevel::Named(_) => true,

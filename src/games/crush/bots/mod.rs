@@ -13,8 +13,8 @@
 //!   round (common random numbers) and successive halving drops the worse
 //!   half as the rounds double, until the deadline or the node cap. Rollouts
 //!   settle on [`Columns`], which finds runs with word operations; that is
-//!   what made three swaps a rollout affordable at 50 ms. About +17% over
-//!   greedy at k = 4, +35% to +70% at k = 5 to 7.
+//!   what made three swaps a rollout affordable at 50 ms. Its gain over
+//!   greedy at each k is in the README and docs/crush-strong.md.
 //!
 //! `strong`'s one level option is `depth=1..8`, the swaps a rollout plays.
 //! Its other knobs (the leaf, the rollout policy, halving, a round cap) are

@@ -285,11 +285,9 @@ impl<'a> Strong<'a> {
     /// candidate were dropped, from 2 to [`LATEST_FIRST_CUT`]. Halving then
     /// still reaches the last few candidates, where a fixed cut at round 8
     /// leaves a small budget (or a board where all 180 swaps are candidates)
-    /// choosing among eight or more candidates sampled a few times each. At
-    /// k = 4 on seeds 100..149 (greedy 16,247.4) it lifted `strong` from
-    /// +2.6% to +11.8% at 2,000 nodes a swap and from +11.6% to +14.8% at
-    /// 3,500; at 5,700 (about 50 ms), +15.7% where the fixed cut gave +15.3%.
-    /// A fifth instead of a third gave +11.1%, +13.4% and +14.2%.
+    /// choosing among eight or more candidates sampled a few times each.
+    /// What it gained at small budgets, and a fifth tried instead of a
+    /// third, is in docs/crush-strong.md.
     fn first_cut(&self, first_round: Duration) -> u64 {
         let mut rounds = self.max_rounds;
         if let Some(cap) = self.budget.max_nodes {
