@@ -31,9 +31,8 @@ pub use state::State;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    MatchTime, NoOptions, Outcome, Referee, Rules, Rung, SearchReport, Side, TextRequest,
+    MatchTime, NoOptions, Outcome, Referee, Rules, Rung, Side, TextRequest,
 };
-use crate::search;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -161,31 +160,7 @@ impl Bots for Advance {
         params: &BotParams,
         budget: &Budget,
     ) -> Result<BotChoice<Move>, GameError> {
-        if level.level != AdvanceLevel::Strong {
-            level.only_options(&[])?;
-        }
-        if outcome(state).is_over() {
-            return Err(GameError::game_over());
-        }
-        let mut rng = params.rng();
-        let mut scratch = bots::Scratch::new();
-        let plain = |mv| BotChoice {
-            mv,
-            report: SearchReport::plain(),
-        };
-        Ok(match level.level {
-            AdvanceLevel::Legal => plain(bots::legal(state, &mut rng)),
-            AdvanceLevel::Win => plain(bots::win(state, &mut rng, &mut scratch)),
-            AdvanceLevel::Greedy => plain(bots::greedy(state, &mut rng, &mut scratch)),
-            AdvanceLevel::Predict => {
-                let prediction = bots::predict(state, &mut rng, budget);
-                BotChoice {
-                    mv: prediction.mv,
-                    report: prediction.report,
-                }
-            }
-            AdvanceLevel::Strong => bots::strong::choose(state, level, budget)?,
-        })
+        bots::choose(state, level, params, budget)
     }
 
     fn analyze(
@@ -194,15 +169,7 @@ impl Bots for Advance {
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
-        if outcome(state).is_over() {
-            return Err(GameError::game_over());
-        }
-        Ok(search::analyze::<Advance>(
-            state,
-            top,
-            &bots::strong::bounded(budget),
-            &bots::strong::options(),
-        ))
+        bots::analyze(state, top, budget)
     }
 }
 

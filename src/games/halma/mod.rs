@@ -35,9 +35,9 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
     MatchTime, OptionInfo, Outcome, Referee, Rules, Rung, Side, TextRequest,
 };
-use crate::search::{Evaluate, SearchOptions};
+use crate::search::Evaluate;
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The game of Halma, for the registry.
 pub struct Halma;
@@ -206,22 +206,7 @@ impl Bots for Halma {
         params: &BotParams<HalmaOptions>,
         budget: &Budget,
     ) -> Result<Analysis<HalmaMove>, GameError> {
-        let clock = bots::read_clock(params, budget);
-        let budget = match clock {
-            Some(_) => bots::strong_budget(state, clock, budget),
-            None if budget.deadline.is_none() => {
-                budget.tightened(Instant::now() + Duration::from_secs(2))
-            }
-            None => budget.clone(),
-        };
-        let options = SearchOptions {
-            max_depth: 12,
-            tt_log2: 18,
-            ..SearchOptions::default()
-        };
-        Ok(crate::search::analyze::<Halma>(
-            state, top, &budget, &options,
-        ))
+        Ok(bots::analyze(state, top, params, budget))
     }
 }
 

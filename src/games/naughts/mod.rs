@@ -39,7 +39,6 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub use bots::NaughtsLevel;
 pub use state::{Cell, Move, Play, State};
 
 use crate::game::record::BadMove;
@@ -132,6 +131,15 @@ fn winning_line(state: &State, winner: Side) -> String {
         return "the main diagonal".to_string();
     }
     "the anti-diagonal".to_string()
+}
+
+crate::declare_levels! {
+    /// The bot levels of Fancy Naughts & Crosses.
+    pub enum NaughtsLevel {
+        Random = "random": "a uniformly random legal move (seeded)",
+        Greedy = "greedy": "wins at once if it can, else blocks the opponent's immediate win, else random",
+        Perfect = "perfect": "exact solver: never loses a won or drawn position, wins fastest and loses slowest; on big grids the best found within the budget (proven=false)",
+    }
 }
 
 impl Rules for Naughts {

@@ -5,10 +5,14 @@
 pub mod eval;
 pub mod strong;
 
-use crate::game::{Budget, SearchReport, StopReason};
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, StopReason,
+};
 use crate::games::advance::board::Color;
 use crate::games::advance::movegen::Move;
 use crate::games::advance::state::State;
+use crate::games::advance::{outcome, Advance, AdvanceLevel};
+use crate::search;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -221,4 +225,55 @@ pub fn predict(state: &State, rng: &mut ChaCha8Rng, budget: &Budget) -> Predicti
         ..SearchReport::plain()
     };
     Prediction { mv, score, report }
+}
+
+/// Runs the level named in `level`.
+pub(crate) fn choose(
+    state: &State,
+    level: &LevelSpec<AdvanceLevel>,
+    params: &BotParams,
+    budget: &Budget,
+) -> Result<BotChoice<Move>, GameError> {
+    if level.level != AdvanceLevel::Strong {
+        level.only_options(&[])?;
+    }
+    if outcome(state).is_over() {
+        return Err(GameError::game_over());
+    }
+    let mut rng = params.rng();
+    let mut scratch = Scratch::new();
+    let plain = |mv| BotChoice {
+        mv,
+        report: SearchReport::plain(),
+    };
+    Ok(match level.level {
+        AdvanceLevel::Legal => plain(legal(state, &mut rng)),
+        AdvanceLevel::Win => plain(win(state, &mut rng, &mut scratch)),
+        AdvanceLevel::Greedy => plain(greedy(state, &mut rng, &mut scratch)),
+        AdvanceLevel::Predict => {
+            let prediction = predict(state, &mut rng, budget);
+            BotChoice {
+                mv: prediction.mv,
+                report: prediction.report,
+            }
+        }
+        AdvanceLevel::Strong => strong::choose(state, level, budget)?,
+    })
+}
+
+/// The `top` moves by `strong`'s search within `budget`.
+pub(crate) fn analyze(
+    state: &State,
+    top: usize,
+    budget: &Budget,
+) -> Result<Analysis<Move>, GameError> {
+    if outcome(state).is_over() {
+        return Err(GameError::game_over());
+    }
+    Ok(search::analyze::<Advance>(
+        state,
+        top,
+        &strong::bounded(budget),
+        &strong::options(),
+    ))
 }

@@ -6,10 +6,12 @@ pub mod search;
 use self::eval::{distance_eval, distance_sum};
 use self::search::{search, StrongOptions, WIN};
 use crate::game::{
-    BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, Side, StopReason,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, Side, StopReason,
 };
 use crate::games::halma::movegen::{generate, HalmaMove};
 use crate::games::halma::state::HalmaState;
+use crate::games::halma::Halma;
+use crate::search::SearchOptions;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde_json::{json, Value};
@@ -332,4 +334,29 @@ pub fn strong(
         mv: result.best,
         report,
     })
+}
+
+/// The `top` moves by the search `strong` uses, within the clock's plan
+/// when the request has a clock, else within `budget` (two seconds when it
+/// has no deadline at all).
+pub(crate) fn analyze(
+    state: &HalmaState,
+    top: usize,
+    params: &BotParams<HalmaOptions>,
+    budget: &Budget,
+) -> Analysis<HalmaMove> {
+    let clock = read_clock(params, budget);
+    let budget = match clock {
+        Some(_) => strong_budget(state, clock, budget),
+        None if budget.deadline.is_none() => {
+            budget.tightened(Instant::now() + Duration::from_secs(2))
+        }
+        None => budget.clone(),
+    };
+    let options = SearchOptions {
+        max_depth: 12,
+        tt_log2: 18,
+        ..SearchOptions::default()
+    };
+    crate::search::analyze::<Halma>(state, top, &budget, &options)
 }

@@ -10,17 +10,9 @@ use crate::game::{
     StopReason,
 };
 use crate::games::naughts::state::{Move, Play, State};
+use crate::games::naughts::NaughtsLevel;
 use rand::seq::IndexedRandom;
 use serde_json::Value;
-
-crate::declare_levels! {
-    /// The bot levels of Fancy Naughts & Crosses.
-    pub enum NaughtsLevel {
-        Random = "random": "a uniformly random legal move (seeded)",
-        Greedy = "greedy": "wins at once if it can, else blocks the opponent's immediate win, else random",
-        Perfect = "perfect": "exact solver: never loses a won or drawn position, wins fastest and loses slowest; on big grids the best found within the budget (proven=false)",
-    }
-}
 
 /// log2 of the transposition table's entries for one search (16 bytes each).
 fn table_log2(state: &State) -> u32 {
