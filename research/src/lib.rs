@@ -29,6 +29,7 @@
 //! | `naughts_first_moves` | which first moves on the empty 3×3 board lose, for 5 to 9 pieces |
 //! | `naughts_bigger_grids` | `perfect` on grids above 3×3 under a time per move |
 //! | `reversi_search_depths` | how deep `strong` searches in a time, by empties |
+//! | `perft_timing` | Reversi perft(11) and Advance perft(5), timed, to compare two builds |
 //!
 //! The figures they gave, and what was tried with them, are in
 //! `docs/crush-strong.md`. Several run 9 to 15 minutes at their defaults;
