@@ -40,7 +40,10 @@
 //!   simply one word a move, how the record is written or cut into moves).
 //! - `bots/` — `mod.rs` runs each level; one file per engine, `eval.rs` for
 //!   the evaluation a search uses.
-//! - `tests.rs` — the rules' unit and property tests.
+//! - `tests/` — the game's unit and property tests, one file a subject
+//!   (rules, forms, levels, properties, records, …) and reference
+//!   implementations in files of their own (Advance's `reference.rs`);
+//!   a game with few tests keeps them in one `tests.rs` (Number Crush).
 //! - where the game needs them: `board.rs` (a fast position representation
 //!   apart from the state), `movegen.rs` (move generation apart from the
 //!   board), `text.rs` (a legacy text contract of its own), and the extras
