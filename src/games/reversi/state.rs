@@ -157,30 +157,48 @@ fn parse_side(text: &str) -> Option<Side> {
     }
 }
 
-/// The state's JSON form before validation.
-#[derive(Deserialize)]
-struct RawState {
-    board: Value,
-    to_move: Value,
+/// The state's JSON form as read, before validation: its two fields, each
+/// any JSON value, which [`State::try_from`] checks with errors that point
+/// at the field, row and square at fault.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RawState {
+    /// The 8 rows, to be 8 strings of `B`, `W` and `.`.
+    pub board: Value,
+    /// The side to move, to be `"black"` or `"white"`.
+    pub to_move: Value,
 }
 
-impl TryFrom<&Value> for State {
-    type Error = GameError;
-
-    fn try_from(value: &Value) -> Result<State, GameError> {
+impl RawState {
+    /// Reads the fields of a JSON state, naming the one missing.
+    pub fn from_json(value: &Value) -> Result<RawState, GameError> {
         if !value.is_object() {
             return Err(GameError::invalid_state(format!(
                 "a reversi state is an object {{\"board\": [8 strings], \"to_move\": \"black\"|\"white\"}}, not {value}"
             )));
         }
-        let raw = RawState::deserialize(value).map_err(|e| {
+        RawState::deserialize(value).map_err(|e| {
             let missing = if value.get("board").is_none() {
                 "board"
             } else {
                 "to_move"
             };
             GameError::invalid_state_at(format!("/{missing}"), format!("{e}"))
-        })?;
+        })
+    }
+}
+
+impl TryFrom<&Value> for State {
+    type Error = GameError;
+
+    fn try_from(value: &Value) -> Result<State, GameError> {
+        State::try_from(RawState::from_json(value)?)
+    }
+}
+
+impl TryFrom<RawState> for State {
+    type Error = GameError;
+
+    fn try_from(raw: RawState) -> Result<State, GameError> {
         let to_move = raw.to_move.as_str().and_then(parse_side).ok_or_else(|| {
             GameError::invalid_state_at(
                 "/to_move",
