@@ -97,6 +97,24 @@ pub struct LadderArgs {
     pub only_timed: bool,
 }
 
+impl LadderArgs {
+    /// The flags every ladder's command line records when given:
+    /// `--threads`, `--levels` and `--time-ms`.
+    pub fn shared_flags(&self) -> String {
+        let mut flags = String::new();
+        if let Some(threads) = self.threads {
+            flags += &format!(" --threads {threads}");
+        }
+        if let Some((low, high)) = self.levels {
+            flags += &format!(" --levels {low}-{high}");
+        }
+        if let Some(time_ms) = self.time_ms {
+            flags += &format!(" --time-ms {time_ms}");
+        }
+        flags
+    }
+}
+
 /// Runs the ladder and writes its file.
 pub fn run(args: LadderArgs) -> ExitCode {
     let result = end_programs_on_signals()
@@ -510,15 +528,7 @@ fn command_line(args: &LadderArgs) -> String {
         args.seed,
         args.random_plies.unwrap_or_default()
     );
-    if let Some(threads) = args.threads {
-        line += &format!(" --threads {threads}");
-    }
-    if let Some((low, high)) = args.levels {
-        line += &format!(" --levels {low}-{high}");
-    }
-    if let Some(time_ms) = args.time_ms {
-        line += &format!(" --time-ms {time_ms}");
-    }
+    line += &args.shared_flags();
     if let Some(earlier) = &args.reuse {
         line += &format!(" --reuse {}", earlier.display());
     }

@@ -249,20 +249,13 @@ fn scores_file<G: Ladder>(
 
 /// The command that reproduces the run.
 fn command_line(args: &LadderArgs) -> String {
-    let mut line = format!(
-        "gamebot ladder {} --games {} --seed {}",
-        args.game, args.games, args.seed
-    );
-    if let Some(threads) = args.threads {
-        line += &format!(" --threads {threads}");
-    }
-    if let Some((low, high)) = args.levels {
-        line += &format!(" --levels {low}-{high}");
-    }
-    if let Some(time_ms) = args.time_ms {
-        line += &format!(" --time-ms {time_ms}");
-    }
-    line
+    format!(
+        "gamebot ladder {} --games {} --seed {}{}",
+        args.game,
+        args.games,
+        args.seed,
+        args.shared_flags()
+    )
 }
 
 fn print_scores(file: &LadderFile) {
