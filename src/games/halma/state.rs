@@ -122,44 +122,79 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
     Ok(pieces)
 }
 
+/// The state's JSON form as read, before validation: its fields, each any
+/// JSON value (`None` when absent), which [`HalmaState::try_from`] checks
+/// with errors that point at the field, row and cell at fault.
+#[derive(Clone, Debug, Default)]
+pub struct RawState {
+    /// The 16 rows, to be strings of 16 `B`, `W` and `.`.
+    pub board: Option<Value>,
+    /// The side to move, to be `"black"` or `"white"`.
+    pub to_move: Option<Value>,
+    /// `"referee"` (the default) or `"basic"`.
+    pub camp_rule: Option<Value>,
+    /// Plies played, when known.
+    pub ply: Option<Value>,
+    /// The ply at which the game ends if nobody has won, when there is one.
+    pub ply_limit: Option<Value>,
+}
+
+impl RawState {
+    /// Reads the fields of a JSON state, refusing one a state does not have.
+    pub fn from_json(value: &Value) -> Result<RawState, GameError> {
+        let Some(map) = value.as_object() else {
+            return Err(GameError::invalid_state(
+                "the state must be an object with board, to_move and (optionally) camp_rule, ply and ply_limit",
+            ));
+        };
+        check_keys(map)?;
+        let field = |key: &str| map.get(key).cloned();
+        Ok(RawState {
+            board: field("board"),
+            to_move: field("to_move"),
+            camp_rule: field("camp_rule"),
+            ply: field("ply"),
+            ply_limit: field("ply_limit"),
+        })
+    }
+}
+
+impl TryFrom<RawState> for HalmaState {
+    type Error = GameError;
+
+    fn try_from(raw: RawState) -> Result<HalmaState, GameError> {
+        let pieces = board_from_json(raw.board.as_ref())?;
+        let to_move = match &raw.to_move {
+            Some(Value::String(s)) => parse_side(s),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            GameError::invalid_state_at("/to_move", "to_move must be \"black\" or \"white\"")
+        })?;
+        let camp_rule = match &raw.camp_rule {
+            None => Some(CampRule::Referee),
+            Some(Value::String(s)) => parse_camp_rule(s),
+            Some(_) => None,
+        }
+        .ok_or_else(|| {
+            GameError::invalid_state_at(
+                "/camp_rule",
+                "camp_rule must be \"referee\" (the default) or \"basic\"",
+            )
+        })?;
+        let (ply, ply_limit) = plies_from_json(raw.ply.as_ref(), raw.ply_limit.as_ref())?;
+        Ok(HalmaState::from_parts(pieces, to_move, camp_rule).with_plies(ply, ply_limit))
+    }
+}
+
 /// Parses and validates a JSON state.
 pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
-    let Some(map) = value.as_object() else {
-        return Err(GameError::invalid_state(
-            "the state must be an object with board, to_move and (optionally) camp_rule, ply and ply_limit",
-        ));
-    };
-    check_keys(map)?;
-    let pieces = board_from_json(map.get("board"))?;
-    let to_move = match map.get("to_move") {
-        Some(Value::String(s)) => parse_side(s),
-        _ => None,
-    }
-    .ok_or_else(|| {
-        GameError::invalid_state_at("/to_move", "to_move must be \"black\" or \"white\"")
-    })?;
-    let camp_rule = match map.get("camp_rule") {
-        None => Some(CampRule::Referee),
-        Some(Value::String(s)) => parse_camp_rule(s),
-        Some(_) => None,
-    }
-    .ok_or_else(|| {
-        GameError::invalid_state_at(
-            "/camp_rule",
-            "camp_rule must be \"referee\" (the default) or \"basic\"",
-        )
-    })?;
-    let (ply, ply_limit) = plies_from_json(map)?;
-    Ok(HalmaState::from_parts(pieces, to_move, camp_rule).with_plies(ply, ply_limit))
+    HalmaState::try_from(RawState::from_json(value)?)
 }
 
 /// Reads an optional whole-number field that fits a `u32`.
-fn optional_count(
-    map: &Map<String, Value>,
-    key: &str,
-    least: u32,
-) -> Result<Option<u32>, GameError> {
-    match map.get(key) {
+fn optional_count(value: Option<&Value>, key: &str, least: u32) -> Result<Option<u32>, GameError> {
+    match value {
         None | Some(Value::Null) => Ok(None),
         Some(value) => value
             .as_u64()
@@ -181,9 +216,12 @@ fn optional_count(
 /// Reads `ply` (plies played, absent = unknown) and `ply_limit` (the ply
 /// at which the game ends if nobody has won, absent = none): a limit needs
 /// a known count that has not passed it.
-fn plies_from_json(map: &Map<String, Value>) -> Result<(Option<u32>, Option<u32>), GameError> {
-    let ply = optional_count(map, "ply", 0)?;
-    let ply_limit = optional_count(map, "ply_limit", 1)?;
+fn plies_from_json(
+    ply: Option<&Value>,
+    ply_limit: Option<&Value>,
+) -> Result<(Option<u32>, Option<u32>), GameError> {
+    let ply = optional_count(ply, "ply", 0)?;
+    let ply_limit = optional_count(ply_limit, "ply_limit", 1)?;
     match (ply, ply_limit) {
         (None, Some(limit)) => Err(GameError::invalid_state_at(
             "/ply_limit",
