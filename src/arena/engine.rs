@@ -357,6 +357,12 @@ pub fn play_match<G: Game>(
     })
 }
 
+/// Games played at once when a command line gives no `--threads`: the
+/// machine's cores (1 where they cannot be read).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Runs `job(0..count)` on up to `threads` threads, each job on one thread,
 /// and returns the results in index order; the first error stops the rest.
 pub fn run_parallel<T: Send>(

@@ -35,6 +35,8 @@ pub mod solo;
 pub mod stats;
 
 pub use clock::TimeControl;
-pub use engine::{play_game, play_match, run_parallel, GameRecord, MatchSpec, Resign, Seat};
+pub use engine::{
+    default_threads, play_game, play_match, run_parallel, GameRecord, MatchSpec, Resign, Seat,
+};
 pub use player::{Choice, Forfeit, LevelPlayer, Player, Turn};
 pub use stats::{MatchSummary, SeatSummary};

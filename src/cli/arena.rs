@@ -235,8 +235,7 @@ impl ArenaArgs {
 
     /// The games played at once: `--threads`, or the machine's cores.
     pub(super) fn threads(&self) -> usize {
-        self.threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.threads.unwrap_or_else(crate::arena::default_threads)
     }
 
     /// The `--options` object for `new` (empty when not given).

@@ -7,7 +7,7 @@
 
 use super::arena::{seat_of, ArenaArgs, SeatPlayer};
 use super::CliError;
-use crate::arena::solo::{play_solo, PairedGain, SoloGame, SoloSide, SoloSpec};
+use crate::arena::solo::{play_solo, points, PairedGain, SoloGame, SoloSide, SoloSpec};
 use crate::arena::{Player, Seat, TimeControl};
 use crate::game::{read_new_options, Game, GameError};
 use crate::games::{self, GameVisitor};
@@ -131,7 +131,6 @@ fn summary(
     games: &[Vec<SoloGame>],
 ) -> SoloSummary {
     let [a, b] = [0, 1].map(|who| SoloSide::of(names[who].clone(), &games[who]));
-    let points = |who: usize| -> Vec<i64> { games[who].iter().map(|g| g.points).collect() };
     SoloSummary {
         game: args.game.clone(),
         first_seed: args.seed,
@@ -139,7 +138,7 @@ fn summary(
         time_ms: times.map(|t| t.as_secs_f64() * 1000.0),
         a,
         b,
-        a_over_b: PairedGain::over(&points(1), &points(0)),
+        a_over_b: PairedGain::over(&points(&games[1]), &points(&games[0])),
     }
 }
 

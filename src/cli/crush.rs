@@ -414,7 +414,7 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
     let seeds = u64::from(args.first_seed)..u64::from(args.first_seed) + u64::from(args.seeds);
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or_else(crate::arena::default_threads)
         .max(1);
     let started = Instant::now();
     let mut by_k = Vec::with_capacity(args.ks.len());

@@ -7,14 +7,15 @@
 //! gain's 95% interval. Each level's games in a variant are journaled as
 //! they end ([`super::ladder_journal`]), so a stopped run resumes.
 
+use super::arena_solo::seeded_start;
 use super::ladder::{build_id, default_path, write_file, LadderArgs};
 use super::ladder_journal::{self, journal_path, JournalEntry};
 use super::CliError;
-use crate::arena::solo::{mean, play_solo, PairedGain, SoloSpec};
+use crate::arena::solo::{mean, play_solo, points, PairedGain, SoloSpec};
 use crate::arena::stats::round;
-use crate::arena::{LevelPlayer, Player};
+use crate::arena::{default_threads, LevelPlayer, Player};
 use crate::game::ladder::{LadderFile, Rung, ScoredLevel, VariantScore};
-use crate::game::{read_new_options, AnyLevel, Game, Ladder};
+use crate::game::{AnyLevel, Game, Ladder};
 use crate::games::{self, GameVisitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -146,26 +147,19 @@ fn play_level<G: Game>(
     level: u8,
     options: &Value,
 ) -> Result<Vec<i64>, CliError> {
-    read_new_options::<G>(options).map_err(|e| CliError::usage(format!("{options}: {e}")))?;
-    let start = move |seed| {
-        read_new_options::<G>(options)
-            .and_then(|options| G::seeded_game(options, seed))
-            .map_err(|e| format!("game seed {seed}: {e}"))
-    };
+    let start = seeded_start::<G>(options)?;
     let spec = SoloSpec {
         seeds: args.seed..args.seed.saturating_add(args.games as u64),
         times: vec![Duration::from_millis(
             args.time_ms.unwrap_or(DEFAULT_TIME_MS),
         )],
-        threads: args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: args.threads.unwrap_or_else(default_threads),
     };
     let make_player = |_: usize| -> Result<Box<dyn Player<G>>, String> {
         Ok(Box::new(LevelPlayer::<G>::new(AnyLevel::Numbered(level))))
     };
     let games = play_solo::<G>(&spec, &start, &make_player).map_err(CliError::Usage)?;
-    Ok(games[0].iter().map(|game| game.points).collect())
+    Ok(points(&games[0]))
 }
 
 /// The time a move a level is offered; numbered levels keep their own node

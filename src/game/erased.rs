@@ -649,10 +649,13 @@ impl<G: Game> DynGame for Erased<G> {
             answer[BOT_MOVE_FIELD] = G::move_to_json(&to, &mv);
             answer["state"] = G::state_to_json(&after);
             answer["outcome"] = Self::outcome(&after);
-            match (G::describe_move(&to, &mv), answer.as_object_mut()) {
-                (Some(effects), _) => answer["effects"] = effects,
-                (None, Some(fields)) => drop(fields.remove("effects")),
-                (None, None) => {}
+            match G::describe_move(&to, &mv) {
+                Some(effects) => answer["effects"] = effects,
+                None => {
+                    if let Some(fields) = answer.as_object_mut() {
+                        fields.remove("effects");
+                    }
+                }
             }
         }
         let moves = answer.get_mut("moves").and_then(Value::as_array_mut);
