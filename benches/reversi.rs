@@ -116,6 +116,7 @@ fn midgame(c: &mut Criterion) {
         top: 1,
         table_log2: None,
         evaluation: Default::default(),
+        probcut: None,
     };
     let mut group = c.benchmark_group("reversi_search");
     group.sample_size(10);

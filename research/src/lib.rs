@@ -7,7 +7,8 @@
 //!
 //! The library holds what several studies share: [`crush`], and
 //! [`reversi_fit`], the least-squares fit of Reversi's pattern weights
-//! that `reversi_train` runs (training code the product does not ship).
+//! that `reversi_train` runs (training code the product does not ship), and
+//! [`reversi_probcut`], the fit of its selective search's cut lines.
 //!
 //! Each study is a binary in `src/bin/`, its module doc saying what it
 //! measures, its arguments and its defaults:
@@ -29,6 +30,7 @@
 //! | `naughts_first_moves` | which first moves on the empty 3×3 board lose, for 5 to 9 pieces |
 //! | `naughts_bigger_grids` | `perfect` on grids above 3×3 under a time per move |
 //! | `reversi_search_depths` | how deep `strong` searches in a time, by empties |
+//! | `reversi_probcut` | fits Multi-ProbCut's lines (`src/games/reversi/bots/probcut.json`) |
 //! | `perft_timing` | Reversi perft(11) and Advance perft(5), timed, to compare two builds |
 //!
 //! The figures they gave, and what was tried with them, are in
@@ -37,3 +39,4 @@
 
 pub mod crush;
 pub mod reversi_fit;
+pub mod reversi_probcut;

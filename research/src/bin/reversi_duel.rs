@@ -85,6 +85,7 @@ fn play(args: &Args, sides: [Evaluation; 2], index: usize) -> i32 {
                 top: 1,
                 table_log2: Some(16),
                 evaluation: sides[usize::from(!a_moves)],
+                probcut: None,
             };
             think(board, &Budget::unlimited(), plan).lines[0]
                 .square

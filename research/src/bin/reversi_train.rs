@@ -110,6 +110,7 @@ fn self_play(args: &Args, index: usize) -> Vec<Sample> {
         top: 1,
         table_log2: Some(14),
         evaluation: args.evaluation(),
+        probcut: None,
     };
     let budget = Budget::unlimited();
     let mut board = Board::start();

@@ -142,7 +142,8 @@ impl Bots for Reversi {
 impl Ladder for Reversi {
     // Scores are hundredths of a disc (exact endgame scores are whole discs).
     // Spaced by 200-game probes from 8-ply openings; the measured steps are
-    // in data/ladder/reversi.json, the probes in docs/LADDER.md.
+    // in data/ladder/reversi.json, the probes in docs/LADDER.md. The capped
+    // rungs search full width (`probcut=0`), as they did when measured.
     const LADDER_OPENING_PLIES: usize = 8;
     const LADDER: &'static [Rung] = &[
         Rung::sampled(1, 200_000, 1500.0),
@@ -151,12 +152,12 @@ impl Ladder for Reversi {
         Rung::sampled(3, 200_000, 60.0),
         Rung::sampled(4, 200_000, 40.0),
         Rung::sampled(6, 200_000, 20.0),
-        Rung::capped(1_000, "solve=0"),
-        Rung::capped(3_000, "solve=0"),
-        Rung::capped(10_000, "solve=0"),
-        Rung::capped(100_000, ""),
-        Rung::capped(400_000, "solve=18,solve_nodes=20000000"),
-        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000"),
+        Rung::capped(1_000, "solve=0,probcut=0"),
+        Rung::capped(3_000, "solve=0,probcut=0"),
+        Rung::capped(10_000, "solve=0,probcut=0"),
+        Rung::capped(100_000, "probcut=0"),
+        Rung::capped(400_000, "solve=18,solve_nodes=20000000,probcut=0"),
+        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000,probcut=0"),
     ];
     const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =

@@ -13,6 +13,7 @@
 //! table and the score scale are the shared ones.
 
 use super::endgame::Solver;
+use super::probcut::{self, Cut, Cuts};
 use super::{eval, patterns};
 use crate::game::{Budget, StopReason};
 use crate::games::reversi::board::{flips, Bits, Board};
@@ -24,6 +25,10 @@ use std::time::Instant;
 pub use crate::search::WIN;
 const INFINITY: i32 = 2 * WIN;
 const CHECK_EVERY: u64 = 512;
+/// ProbCut tests only windows inside this many hundredths of a disc: a
+/// bound beyond a 64-disc margin is about forced ends, which only a full
+/// search may claim.
+const PROBCUT_SCORE_LIMIT: i32 = 6_400;
 /// The deepest midgame iteration.
 const MAX_MID_DEPTH: u32 = 60;
 
@@ -77,6 +82,11 @@ pub struct Plan {
     pub table_log2: Option<u32>,
     /// The static evaluation at the leaves and for ordering moves.
     pub evaluation: Evaluation,
+    /// Multi-ProbCut's confidence `t` in the midgame's null-window nodes
+    /// ([`probcut`]): a node is cut when a shallow search predicts the
+    /// deep one beyond the window by `t` standard deviations; `None`
+    /// searches every node in full (the engine before selective search).
+    pub probcut: Option<f64>,
 }
 
 /// Which static evaluation the midgame search uses.
@@ -132,6 +142,8 @@ impl TableEntry for Entry {
 struct Midgame<'a> {
     budget: &'a Budget,
     evaluation: Evaluation,
+    /// The confidence and the cut tests, when the search is selective.
+    probcut: Option<(f64, &'static Cuts)>,
     table: Table<Entry>,
     solver: Solver<'a>,
     next_check: u64,
@@ -172,6 +184,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
     let mut mid = Midgame {
         budget,
         evaluation: plan.evaluation,
+        probcut: plan.probcut.map(|t| (t, probcut::shipped())),
         table: Table::new(table_log2),
         solver: Solver::new(budget, table_log2 + 1),
         next_check: 0,
@@ -501,6 +514,39 @@ impl Midgame<'_> {
         self.stopped.is_some()
     }
 
+    /// Multi-ProbCut at a null-window node: `beta` (or `alpha`) when a
+    /// shallow search predicts, with the plan's confidence, that the full
+    /// search would fail high (or low); `None` when the node must be
+    /// searched. Scores near a forced end are never cut.
+    fn probcut(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let (t, cuts) = self.probcut?;
+        if beta - alpha != 1 || depth < probcut::MIN_DEPTH {
+            return None;
+        }
+        let cut: Cut = cuts.at(depth, board.empties())?;
+        let high = cut.high_bound(beta, t);
+        if high < PROBCUT_SCORE_LIMIT {
+            let probe = self.negamax(board, cut.shallow, high - 1, high);
+            if self.stopped.is_some() {
+                return Some(0);
+            }
+            if probe >= high {
+                return Some(beta);
+            }
+        }
+        let low = cut.low_bound(alpha, t);
+        if low > -PROBCUT_SCORE_LIMIT {
+            let probe = self.negamax(board, cut.shallow, low, low + 1);
+            if self.stopped.is_some() {
+                return Some(0);
+            }
+            if probe <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
     /// Principal-variation negamax; passes do not use up depth.
     fn negamax(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.solver.nodes += 1;
@@ -533,6 +579,9 @@ impl Midgame<'_> {
             if u32::from(entry.depth) >= depth && entry.bound.cuts(entry.score, alpha, beta) {
                 return entry.score;
             }
+        }
+        if let Some(score) = self.probcut(board, depth, alpha, beta) {
+            return score;
         }
 
         let mut list = [(0i32, 0u32, 0u64); 32];

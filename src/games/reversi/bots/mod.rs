@@ -8,6 +8,7 @@ pub mod engine;
 pub mod eval;
 pub mod norvig;
 pub mod patterns;
+pub mod probcut;
 
 use super::notation::Move;
 use super::state::State;
@@ -26,6 +27,13 @@ const STRONG_UNTIMED_DEPTH: u32 = 10;
 const STRONG_UNTIMED_SOLVE: u32 = 18;
 /// With a deadline, the solver is tried from this many empties if time looks enough.
 const STRONG_TIMED_SOLVE: u32 = 26;
+/// `strong`'s Multi-ProbCut confidence, in tenths of the fitted error's
+/// standard deviation (`strong:probcut=N`; 0 searches every node, as the
+/// engine did before selective search).
+const STRONG_PROBCUT_TENTHS: u64 = 10;
+/// The largest confidence `strong:probcut=N` takes, in tenths: beyond
+/// about 4 standard deviations a cut is all but never taken.
+const STRONG_MAX_PROBCUT_TENTHS: u64 = 40;
 /// The most positions `strong:solve_nodes=N` may give the exact solve.
 const STRONG_MAX_SOLVE_NODES: u64 = 100_000_000_000;
 
@@ -47,7 +55,7 @@ pub(crate) fn choose(
             Ok(norvig_move(state, depth.map(|d| d as u32), budget))
         }
         ReversiLevel::Strong => {
-            level.only_options(&["patterns", "solve", "solve_nodes"])?;
+            level.only_options(&["patterns", "solve", "solve_nodes", "probcut"])?;
             let evaluation = if level.switch_option("patterns", true)? {
                 Evaluation::Patterns
             } else {
@@ -59,6 +67,10 @@ pub(crate) fn choose(
                 plan.solve_empties = empties as u32;
             }
             plan.solve_nodes = level.int_option("solve_nodes", 1..=STRONG_MAX_SOLVE_NODES)?;
+            let tenths = level
+                .int_option("probcut", 0..=STRONG_MAX_PROBCUT_TENTHS)?
+                .unwrap_or(STRONG_PROBCUT_TENTHS);
+            plan.probcut = (tenths > 0).then(|| tenths as f64 / 10.0);
             Ok(strong_move(state, budget, plan))
         }
     }
@@ -129,7 +141,8 @@ fn norvig_move(state: &State, depth_option: Option<u32>, budget: &Budget) -> Bot
     }
 }
 
-/// How `strong` spends a budget.
+/// How `strong` spends a budget; the search is full-width (analyses score
+/// every move as it is; the `strong` level adds its ProbCut).
 fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
     let timed = budget.deadline.is_some() || budget.max_nodes.is_some();
     let max_depth = budget
@@ -147,6 +160,7 @@ fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
         top,
         table_log2: None,
         evaluation,
+        probcut: None,
     }
 }
 

@@ -58,3 +58,69 @@ fn strong_answers_under_tiny_budgets_and_node_caps_deterministically() {
         Reversi::choose_move(&state, &level, &params, &Budget::unlimited().depth(4)).unwrap();
     assert_eq!(deep.report.depth, Some(4));
 }
+
+/// `strong` at a fixed depth, with its ProbCut confidence (`0`: none).
+fn strong_at_depth(state: &State, probcut: u32, depth: u32) -> crate::game::BotChoice<Move> {
+    let level = LevelSpec::parse(&format!("strong:probcut={probcut}")).unwrap();
+    let params = crate::game::BotParams::seeded(1);
+    Reversi::choose_move(state, &level, &params, &Budget::unlimited().depth(depth)).unwrap()
+}
+
+#[test]
+fn probcut_searches_the_same_depth_in_fewer_positions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let (mut full, mut selective, mut same_move) = (0, 0, 0);
+    let mut positions = 0;
+    while positions < 12 {
+        let Some(board) = random_position(&mut rng, 30 + positions) else {
+            continue;
+        };
+        positions += 1;
+        let state = State::from_board(board, Side::First);
+        let plain = strong_at_depth(&state, 0, 7);
+        let cut = strong_at_depth(&state, 15, 7);
+        assert_eq!(plain.report.depth, Some(7));
+        assert_eq!(cut.report.depth, Some(7));
+        full += plain.report.nodes.unwrap();
+        selective += cut.report.nodes.unwrap();
+        same_move += u32::from(plain.mv == cut.mv);
+    }
+    assert!(
+        selective * 10 < full * 8,
+        "selective {selective} vs full {full}"
+    );
+    // Cuts are taken where a shallow search is confident, so the move
+    // mostly stays the full search's.
+    assert!(same_move >= 8, "{same_move} of 12 moves the same");
+}
+
+#[test]
+fn probcut_never_changes_a_proven_answer() {
+    for (_, state, best_score, _) in ffo_positions(16).into_iter().take(3) {
+        for probcut in [0, 10, 40] {
+            let level = LevelSpec::parse(&format!("strong:probcut={probcut}")).unwrap();
+            let params = crate::game::BotParams::seeded(0);
+            let choice = Reversi::choose_move(&state, &level, &params, &Budget::unlimited())
+                .unwrap();
+            assert_eq!(choice.report.proven, Some(true));
+            assert_eq!(choice.report.score, Some(best_score), "probcut={probcut}");
+        }
+    }
+}
+
+#[test]
+fn the_probcut_option_is_a_confidence_in_tenths() {
+    let state = State::start();
+    let params = crate::game::BotParams::seeded(0);
+    let budget = Budget::unlimited().depth(3);
+    for ok in ["strong:probcut=0", "strong:probcut=25", "strong:probcut=40"] {
+        let level = LevelSpec::parse(ok).unwrap();
+        assert!(Reversi::choose_move(&state, &level, &params, &budget).is_ok(), "{ok}");
+    }
+    for bad in ["strong:probcut=41", "strong:probcut=1.5", "strong:probcut=-1"] {
+        let level = LevelSpec::parse(bad).unwrap();
+        let error = Reversi::choose_move(&state, &level, &params, &budget).unwrap_err();
+        assert!(error.to_string().contains("probcut"), "{bad}: {error}");
+        assert!(error.to_string().contains("0 to 40"), "{bad}: {error}");
+    }
+}
