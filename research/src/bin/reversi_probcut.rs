@@ -14,9 +14,9 @@
 use clap::Parser;
 use gamebot::arena::run_parallel;
 use gamebot::game::Budget;
+use gamebot::games::reversi::board::{Bits, Board};
 use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
 use gamebot::games::reversi::bots::probcut::CutFile;
-use gamebot::games::reversi::board::{Bits, Board};
 use gamebot_research::reversi_probcut::{fit_cuts, Sample, PHASES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -47,19 +47,23 @@ struct Args {
 /// Scores beyond this (hundredths of a disc) are forced ends, not estimates.
 const ESTIMATE_LIMIT: i32 = 6_400;
 
-/// A full-width search of `board` to `depth`, without the exact solver's
-/// shortcut at the root.
-fn score_at(board: Board, depth: u32) -> i32 {
-    let plan = Plan {
+/// A full-width search to `depth` with a table of `2^table_log2` entries,
+/// without the exact solver's shortcut at the root.
+fn full_width(depth: u32, table_log2: u32) -> Plan {
+    Plan {
         max_depth: depth,
         solve_empties: 0,
         solve_nodes: None,
         top: 1,
-        table_log2: Some(18),
+        table_log2: Some(table_log2),
         evaluation: Evaluation::Patterns,
         probcut: None,
-    };
-    think(board, &Budget::unlimited(), plan).lines[0].score
+    }
+}
+
+/// The score of a full-width search of `board` to `depth`.
+fn score_at(board: Board, depth: u32) -> i32 {
+    think(board, &Budget::unlimited(), full_width(depth, 18)).lines[0].score
 }
 
 /// The positions game `index` passes through that are picked for searching.
@@ -93,16 +97,7 @@ fn positions_of(args: &Args, index: usize) -> Vec<Board> {
 
 /// The move of a depth-2 full-width search.
 fn score_move(board: Board) -> u32 {
-    let plan = Plan {
-        max_depth: 2,
-        solve_empties: 0,
-        solve_nodes: None,
-        top: 1,
-        table_log2: Some(12),
-        evaluation: Evaluation::Patterns,
-        probcut: None,
-    };
-    think(board, &Budget::unlimited(), plan).lines[0]
+    think(board, &Budget::unlimited(), full_width(2, 12)).lines[0]
         .square
         .expect("a side with a move does not pass")
 }
@@ -159,7 +154,14 @@ fn main() {
     for f in &file.fits {
         println!(
             "| {} | {} | {}–{} | {:.3} | {:.0} | {:.0} | {} |",
-            f.depth, f.shallow, f.min_empties, f.max_empties, f.slope, f.intercept, f.sigma, f.samples
+            f.depth,
+            f.shallow,
+            f.min_empties,
+            f.max_empties,
+            f.slope,
+            f.intercept,
+            f.sigma,
+            f.samples
         );
     }
     let text = serde_json::to_string_pretty(&file).expect("the file serialises") + "\n";
