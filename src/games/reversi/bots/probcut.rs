@@ -206,9 +206,9 @@ mod tests {
         let cuts = shipped();
         for depth in MIN_DEPTH..=20 {
             for empties in 14..=58 {
-                let cut = cuts.at(depth, empties).unwrap_or_else(|| {
-                    panic!("no cut at depth {depth} with {empties} empties")
-                });
+                let cut = cuts
+                    .at(depth, empties)
+                    .unwrap_or_else(|| panic!("no cut at depth {depth} with {empties} empties"));
                 assert_eq!(cut.shallow, shallow_depth(depth));
                 assert!((0.5..=1.5).contains(&cut.slope), "{cut:?}");
                 assert!((10.0..=2000.0).contains(&cut.sigma), "{cut:?}");

@@ -100,8 +100,8 @@ fn probcut_never_changes_a_proven_answer() {
         for probcut in [0, 10, 40] {
             let level = LevelSpec::parse(&format!("strong:probcut={probcut}")).unwrap();
             let params = crate::game::BotParams::seeded(0);
-            let choice = Reversi::choose_move(&state, &level, &params, &Budget::unlimited())
-                .unwrap();
+            let choice =
+                Reversi::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
             assert_eq!(choice.report.proven, Some(true));
             assert_eq!(choice.report.score, Some(best_score), "probcut={probcut}");
         }
@@ -115,9 +115,16 @@ fn the_probcut_option_is_a_confidence_in_tenths() {
     let budget = Budget::unlimited().depth(3);
     for ok in ["strong:probcut=0", "strong:probcut=25", "strong:probcut=40"] {
         let level = LevelSpec::parse(ok).unwrap();
-        assert!(Reversi::choose_move(&state, &level, &params, &budget).is_ok(), "{ok}");
+        assert!(
+            Reversi::choose_move(&state, &level, &params, &budget).is_ok(),
+            "{ok}"
+        );
     }
-    for bad in ["strong:probcut=41", "strong:probcut=1.5", "strong:probcut=-1"] {
+    for bad in [
+        "strong:probcut=41",
+        "strong:probcut=1.5",
+        "strong:probcut=-1",
+    ] {
         let level = LevelSpec::parse(bad).unwrap();
         let error = Reversi::choose_move(&state, &level, &params, &budget).unwrap_err();
         assert!(error.to_string().contains("probcut"), "{bad}: {error}");
