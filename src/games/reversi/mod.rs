@@ -7,8 +7,10 @@
 //! - [`state`]: the validated state and its JSON and text forms.
 //! - [`notation`]: the move type, `d3` / `pass`, JSON objects, legality
 //!   checks, and a game's record (`f5d6c3`).
-//! - [`bots`]: the levels; [`bots::norvig`], and `strong`'s [`bots::engine`],
-//!   [`bots::endgame`] solver and [`bots::eval`]uation.
+//! - [`bots`]: the levels; [`bots::norvig`], and `strong`'s [`bots::engine`]
+//!   with its selective search's cut lines ([`bots::probcut`]), its
+//!   [`bots::endgame`] solver and its evaluations ([`bots::patterns`],
+//!   trained; [`bots::eval`], the hand-written one of earlier builds).
 //! - [`perft`]: the fast move counter (bulk counting at the last ply).
 //! - [`obf`]: Edax's position format, in which the FFO endgame suites come.
 //!

@@ -1,7 +1,8 @@
 //! The bot levels: `random`, `norvig` (the course-lab reference in
-//! [`norvig`]) and `strong` (the [`engine`]'s midgame search with its exact
-//! [`endgame`] solver and the [`eval`]uation); this module runs each level
-//! and turns the engine's thoughts into search reports.
+//! [`norvig`]) and `strong` (the [`engine`]'s midgame search, selective by
+//! [`probcut`], with its exact [`endgame`] solver and the [`patterns`]
+//! evaluation); this module runs each level and turns the engine's
+//! thoughts into search reports.
 
 pub mod endgame;
 pub mod engine;
