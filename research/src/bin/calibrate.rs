@@ -159,9 +159,7 @@ fn parse_phases(text: &str, samples: &[Sample]) -> Vec<(u32, u32)> {
 
 /// The samples of `args.games` self-play games, and how many games ended.
 fn self_play<G: Bots + Codec>(args: &Args) -> (Vec<Sample>, usize) {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(gamebot::arena::default_threads);
     let games = run_parallel(args.games, threads, |index| Ok(one_game::<G>(args, index)))
         .expect("self-play games do not fail");
     let ended = games.iter().filter(|g| g.is_some()).count();

@@ -107,9 +107,7 @@ fn play(args: &Args, sides: [Evaluation; 2], index: usize) -> i32 {
 fn main() {
     let args = Args::parse();
     let sides = [evaluation(&args.a), evaluation(&args.b)];
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(gamebot::arena::default_threads);
     let margins = run_parallel(args.games, threads, |i| Ok(play(&args, sides, i)))
         .expect("games cannot fail");
     let wins = margins.iter().filter(|&&m| m > 0).count();

@@ -119,9 +119,7 @@ fn sample_of(board: Board, max_depth: u32) -> Sample {
 
 fn main() {
     let args = Args::parse();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(gamebot::arena::default_threads);
     let started = Instant::now();
     let positions: Vec<Board> = run_parallel(args.games, threads, |i| Ok(positions_of(&args, i)))
         .expect("self-play cannot fail")

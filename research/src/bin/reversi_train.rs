@@ -178,9 +178,7 @@ fn load(path: &PathBuf) -> std::io::Result<Vec<Sample>> {
 
 fn main() {
     let args = Args::parse();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(gamebot::arena::default_threads);
     let started = Instant::now();
     let samples = match &args.load {
         Some(path) => load(path).expect("the saved positions can be read"),

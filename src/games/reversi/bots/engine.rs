@@ -13,7 +13,7 @@
 //! table and the score scale are the shared ones.
 
 use super::endgame::Solver;
-use super::probcut::{self, Cut, Cuts};
+use super::probcut::{self, Cuts};
 use super::{eval, patterns};
 use crate::game::{Budget, StopReason};
 use crate::games::reversi::board::{flips, Bits, Board};
@@ -523,7 +523,7 @@ impl Midgame<'_> {
         if beta - alpha != 1 || depth < probcut::MIN_DEPTH {
             return None;
         }
-        let cut: Cut = cuts.at(depth, board.empties())?;
+        let cut = cuts.at(depth, board.empties())?;
         let high = cut.high_bound(beta, t);
         if high < PROBCUT_SCORE_LIMIT {
             let probe = self.negamax(board, cut.shallow, high - 1, high);

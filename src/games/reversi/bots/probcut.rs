@@ -176,11 +176,6 @@ pub fn shipped() -> &'static Cuts {
     })
 }
 
-/// The shipped file as read, for reports and tests.
-pub fn shipped_file() -> CutFile {
-    CutFile::parse(SHIPPED).expect("the shipped probcut.json is valid")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_shipped_lines_cover_every_probed_depth_and_phase() {
-        let file = shipped_file();
+        let file = CutFile::parse(SHIPPED).unwrap();
         assert!(file.positions > 0);
         let cuts = shipped();
         for depth in MIN_DEPTH..=20 {
