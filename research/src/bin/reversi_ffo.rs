@@ -13,7 +13,7 @@
 use clap::Parser;
 use gamebot::game::Budget;
 use gamebot::games::reversi::board::square_name;
-use gamebot::games::reversi::bots::endgame::Solver;
+use gamebot::games::reversi::bots::endgame::{NodeCode, Solver};
 use gamebot::games::reversi::obf::ObfPosition;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +32,10 @@ struct Args {
     /// The solver's table has 2^N entries (24 bytes each).
     #[arg(long, default_value_t = 24)]
     table_log2: u32,
+    /// Run the solver's portable node searches even where the CPU has the
+    /// instructions of the faster copy (to measure one against the other).
+    #[arg(long)]
+    portable: bool,
 }
 
 fn main() -> ExitCode {
@@ -49,7 +53,12 @@ fn main() -> ExitCode {
             continue;
         }
         let started = Instant::now();
-        let mut solver = Solver::new(&budget, args.table_log2);
+        let code = if args.portable {
+            NodeCode::Portable
+        } else {
+            NodeCode::fastest()
+        };
+        let mut solver = Solver::new(&budget, args.table_log2).with_code(code);
         let roots = solver
             .solve_root(position.board, 1, &[])
             .expect("an unlimited budget never stops");

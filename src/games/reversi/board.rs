@@ -126,10 +126,10 @@ pub mod x86 {
     /// one AVX2 register (shifts by 1, 8, 9 and 7).
     ///
     /// # Safety
-    /// The CPU must support AVX2 (see [`supported`]).
+    /// Callers compiled without AVX2 must check [`supported`] first.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub unsafe fn moves_avx2(me: u64, opp: u64) -> u64 {
+    pub fn moves_avx2(me: u64, opp: u64) -> u64 {
         let shift = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_add_epi64(shift, shift);
         let inner = INNER_COLS as i64;

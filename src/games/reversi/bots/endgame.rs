@@ -140,10 +140,13 @@ pub struct Solver<'a> {
     /// The node count at which the solver stops, when it has a cap of its
     /// own instead of the budget's (see [`Solver::allow_nodes`]).
     own_cap: Option<u64>,
+    /// The copy of the node searches it runs.
+    code: NodeCode,
 }
 
 impl<'a> Solver<'a> {
-    /// A solver with a table of `2^table_log2` entries.
+    /// A solver with a table of `2^table_log2` entries, running the
+    /// fastest node searches this CPU supports.
     pub fn new(budget: &'a Budget, table_log2: u32) -> Self {
         Solver {
             budget,
@@ -153,7 +156,22 @@ impl<'a> Solver<'a> {
             partial: Vec::new(),
             next_check: 0,
             own_cap: None,
+            code: NodeCode::fastest(),
         }
+    }
+
+    /// The same solver running `code`'s node searches (for measuring one
+    /// copy against the other); a copy this CPU cannot run is ignored.
+    pub fn with_code(mut self, code: NodeCode) -> Self {
+        if code.runs_here() {
+            self.code = code;
+        }
+        self
+    }
+
+    /// The copy of the node searches this solver runs.
+    pub fn code(&self) -> NodeCode {
+        self.code
     }
 
     /// From now on, the solver may visit `nodes` more positions, counted
@@ -239,12 +257,13 @@ impl<'a> Solver<'a> {
     /// The exact score of `board` for its mover if it lies in (alpha, beta);
     /// otherwise a bound on the same side of the window (fail-soft).
     pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
-        let empties = board.empties();
-        if empties < SHALLOW_EMPTIES {
-            self.nodes += 1;
-            return self.shallow(board, alpha, beta, empties, false);
+        match self.code {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `code` is `X86` only on a CPU that has its features
+            // (`NodeCode::fastest` and `Solver::with_code` check).
+            NodeCode::X86 => unsafe { x86_nodes::solve(self, board, alpha, beta) },
+            NodeCode::Portable => portable_nodes::solve(self, board, alpha, beta),
         }
-        self.deep(board, alpha, beta, empties, false)
     }
 
     /// The best line from `board` given that its exact score is `score`,
@@ -326,255 +345,9 @@ impl<'a> Solver<'a> {
         self.stopped.is_some()
     }
 
-    /// The sorted search with table and stability cut-off.
-    fn deep(
-        &mut self,
-        board: Board,
-        mut alpha: i32,
-        mut beta: i32,
-        empties: u32,
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            if passed {
-                return board.final_score();
-            }
-            return -self.deep(board.pass(), -beta, -alpha, empties, true);
-        }
-        // The opponent's stable discs bound what the mover can reach.
-        if 64 - 2 * board.opp.count_ones() as i32 <= alpha {
-            let upper_bound = 64 - 2 * stable_discs(board.opp, board.me).count_ones() as i32;
-            if upper_bound <= alpha {
-                return upper_bound;
-            }
-            beta = beta.min(upper_bound);
-        }
-
-        let use_table = empties >= TABLE_EMPTIES;
-        let mut table_move = None;
-        if use_table {
-            if let Some(entry) = self.probe(board) {
-                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                if lower == upper {
-                    return lower;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-                table_move = Some(u32::from(entry.best));
-            }
-        }
-
-        let mut list = [(0i32, 0u32, 0u64); 32];
-        let mut count = 0;
-        let etc = empties >= ETC_EMPTIES;
-        for sq in Bits(moves) {
-            let flipped = flips(board.me, board.opp, sq);
-            if etc {
-                // Enhanced transposition cut-off: a child already known to
-                // be bad enough for the opponent refutes this position now.
-                if let Some(entry) = self.probe(board.play_flips(sq, flipped)) {
-                    let score = -i32::from(entry.upper);
-                    if score >= beta {
-                        return score;
-                    }
-                }
-            }
-            let key = if Some(sq) == table_move {
-                i32::MIN
-            } else if empties >= SEARCH_ORDER_EMPTIES {
-                let depth = 1 + (empties - SEARCH_ORDER_EMPTIES) / SEARCH_ORDER_STEP;
-                self.order_key_flips(board, sq, flipped)
-                    + order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX)
-                        / EVAL_ORDER_DIVISOR
-            } else if empties >= EVAL_ORDER_EMPTIES {
-                self.order_key_flips(board, sq, flipped)
-                    + super::patterns::evaluate(board.play_flips(sq, flipped)) / EVAL_ORDER_DIVISOR
-            } else {
-                self.order_key_flips(board, sq, flipped)
-            };
-            list[count] = (key, sq, flipped);
-            count += 1;
-        }
-        let list = &mut list[..count];
-        list.sort_unstable_by_key(|&(key, _, _)| key);
-
-        let alpha_start = alpha;
-        let mut best = -65;
-        let mut best_sq = list[0].1;
-        for (n, &(_, sq, flipped)) in list.iter().enumerate() {
-            let child = board.play_flips(sq, flipped);
-            let score = if n == 0 {
-                -self.child(child, -beta, -alpha, empties - 1)
-            } else {
-                let probe = -self.child(child, -alpha - 1, -alpha, empties - 1);
-                if probe > alpha && probe < beta {
-                    -self.child(child, -beta, -probe, empties - 1)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped.is_some() {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_sq = sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if use_table {
-            let (lower, upper) = if best >= beta {
-                (best, 64)
-            } else if best > alpha_start {
-                (best, best)
-            } else {
-                (-64, best)
-            };
-            self.store(board, lower, upper, best_sq);
-        }
-        best
-    }
-
-    /// Dispatches a child to the deep or the shallow search.
-    #[inline]
-    fn child(&mut self, board: Board, alpha: i32, beta: i32, empties: u32) -> i32 {
-        if empties < SHALLOW_EMPTIES {
-            self.nodes += 1;
-            self.shallow(board, alpha, beta, empties, false)
-        } else {
-            self.deep(board, alpha, beta, empties, false)
-        }
-    }
-
-    /// The search of the last few empties: parity order, no table.
-    fn shallow(
-        &mut self,
-        board: Board,
-        mut alpha: i32,
-        beta: i32,
-        empties: u32,
-        passed: bool,
-    ) -> i32 {
-        let empty = board.empty();
-        if empties == 1 {
-            return last_square(board, empty.trailing_zeros());
-        }
-        if empties == 2 {
-            let first = empty.trailing_zeros();
-            let second = 63 - empty.leading_zeros();
-            return self.last_two(board, alpha, beta, first, second);
-        }
-        let mut best = -65;
-        let odd = odd_quadrants(empty);
-        // A move needs an opponent disc next to it.
-        let candidates = empty & neighbours(board.opp);
-        for region in [odd, !odd] {
-            for class in SQUARE_CLASSES {
-                for sq in Bits(candidates & region & class) {
-                    let flipped = flips(board.me, board.opp, sq);
-                    if flipped == 0 {
-                        continue;
-                    }
-                    self.nodes += 1;
-                    let child = board.play_flips(sq, flipped);
-                    let score = -self.shallow(child, -beta, -alpha, empties - 1, false);
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                return best;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if best == -65 {
-            if passed {
-                return board.final_score();
-            }
-            return -self.shallow(board.pass(), -beta, -alpha, empties, true);
-        }
-        best
-    }
-
-    /// The exact score with two empty squares left (fail-soft in the window).
-    #[inline]
-    fn last_two(&mut self, board: Board, alpha: i32, beta: i32, x: u32, y: u32) -> i32 {
-        if let Some(score) = self.two_for_mover(board, beta, x, y) {
-            return score;
-        }
-        match self.two_for_mover(board.pass(), -alpha, x, y) {
-            Some(score) => -score,
-            None => board.final_score(),
-        }
-    }
-
-    /// The mover's best with two empties, or `None` when it cannot move.
-    #[inline]
-    fn two_for_mover(&mut self, board: Board, beta: i32, x: u32, y: u32) -> Option<i32> {
-        let mut best = None;
-        let flipped = if NEIGHBOURS[x as usize] & board.opp != 0 {
-            flips(board.me, board.opp, x)
-        } else {
-            0
-        };
-        if flipped != 0 {
-            self.nodes += 1;
-            let score = -last_square(board.play_flips(x, flipped), y);
-            if score >= beta {
-                return Some(score);
-            }
-            best = Some(score);
-        }
-        let flipped = if NEIGHBOURS[y as usize] & board.opp != 0 {
-            flips(board.me, board.opp, y)
-        } else {
-            0
-        };
-        if flipped != 0 {
-            self.nodes += 1;
-            let score = -last_square(board.play_flips(y, flipped), x);
-            best = Some(best.map_or(score, |b: i32| b.max(score)));
-        }
-        best
-    }
-
     /// Fastest-first ordering key of a root move (smaller first).
     fn order_key(&self, board: Board, sq: u32) -> i32 {
-        self.order_key_flips(board, sq, flips(board.me, board.opp, sq))
-    }
-
-    /// Fastest first: few replies (corner replies counting double), corners early.
-    #[inline]
-    fn order_key_flips(&self, board: Board, sq: u32, flipped: u64) -> i32 {
-        let child = board.play_flips(sq, flipped);
-        let replies = child.moves();
-        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-        // Empty squares next to the mover's discs: the opponent's future moves.
-        let potential = (neighbours(child.opp) & child.empty()).count_ones() as i32;
-        let mut key = 32 * mobility + 4 * potential;
-        if (1u64 << sq) & CORNERS != 0 {
-            key -= 24;
-        }
-        key
+        portable_nodes::order_key(board, sq, flips(board.me, board.opp, sq))
     }
 }
 
@@ -607,6 +380,346 @@ fn order_search(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     best
 }
 
+/// Which compiled copy of the node searches a [`Solver`] runs. Both visit
+/// the same positions in the same order and return the same scores; the
+/// x86 copy is compiled with AVX2 move generation and the hardware bit
+/// count and bit scans, and is chosen at run time on CPUs that have them,
+/// so the build stays portable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeCode {
+    /// Portable code, for any CPU.
+    Portable,
+    /// AVX2, POPCNT, LZCNT and BMI1 (x86-64 CPUs that have them).
+    #[cfg(target_arch = "x86_64")]
+    X86,
+}
+
+impl NodeCode {
+    /// The fastest copy this CPU can run.
+    pub fn fastest() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if crate::games::reversi::board::x86::supported() {
+            return NodeCode::X86;
+        }
+        NodeCode::Portable
+    }
+
+    /// Whether this CPU can run this copy.
+    pub fn runs_here(self) -> bool {
+        match self {
+            NodeCode::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            NodeCode::X86 => crate::games::reversi::board::x86::supported(),
+        }
+    }
+}
+
+/// The node searches of the solver, written once and compiled twice (as
+/// Reversi's perft is), given the attributes to compile them with and the
+/// move generator: every function the recursion passes through carries the
+/// attributes, so that the hardware instructions reach all of it.
+macro_rules! node_searches {
+    ($(#[$attr:meta])*; $moves:path) => {
+        /// [`Solver::solve`] in this copy.
+        $(#[$attr])*
+        pub(super) fn solve(s: &mut Solver<'_>, board: Board, alpha: i32, beta: i32) -> i32 {
+            let empties = board.empties();
+            if empties < SHALLOW_EMPTIES {
+                s.nodes += 1;
+                return shallow(s, board, alpha, beta, empties, false);
+            }
+            deep(s, board, alpha, beta, empties, false)
+        }
+
+        /// The sorted search with table and stability cut-off.
+        $(#[$attr])*
+        fn deep(
+            s: &mut Solver<'_>,
+            board: Board,
+            mut alpha: i32,
+            mut beta: i32,
+            empties: u32,
+            passed: bool,
+        ) -> i32 {
+            s.nodes += 1;
+            if s.out_of_budget() {
+                return 0;
+            }
+            let moves = $moves(board.me, board.opp);
+            if moves == 0 {
+                if passed {
+                    return board.final_score();
+                }
+                return -deep(s, board.pass(), -beta, -alpha, empties, true);
+            }
+            // The opponent's stable discs bound what the mover can reach.
+            if 64 - 2 * board.opp.count_ones() as i32 <= alpha {
+                let upper_bound = 64 - 2 * stable_discs(board.opp, board.me).count_ones() as i32;
+                if upper_bound <= alpha {
+                    return upper_bound;
+                }
+                beta = beta.min(upper_bound);
+            }
+
+            let use_table = empties >= TABLE_EMPTIES;
+            let mut table_move = None;
+            if use_table {
+                if let Some(entry) = s.probe(board) {
+                    let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                    if lower >= beta {
+                        return lower;
+                    }
+                    if upper <= alpha {
+                        return upper;
+                    }
+                    if lower == upper {
+                        return lower;
+                    }
+                    alpha = alpha.max(lower);
+                    beta = beta.min(upper);
+                    table_move = Some(u32::from(entry.best));
+                }
+            }
+
+            let mut list = [(0i32, 0u32, 0u64); 32];
+            let mut count = 0;
+            let etc = empties >= ETC_EMPTIES;
+            for sq in Bits(moves) {
+                let flipped = flips(board.me, board.opp, sq);
+                if etc {
+                    // Enhanced transposition cut-off: a child already known to
+                    // be bad enough for the opponent refutes this position now.
+                    if let Some(entry) = s.probe(board.play_flips(sq, flipped)) {
+                        let score = -i32::from(entry.upper);
+                        if score >= beta {
+                            return score;
+                        }
+                    }
+                }
+                let key = if Some(sq) == table_move {
+                    i32::MIN
+                } else if empties >= SEARCH_ORDER_EMPTIES {
+                    let depth = 1 + (empties - SEARCH_ORDER_EMPTIES) / SEARCH_ORDER_STEP;
+                    order_key(board, sq, flipped)
+                        + order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX)
+                            / EVAL_ORDER_DIVISOR
+                } else if empties >= EVAL_ORDER_EMPTIES {
+                    order_key(board, sq, flipped)
+                        + super::super::patterns::evaluate(board.play_flips(sq, flipped))
+                            / EVAL_ORDER_DIVISOR
+                } else {
+                    order_key(board, sq, flipped)
+                };
+                list[count] = (key, sq, flipped);
+                count += 1;
+            }
+            let list = &mut list[..count];
+
+            let alpha_start = alpha;
+            let mut best = -65;
+            let mut best_sq = 0;
+            for n in 0..count {
+                // The next move by key (then square): picked one at a time
+                // rather than sorted, as most nodes cut after a move or two.
+                let mut next = n;
+                for i in n + 1..count {
+                    if (list[i].0, list[i].1) < (list[next].0, list[next].1) {
+                        next = i;
+                    }
+                }
+                // The moves passed over keep their order (ties go by square).
+                let picked = list[next];
+                for i in (n..next).rev() {
+                    list[i + 1] = list[i];
+                }
+                list[n] = picked;
+                let (_, sq, flipped) = picked;
+                if n == 0 {
+                    best_sq = sq;
+                }
+                let child_board = board.play_flips(sq, flipped);
+                let score = if n == 0 {
+                    -child(s, child_board, -beta, -alpha, empties - 1)
+                } else {
+                    let probe = -child(s, child_board, -alpha - 1, -alpha, empties - 1);
+                    if probe > alpha && probe < beta {
+                        -child(s, child_board, -beta, -probe, empties - 1)
+                    } else {
+                        probe
+                    }
+                };
+                if s.stopped.is_some() {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_sq = sq;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            if use_table {
+                let (lower, upper) = if best >= beta {
+                    (best, 64)
+                } else if best > alpha_start {
+                    (best, best)
+                } else {
+                    (-64, best)
+                };
+                s.store(board, lower, upper, best_sq);
+            }
+            best
+        }
+
+        /// Dispatches a child to the deep or the shallow search.
+        $(#[$attr])*
+        #[inline]
+        fn child(s: &mut Solver<'_>, board: Board, alpha: i32, beta: i32, empties: u32) -> i32 {
+            if empties < SHALLOW_EMPTIES {
+                s.nodes += 1;
+                shallow(s, board, alpha, beta, empties, false)
+            } else {
+                deep(s, board, alpha, beta, empties, false)
+            }
+        }
+
+        /// The search of the last few empties: parity order, no table.
+        $(#[$attr])*
+        fn shallow(
+            s: &mut Solver<'_>,
+            board: Board,
+            mut alpha: i32,
+            beta: i32,
+            empties: u32,
+            passed: bool,
+        ) -> i32 {
+            let empty = board.empty();
+            if empties == 1 {
+                return last_square(board, empty.trailing_zeros());
+            }
+            if empties == 2 {
+                let first = empty.trailing_zeros();
+                let second = 63 - empty.leading_zeros();
+                return last_two(s, board, alpha, beta, first, second);
+            }
+            let mut best = -65;
+            let odd = odd_quadrants(empty);
+            // A move needs an opponent disc next to it.
+            let candidates = empty & neighbours(board.opp);
+            for region in [odd, !odd] {
+                for class in SQUARE_CLASSES {
+                    for sq in Bits(candidates & region & class) {
+                        let flipped = flips(board.me, board.opp, sq);
+                        if flipped == 0 {
+                            continue;
+                        }
+                        s.nodes += 1;
+                        let child_board = board.play_flips(sq, flipped);
+                        let score = -shallow(s, child_board, -beta, -alpha, empties - 1, false);
+                        if score > best {
+                            best = score;
+                            if score > alpha {
+                                alpha = score;
+                                if alpha >= beta {
+                                    return best;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if best == -65 {
+                if passed {
+                    return board.final_score();
+                }
+                return -shallow(s, board.pass(), -beta, -alpha, empties, true);
+            }
+            best
+        }
+
+        /// The exact score with two empty squares left (fail-soft in the window).
+        $(#[$attr])*
+        #[inline]
+        fn last_two(s: &mut Solver<'_>, board: Board, alpha: i32, beta: i32, x: u32, y: u32) -> i32 {
+            if let Some(score) = two_for_mover(s, board, beta, x, y) {
+                return score;
+            }
+            match two_for_mover(s, board.pass(), -alpha, x, y) {
+                Some(score) => -score,
+                None => board.final_score(),
+            }
+        }
+
+        /// The mover's best with two empties, or `None` when it cannot move.
+        $(#[$attr])*
+        #[inline]
+        fn two_for_mover(s: &mut Solver<'_>, board: Board, beta: i32, x: u32, y: u32) -> Option<i32> {
+            let mut best = None;
+            let flipped = if NEIGHBOURS[x as usize] & board.opp != 0 {
+                flips(board.me, board.opp, x)
+            } else {
+                0
+            };
+            if flipped != 0 {
+                s.nodes += 1;
+                let score = -last_square(board.play_flips(x, flipped), y);
+                if score >= beta {
+                    return Some(score);
+                }
+                best = Some(score);
+            }
+            let flipped = if NEIGHBOURS[y as usize] & board.opp != 0 {
+                flips(board.me, board.opp, y)
+            } else {
+                0
+            };
+            if flipped != 0 {
+                s.nodes += 1;
+                let score = -last_square(board.play_flips(y, flipped), x);
+                best = Some(best.map_or(score, |b: i32| b.max(score)));
+            }
+            best
+        }
+
+        /// Fastest first (smaller keys first): few replies (corner replies
+        /// counting double), corners early.
+        $(#[$attr])*
+        #[inline]
+        pub(super) fn order_key(board: Board, sq: u32, flipped: u64) -> i32 {
+            let child = board.play_flips(sq, flipped);
+            let replies = $moves(child.me, child.opp);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            // Empty squares next to the mover's discs: the opponent's future moves.
+            let potential = (neighbours(child.opp) & child.empty()).count_ones() as i32;
+            let mut key = 32 * mobility + 4 * potential;
+            if (1u64 << sq) & CORNERS != 0 {
+                key -= 24;
+            }
+            key
+        }
+    };
+}
+
+/// The node searches in portable code.
+mod portable_nodes {
+    use super::*;
+    use crate::games::reversi::board::moves;
+    node_searches!(; moves);
+}
+
+/// The node searches with the x86 instructions; every function here may be
+/// called only on a CPU that has them.
+#[cfg(target_arch = "x86_64")]
+mod x86_nodes {
+    use super::*;
+    use crate::games::reversi::board::x86::moves_avx2;
+    node_searches!(#[target_feature(enable = "avx2,popcnt,lzcnt,bmi1")]; moves_avx2);
+}
+
 /// The quadrants holding an odd number of empties: the parity of each
 /// quadrant folded into one bit by xor-shifts (no bit counts).
 #[inline]
@@ -621,7 +734,7 @@ fn odd_quadrants(empty: u64) -> u64 {
 }
 
 /// The exact score with one empty square `sq` left.
-#[inline]
+#[inline(always)]
 fn last_square(board: Board, sq: u32) -> i32 {
     let mine = board.me.count_ones() as i32;
     let flipped = last_flip_count(board.me, sq) as i32;

@@ -189,3 +189,35 @@ fn ffo_40_59_positions_are_solved() {
     }
     eprintln!("FFO #40-59 total: {:.2} s", started.elapsed().as_secs_f64());
 }
+
+/// The portable and the x86 node searches are one algorithm compiled twice:
+/// on a CPU that runs both, they visit the same positions and find the same
+/// scores (FFO positions up to 16 empties, and random ones with many passes).
+#[test]
+fn both_node_copies_visit_the_same_positions() {
+    let budget = Budget::unlimited();
+    let solve = |board: Board, code: NodeCode| {
+        let mut solver = Solver::new(&budget, 16).with_code(code);
+        if code.runs_here() {
+            assert_eq!(solver.code(), code);
+        }
+        let roots = solver.solve_root(board, 64, &[]).unwrap();
+        let scores: Vec<(Option<u32>, i32, bool)> =
+            roots.iter().map(|r| (r.square, r.score, r.exact)).collect();
+        (scores, solver.nodes)
+    };
+    let mut boards: Vec<Board> = ffo_positions(16).iter().map(|p| p.1.board()).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    while boards.len() < 40 {
+        if let Some(board) = random_position(&mut rng, 14) {
+            if !board.is_over() {
+                boards.push(board);
+            }
+        }
+    }
+    for board in boards {
+        let portable = solve(board, NodeCode::Portable);
+        let fastest = solve(board, NodeCode::fastest());
+        assert_eq!(portable, fastest, "{board:?}");
+    }
+}
