@@ -109,7 +109,7 @@ impl Evaluation {
     pub fn score(self, board: Board) -> i32 {
         match self {
             Evaluation::Patterns => patterns::evaluate(board),
-            Evaluation::Weights(weights) => weights.score(&patterns::Features::of(board)),
+            Evaluation::Weights(weights) => weights.evaluate(board),
             Evaluation::Classic => eval::evaluate(board),
         }
     }

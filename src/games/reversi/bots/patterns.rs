@@ -140,11 +140,13 @@ static TERNARY: [u16; 1024] = {
 };
 
 /// The board mirrored top to bottom (rows reversed).
+#[inline(always)]
 fn flip_vertical(bits: u64) -> u64 {
     bits.swap_bytes()
 }
 
 /// The board mirrored left to right (columns reversed).
+#[inline(always)]
 fn flip_horizontal(bits: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
@@ -156,6 +158,7 @@ fn flip_horizontal(bits: u64) -> u64 {
 }
 
 /// The board mirrored in the a1–h8 diagonal (rows become columns).
+#[inline(always)]
 fn flip_diagonal(bits: u64) -> u64 {
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
@@ -172,6 +175,7 @@ fn flip_diagonal(bits: u64) -> u64 {
 
 /// The 8 orientations of a bitboard: the identity, the three mirrors and
 /// rotation by 180°, each also mirrored in the diagonal.
+#[inline(always)]
 fn orientations(bits: u64) -> [u64; ORIENTATIONS] {
     let v = flip_vertical(bits);
     let h = flip_horizontal(bits);
@@ -193,6 +197,7 @@ const DIAGONAL: u64 = 0x8040_2010_0804_0201;
 
 /// The bits of `bits` on the diagonal starting at column `shift` of row 1,
 /// gathered into the low bits (one per column, in column order).
+#[inline(always)]
 fn gather_diagonal(bits: u64, shift: u32) -> usize {
     let mask = DIAGONAL >> (8 * shift);
     // Squares in distinct columns: the multiply stacks them into the top byte.
@@ -201,6 +206,7 @@ fn gather_diagonal(bits: u64, shift: u32) -> usize {
 
 /// Each pattern's squares of `bits` (in the canonical orientation),
 /// gathered into the low bits in the pattern's square order.
+#[inline(always)]
 fn gather(bits: u64) -> [usize; PATTERNS.len()] {
     let b = bits as usize;
     [
@@ -289,6 +295,53 @@ impl Weights {
         patterns + i32::from(phase[BIAS]) + i32::from(phase[MOBILITY]) * features.mobility
     }
 
+    /// [`Weights::score`] of [`Features::of`]`(board)`, without building
+    /// the features: the search's hot path. On x86-64 CPUs with AVX2 and
+    /// the hardware bit count (detected at run time, as Reversi's perft
+    /// does) it runs a copy compiled with them; both give the same score.
+    pub fn evaluate(&self, board: Board) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if crate::games::reversi::board::x86::supported() {
+            // SAFETY: the CPU has the features `evaluate_x86` is compiled for.
+            return unsafe { self.evaluate_x86(board) };
+        }
+        self.evaluate_with(board, moves)
+    }
+
+    /// [`Weights::evaluate`] in portable code only (the fallback, and its test).
+    pub fn evaluate_portable(&self, board: Board) -> i32 {
+        self.evaluate_with(board, moves)
+    }
+
+    /// [`Weights::evaluate`] compiled for AVX2 and the hardware bit instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,lzcnt,bmi1")]
+    fn evaluate_x86(&self, board: Board) -> i32 {
+        self.evaluate_with(board, |me, opp| {
+            crate::games::reversi::board::x86::moves_avx2(me, opp)
+        })
+    }
+
+    /// The evaluation with a given move generator (for the mobility),
+    /// summing each lookup's weight as its index is found.
+    #[inline(always)]
+    fn evaluate_with(&self, board: Board, moves: impl Fn(u64, u64) -> u64) -> i32 {
+        let phase = &self.values[phase(board.empties()) * PHASE_SIZE..][..PHASE_SIZE];
+        let mine = orientations(board.me);
+        let theirs = orientations(board.opp);
+        let mut sum = 0i32;
+        for o in 0..ORIENTATIONS {
+            let (m, t) = (gather(mine[o]), gather(theirs[o]));
+            for p in 0..PATTERNS.len() {
+                let config = usize::from(TERNARY[m[p]]) + 2 * usize::from(TERNARY[t[p]]);
+                sum += i32::from(phase[OFFSETS.0[p] + config]);
+            }
+        }
+        let mobility = moves(board.me, board.opp).count_ones() as i32
+            - moves(board.opp, board.me).count_ones() as i32;
+        sum + i32::from(phase[BIAS]) + i32::from(phase[MOBILITY]) * mobility
+    }
+
     /// The compact file form: the magic, the phase count and size, then the
     /// weights as little-endian `i16`, runs of zeros written as a zero and
     /// the run's length (most configurations never occur).
@@ -360,7 +413,7 @@ pub fn shipped() -> &'static Weights {
 
 /// The score of `board` for the mover, in hundredths of a disc.
 pub fn evaluate(board: Board) -> i32 {
-    shipped().score(&Features::of(board))
+    shipped().evaluate(board)
 }
 
 #[cfg(test)]
@@ -454,6 +507,15 @@ mod tests {
                 let turned = Board { me: oriented(board.me, o), opp: oriented(board.opp, o) };
                 prop_assert_eq!(weights.score(&Features::of(turned)), score);
                 prop_assert_eq!(evaluate(turned), evaluate(board));
+            }
+        }
+
+        #[test]
+        fn the_fused_evaluation_is_the_score_of_the_features(board in board()) {
+            for weights in [random_weights(), shipped()] {
+                let expected = weights.score(&Features::of(board));
+                prop_assert_eq!(weights.evaluate(board), expected);
+                prop_assert_eq!(weights.evaluate_portable(board), expected);
             }
         }
     }
