@@ -481,7 +481,8 @@ async fn a_full_pool_answers_503_with_retry_after() {
         post_json(
             &busy_app,
             "/v1/games/reversi/bot-move",
-            &json!({"state": start(), "level": "strong", "time_ms": 1500}),
+            // A search (the opening book would answer at once).
+            &json!({"state": start(), "level": "strong:book=0", "time_ms": 1500}),
         )
         .await
     });

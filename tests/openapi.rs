@@ -188,7 +188,7 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
             // Overloaded: hold the only worker with a long search.
             let busy_app = app.clone();
             let busy = tokio::spawn(async move {
-                post_json(&busy_app, "/v1/games/reversi/bot-move", &json!({"state": {"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"}, "level": "strong", "time_ms": 400})).await
+                post_json(&busy_app, "/v1/games/reversi/bot-move", &json!({"state": {"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"}, "level": "strong:book=0", "time_ms": 400})).await
             });
             while pool.running() == 0 {
                 tokio::time::sleep(Duration::from_millis(1)).await;

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
+/// Reversi's start. Requests here that must keep a worker busy ask for
+/// `strong:book=0`: from its opening book `strong` answers without a search.
 fn start() -> Value {
     json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"})
 }
@@ -64,7 +66,7 @@ async fn a_client_that_goes_away_frees_its_worker_at_once() {
     let mut client = TcpStream::connect(addr).await.unwrap();
     let request = raw_post(
         "/v1/games/reversi/bot-move",
-        &json!({"state": start(), "level": "strong", "time_ms": 20000}),
+        &json!({"state": start(), "level": "strong:book=0", "time_ms": 20000}),
     );
     client.write_all(request.as_bytes()).await.unwrap();
     wait_until("the search starting", Duration::from_secs(5), || {
@@ -104,7 +106,9 @@ async fn a_burst_beyond_capacity_gets_fast_503s_and_never_a_500() {
             let asked = Instant::now();
             let reply = http
                 .post(format!("http://{addr}/v1/games/reversi/bot-move"))
-                .json(&json!({"state": start(), "level": "strong", "time_ms": 300, "seed": i}))
+                .json(
+                    &json!({"state": start(), "level": "strong:book=0", "time_ms": 300, "seed": i}),
+                )
                 .timeout(Duration::from_secs(10))
                 .send()
                 .await
@@ -156,7 +160,7 @@ async fn shutdown_finishes_requests_in_flight_and_refuses_new_ones() {
         let http = http.clone();
         async move {
             http.post(format!("http://{addr}/v1/games/reversi/bot-move"))
-                .json(&json!({"state": start(), "level": "strong", "time_ms": 500}))
+                .json(&json!({"state": start(), "level": "strong:book=0", "time_ms": 500}))
                 .send()
                 .await
                 .map(|r| r.status().as_u16())
@@ -210,7 +214,7 @@ fn the_binary_serves_and_exits_0_on_sigterm_after_finishing_its_requests() {
     use std::io::{Read, Write};
     let request = raw_post(
         "/v1/games/reversi/bot-move",
-        &json!({"state": start(), "level": "strong", "time_ms": 700}),
+        &json!({"state": start(), "level": "strong:book=0", "time_ms": 700}),
     );
     stream.write_all(request.as_bytes()).unwrap();
     std::thread::sleep(Duration::from_millis(200));
@@ -237,7 +241,7 @@ fn the_binary_serves_and_exits_0_on_sigterm_after_finishing_its_requests() {
         .unwrap_or_else(|| panic!("a search log line: {logs}"));
     let search: Value = serde_json::from_str(search_line).expect("JSON log lines");
     assert_eq!(search["game"], "reversi");
-    assert_eq!(search["level"], "strong");
+    assert_eq!(search["level"], "strong:book=0");
     assert!(search["elapsed_ms"].as_f64().is_some(), "{search}");
     assert_eq!(search["outcome"], "ongoing");
     assert!(

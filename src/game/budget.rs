@@ -41,6 +41,8 @@ pub enum StopReason {
     Proven,
     /// The client went away or the server is stopping.
     Cancelled,
+    /// The move came from the level's opening book, without a search.
+    Book,
 }
 
 /// The limits of one search: a deadline, optional depth and node caps, and a

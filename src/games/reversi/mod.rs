@@ -10,7 +10,8 @@
 //! - [`bots`]: the levels; [`bots::norvig`], and `strong`'s [`bots::engine`]
 //!   with its selective search's cut lines ([`bots::probcut`]), its
 //!   [`bots::endgame`] solver and its evaluations ([`bots::patterns`],
-//!   trained; [`bots::eval`], the hand-written one of earlier builds).
+//!   trained; [`bots::eval`], the hand-written one of earlier builds), and
+//!   the opening book it plays first ([`bots::book`]).
 //! - [`perft`]: the fast move counter (bulk counting at the last ply).
 //! - [`obf`]: Edax's position format, in which the FFO endgame suites come.
 //!
@@ -145,7 +146,8 @@ impl Ladder for Reversi {
     // Scores are hundredths of a disc (exact endgame scores are whole discs).
     // Spaced by 200-game probes from 8-ply openings; the measured steps are
     // in data/ladder/reversi.json, the probes in docs/LADDER.md. The capped
-    // rungs search full width (`probcut=0`), as they did when measured.
+    // rungs search full width (`probcut=0`) and play no book moves
+    // (`book=0`), as they did when measured.
     const LADDER_OPENING_PLIES: usize = 8;
     const LADDER: &'static [Rung] = &[
         Rung::sampled(1, 200_000, 1500.0),
@@ -154,12 +156,12 @@ impl Ladder for Reversi {
         Rung::sampled(3, 200_000, 60.0),
         Rung::sampled(4, 200_000, 40.0),
         Rung::sampled(6, 200_000, 20.0),
-        Rung::capped(1_000, "solve=0,probcut=0"),
-        Rung::capped(3_000, "solve=0,probcut=0"),
-        Rung::capped(10_000, "solve=0,probcut=0"),
-        Rung::capped(100_000, "probcut=0"),
-        Rung::capped(400_000, "solve=18,solve_nodes=20000000,probcut=0"),
-        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000,probcut=0"),
+        Rung::capped(1_000, "solve=0,probcut=0,book=0"),
+        Rung::capped(3_000, "solve=0,probcut=0,book=0"),
+        Rung::capped(10_000, "solve=0,probcut=0,book=0"),
+        Rung::capped(100_000, "probcut=0,book=0"),
+        Rung::capped(400_000, "solve=18,solve_nodes=20000000,probcut=0,book=0"),
+        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000,probcut=0,book=0"),
     ];
     const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =

@@ -1,9 +1,10 @@
 //! The bot levels: `random`, `norvig` (the course-lab reference in
 //! [`norvig`]) and `strong` (the [`engine`]'s midgame search, selective by
 //! [`probcut`], with its exact [`endgame`] solver and the [`patterns`]
-//! evaluation); this module runs each level and turns the engine's
-//! thoughts into search reports.
+//! evaluation, after the opening [`book`]); this module runs each level and
+//! turns the engine's thoughts into search reports.
 
+pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod eval;
@@ -16,6 +17,7 @@ use super::state::State;
 use super::ReversiLevel;
 use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
+    StopReason,
 };
 use engine::{Evaluation, Plan, Thought, WIN};
 use rand::Rng;
@@ -35,6 +37,9 @@ const STRONG_PROBCUT_TENTHS: u64 = 10;
 /// The largest confidence `strong:probcut=N` takes, in tenths: beyond
 /// about 4 standard deviations a cut is all but never taken.
 const STRONG_MAX_PROBCUT_TENTHS: u64 = 40;
+/// How far below the best book move (hundredths of a disc) `strong` may
+/// play another, drawn by the request's seed so that games vary.
+const BOOK_MARGIN: i32 = 100;
 /// The most positions `strong:solve_nodes=N` may give the exact solve.
 const STRONG_MAX_SOLVE_NODES: u64 = 100_000_000_000;
 
@@ -56,7 +61,8 @@ pub(crate) fn choose(
             Ok(norvig_move(state, depth.map(|d| d as u32), budget))
         }
         ReversiLevel::Strong => {
-            level.only_options(&["patterns", "solve", "solve_nodes", "probcut"])?;
+            level.only_options(&["patterns", "solve", "solve_nodes", "probcut", "book"])?;
+            let book = level.switch_option("book", true)?;
             let evaluation = if level.switch_option("patterns", true)? {
                 Evaluation::Patterns
             } else {
@@ -72,9 +78,31 @@ pub(crate) fn choose(
                 .int_option("probcut", 0..=STRONG_MAX_PROBCUT_TENTHS)?
                 .unwrap_or(STRONG_PROBCUT_TENTHS);
             plan.probcut = (tenths > 0).then(|| tenths as f64 / 10.0);
+            if book {
+                if let Some(choice) = book_move(state, params) {
+                    return Ok(choice);
+                }
+            }
             Ok(strong_move(state, budget, plan))
         }
     }
+}
+
+/// A move from the opening book ([`book`]) when `state` is in it: one of
+/// the moves within [`BOOK_MARGIN`] of the best, drawn by the request's seed.
+fn book_move(state: &State, params: &BotParams) -> Option<BotChoice<Move>> {
+    let chosen = book::shipped().choose(state.board(), BOOK_MARGIN, &mut params.rng())?;
+    Some(BotChoice {
+        mv: Move::Place(chosen.square as u8),
+        report: SearchReport {
+            nodes: Some(0),
+            score: Some(chosen.value.into()),
+            stopped_by: Some(StopReason::Book),
+            proven: Some(false),
+            score_unit: Some("hundredths of a disc (estimate)".to_string()),
+            ..SearchReport::default()
+        },
+    })
 }
 
 /// The `top` best moves of `state` by the `strong` engine, best first.

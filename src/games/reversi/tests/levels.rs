@@ -58,10 +58,11 @@ fn midgame_analysis_lists_the_best_moves_with_legal_lines() {
             current = current.apply(*mv);
         }
     }
-    // The best move is the one `strong` plays at the same depth.
+    // The best move is the one `strong` plays at the same depth (searching,
+    // not from its book).
     let choice = Reversi::choose_move(
         &state,
-        &LevelSpec::parse("strong").unwrap(),
+        &LevelSpec::parse("strong:book=0").unwrap(),
         &crate::game::BotParams::seeded(0),
         &budget,
     )

@@ -8,7 +8,9 @@ use super::obf::ObfPosition;
 use super::state::State;
 use super::{Reversi, ReversiTermination};
 use crate::game::erased::{BotRequest, StateInput, TextParams};
-use crate::game::{perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, Side};
+use crate::game::{
+    perft, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, Side, StopReason,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -41,7 +41,8 @@ fn strong_solves_the_endgame_and_analyze_gives_exact_lines() {
 #[test]
 fn strong_answers_under_tiny_budgets_and_node_caps_deterministically() {
     let state = State::start().apply(Move::Place(19));
-    let level = LevelSpec::parse("strong").unwrap();
+    // Without the book, which answers this opening without a search.
+    let level = LevelSpec::parse("strong:book=0").unwrap();
     let params = crate::game::BotParams::seeded(1);
     let choice = Reversi::choose_move(&state, &level, &params, &Budget::with_time_ms(0)).unwrap();
     let mut legal = Vec::new();
@@ -129,5 +130,81 @@ fn the_probcut_option_is_a_confidence_in_tenths() {
         let error = Reversi::choose_move(&state, &level, &params, &budget).unwrap_err();
         assert!(error.to_string().contains("probcut"), "{bad}: {error}");
         assert!(error.to_string().contains("0 to 40"), "{bad}: {error}");
+    }
+}
+
+#[test]
+fn strong_plays_the_opening_from_its_book_drawn_by_the_seed() {
+    let state = State::start();
+    let level = LevelSpec::parse("strong").unwrap();
+    let budget = Budget::with_time_ms(50);
+    let mut first_moves = std::collections::BTreeSet::new();
+    for seed in 0..24 {
+        let params = crate::game::BotParams::seeded(seed);
+        let choice = Reversi::choose_move(&state, &level, &params, &budget).unwrap();
+        assert_eq!(choice.report.stopped_by, Some(StopReason::Book));
+        assert_eq!(choice.report.nodes, Some(0));
+        let again = Reversi::choose_move(&state, &level, &params, &budget).unwrap();
+        assert_eq!(
+            again.mv, choice.mv,
+            "the same seed plays the same book move"
+        );
+        first_moves.insert(format!("{:?}", choice.mv));
+    }
+    // The four first moves are one move turned four ways: the seed draws among them.
+    assert!(first_moves.len() >= 2, "{first_moves:?}");
+    let searched = LevelSpec::parse("strong:book=0").unwrap();
+    let params = crate::game::BotParams::seeded(0);
+    let choice = Reversi::choose_move(&state, &searched, &params, &budget).unwrap();
+    assert_ne!(choice.report.stopped_by, Some(StopReason::Book));
+    assert!(choice.report.nodes.unwrap() > 0);
+}
+
+#[test]
+fn book_moves_follow_the_books_scores_and_numbered_levels_do_not_use_it() {
+    let book = super::super::bots::book::shipped();
+    let mut state = State::start();
+    let params = crate::game::BotParams::seeded(3);
+    let level = LevelSpec::parse("strong").unwrap();
+    let budget = Budget::unlimited().depth(2);
+    let mut book_plies = 0;
+    while let Some(moves) = book.moves(state.board()) {
+        let choice = Reversi::choose_move(&state, &level, &params, &budget).unwrap();
+        assert_eq!(choice.report.stopped_by, Some(StopReason::Book));
+        let Move::Place(sq) = choice.mv else {
+            panic!("a book move is a placement");
+        };
+        let value = moves
+            .iter()
+            .find(|m| m.square == u32::from(sq))
+            .unwrap()
+            .value;
+        assert!(
+            value >= moves[0].value - 100,
+            "{value} vs best {}",
+            moves[0].value
+        );
+        assert_eq!(choice.report.score, Some(i64::from(value)));
+        state = state.apply(choice.mv);
+        book_plies += 1;
+    }
+    assert!(
+        book_plies >= 4,
+        "the book's main line is {book_plies} plies"
+    );
+    for rung in [7, 9, 10] {
+        let level = crate::game::ladder::AnyLevel::Numbered(rung);
+        let choice = crate::game::ladder::choose::<Reversi>(
+            &State::start(),
+            &level,
+            &params,
+            &Budget::unlimited(),
+        )
+        .unwrap();
+        assert_ne!(
+            choice.report.stopped_by,
+            Some(StopReason::Book),
+            "level {rung}"
+        );
     }
 }
