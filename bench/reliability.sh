@@ -46,7 +46,10 @@ import json, sys, urllib.request
 work, game, time_ms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 state = json.load(open(f"{work}/{game}.new.json"))["state"]
 json.dump({"state": state}, open(f"{work}/{game}.legal.json", "w"))
-json.dump({"state": state, "level": None, "time_ms": time_ms}, open(f"{work}/{game}.bot.json", "w"))
+# Every check wants bot-moves that search for their time: Reversi's default
+# level answers its opening from its book at once, so it is asked without it.
+level = "strong:book=0" if game == "reversi" else None
+json.dump({"state": state, "level": level, "time_ms": time_ms}, open(f"{work}/{game}.bot.json", "w"))
 PY
   done
   echo "$games"

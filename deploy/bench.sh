@@ -49,7 +49,7 @@ echo "|---|---|---|---|---|---|---|"
 bench reversi legal-moves ''
 bench reversi bot-move ', "level": "random"'
 bench reversi bot-move ', "level": "norvig"'
-bench reversi bot-move ', "level": "strong", "time_ms": 100'
+bench reversi bot-move ', "level": "strong:book=0", "time_ms": 100'
 bench advance bot-move ', "level": "greedy"'
 bench advance bot-move ', "level": "predict"'
 bench halma bot-move ', "level": "minimax"'
