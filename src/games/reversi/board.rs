@@ -114,12 +114,16 @@ pub mod x86 {
     use std::arch::x86_64::*;
 
     /// Whether this CPU has what the functions here need (AVX2, and the bit
-    /// instructions that the callers compiled alongside use).
+    /// instructions that the callers compiled alongside use), detected
+    /// once: the evaluation asks at every call.
     pub fn supported() -> bool {
-        is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-            && is_x86_feature_detected!("bmi1")
+        static SUPPORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *SUPPORTED.get_or_init(|| {
+            is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("popcnt")
+                && is_x86_feature_detected!("lzcnt")
+                && is_x86_feature_detected!("bmi1")
+        })
     }
 
     /// [`super::moves`] with the four direction pairs in the four lanes of

@@ -58,9 +58,8 @@ pub struct Book {
 }
 
 impl Book {
-    /// A book of `entries` (any order; a position given twice keeps its last score).
+    /// A book of `entries` (any order; a position given twice keeps its first score).
     pub fn new(mut entries: Vec<BookEntry>) -> Book {
-        entries.reverse();
         entries.sort_by_key(|e| (e.me, e.opp));
         entries.dedup_by_key(|e| (e.me, e.opp));
         Book { entries }

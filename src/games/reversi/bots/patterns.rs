@@ -240,24 +240,38 @@ pub struct Features {
 impl Features {
     /// The features of `board`, from the mover's view.
     pub fn of(board: Board) -> Features {
-        let mine = orientations(board.me);
-        let theirs = orientations(board.opp);
         let mut indices = [0u32; LOOKUPS];
-        for o in 0..ORIENTATIONS {
-            let (m, t) = (gather(mine[o]), gather(theirs[o]));
-            for p in 0..PATTERNS.len() {
-                let config = usize::from(TERNARY[m[p]]) + 2 * usize::from(TERNARY[t[p]]);
-                indices[o * PATTERNS.len() + p] = (OFFSETS.0[p] + config) as u32;
-            }
-        }
-        let mobility = moves(board.me, board.opp).count_ones() as i32
-            - moves(board.opp, board.me).count_ones() as i32;
+        for_each_lookup(board, |lookup, index| indices[lookup] = index as u32);
         Features {
             indices,
-            mobility,
+            mobility: mobility(board, moves),
             phase: phase(board.empties()),
         }
     }
+}
+
+/// Calls `visit(lookup, index)` for each of the [`LOOKUPS`] of `board`:
+/// the lookup's number and its weight index within a phase. Shared by
+/// [`Features::of`], which stores them, and the search's evaluation,
+/// which sums their weights as they come.
+#[inline(always)]
+fn for_each_lookup(board: Board, mut visit: impl FnMut(usize, usize)) {
+    let mine = orientations(board.me);
+    let theirs = orientations(board.opp);
+    for o in 0..ORIENTATIONS {
+        let (m, t) = (gather(mine[o]), gather(theirs[o]));
+        for p in 0..PATTERNS.len() {
+            let config = usize::from(TERNARY[m[p]]) + 2 * usize::from(TERNARY[t[p]]);
+            visit(o * PATTERNS.len() + p, OFFSETS.0[p] + config);
+        }
+    }
+}
+
+/// The mobility difference of `board` (the mover's moves minus the
+/// opponent's) with the move generator `moves`.
+#[inline(always)]
+fn mobility(board: Board, moves: impl Fn(u64, u64) -> u64) -> i32 {
+    moves(board.me, board.opp).count_ones() as i32 - moves(board.opp, board.me).count_ones() as i32
 }
 
 /// Where the bias weight sits in a phase.
@@ -308,11 +322,6 @@ impl Weights {
         self.evaluate_with(board, moves)
     }
 
-    /// [`Weights::evaluate`] in portable code only (the fallback, and its test).
-    pub fn evaluate_portable(&self, board: Board) -> i32 {
-        self.evaluate_with(board, moves)
-    }
-
     /// [`Weights::evaluate`] compiled for AVX2 and the hardware bit instructions.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt,lzcnt,bmi1")]
@@ -327,19 +336,9 @@ impl Weights {
     #[inline(always)]
     fn evaluate_with(&self, board: Board, moves: impl Fn(u64, u64) -> u64) -> i32 {
         let phase = &self.values[phase(board.empties()) * PHASE_SIZE..][..PHASE_SIZE];
-        let mine = orientations(board.me);
-        let theirs = orientations(board.opp);
         let mut sum = 0i32;
-        for o in 0..ORIENTATIONS {
-            let (m, t) = (gather(mine[o]), gather(theirs[o]));
-            for p in 0..PATTERNS.len() {
-                let config = usize::from(TERNARY[m[p]]) + 2 * usize::from(TERNARY[t[p]]);
-                sum += i32::from(phase[OFFSETS.0[p] + config]);
-            }
-        }
-        let mobility = moves(board.me, board.opp).count_ones() as i32
-            - moves(board.opp, board.me).count_ones() as i32;
-        sum + i32::from(phase[BIAS]) + i32::from(phase[MOBILITY]) * mobility
+        for_each_lookup(board, |_, index| sum += i32::from(phase[index]));
+        sum + i32::from(phase[BIAS]) + i32::from(phase[MOBILITY]) * mobility(board, moves)
     }
 
     /// The compact file form: the magic, the phase count and size, then the
@@ -515,7 +514,7 @@ mod tests {
             for weights in [random_weights(), shipped()] {
                 let expected = weights.score(&Features::of(board));
                 prop_assert_eq!(weights.evaluate(board), expected);
-                prop_assert_eq!(weights.evaluate_portable(board), expected);
+                prop_assert_eq!(weights.evaluate_with(board, moves), expected);
             }
         }
     }
