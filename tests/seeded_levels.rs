@@ -1,8 +1,8 @@
-//! A numbered level bounded by positions and depth plays, for a seed, the
-//! same move on any machine under any load: every such level of every
-//! game plays the same seeded game twice, the second time with every other
-//! core kept busy and a budget whose deadline has passed, move for move
-//! alike.
+//! Every numbered level is bounded by positions and depth, never by time,
+//! so for a seed it plays the same move on any machine under any load:
+//! every numbered level of every game plays the same seeded game twice,
+//! the second time with every other core kept busy and a budget whose
+//! deadline has passed, move for move alike.
 
 use gamebot::game::erased::{BotRequest, StateInput};
 use gamebot::game::{Budget, DynGame};
@@ -87,15 +87,20 @@ fn plies_for(max_nodes: u64) -> usize {
 }
 
 #[test]
-fn every_load_independent_level_plays_the_same_seeded_game_under_load() {
+fn every_numbered_level_plays_the_same_seeded_game_under_load() {
     let mut checked = 0;
     for game in REGISTRY {
         let game: &dyn DynGame = *game;
         let start = game.new_game(&json!({})).unwrap().state;
         for level in game.listing().numbered_levels {
-            if !level.budget.load_independent {
-                continue;
-            }
+            let id = game.info().id;
+            assert!(
+                level.budget.load_independent && level.budget.time_ms.is_none(),
+                "{id} level {}: {:?}",
+                level.level,
+                level.budget
+            );
+            assert!(level.budget.max_nodes.is_some(), "{id} level {}", level.level);
             let plies = plies_for(level.budget.max_nodes.unwrap_or(u64::MAX));
             let quiet = seeded_game(game, &start, level.level, plies, &Budget::unlimited());
             let busy = {
@@ -114,6 +119,6 @@ fn every_load_independent_level_plays_the_same_seeded_game_under_load() {
             checked += 1;
         }
     }
-    // Reversi's 12, Naughts' 4 and Number Crush's 4 at least.
-    assert!(checked >= 20, "{checked}");
+    // Advance's 8, Halma's 12, Reversi's 12, Naughts' 4, Number Crush's 4.
+    assert_eq!(checked, 40);
 }

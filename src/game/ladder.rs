@@ -68,19 +68,14 @@ pub enum Rung {
         slip: f64,
     },
     /// The game's default level searching at most `nodes` positions (and
-    /// no deeper than its own plan): strong play on a smaller, fixed budget,
-    /// for the rungs just below the top.
+    /// no deeper than its own plan): strong play on a fixed budget, for the
+    /// top rungs, so that they play the same on any machine under any load.
     Capped {
         /// The cap on positions searched.
         nodes: u64,
         /// Options of the default level (`solve=12`), or empty.
         options: &'static str,
     },
-    /// The game's default level, under the request's (the service's
-    /// default) budget: a top that thinks for a time, so that its strength
-    /// moves with the machine's load; Advance and Halma still end in one,
-    /// until their top pairs are re-measured with a node-capped top.
-    Full,
 }
 
 impl Rung {
@@ -117,12 +112,6 @@ impl Rung {
         match *self {
             Rung::Sampled { depth, nodes, .. } => bounded(nodes, Some(depth)),
             Rung::Capped { nodes, .. } => bounded(nodes, None),
-            Rung::Full => RungBudget {
-                max_nodes: None,
-                max_depth: None,
-                time_ms: None,
-                load_independent: false,
-            },
         }
     }
 
@@ -153,7 +142,6 @@ impl Rung {
             Rung::Capped { nodes, options } => {
                 format!("the default level with {options}, searching at most {nodes} positions")
             }
-            Rung::Full => "the default level at the service's default budget".to_string(),
         }
     }
 }
@@ -236,9 +224,9 @@ impl<L: Display> Display for AnyLevel<L> {
     }
 }
 
-/// The move `G` plays at `level`. A sampled or capped rung searches with
-/// its own caps, not `budget`'s limits (only its stop flag); the top rung
-/// is the default level under `budget`.
+/// The move `G` plays at `level`. A numbered level searches with its
+/// rung's own caps, not `budget`'s limits (only its stop flag and the
+/// server's hard limit); a named level under `budget`.
 pub fn choose<G: Ladder>(
     state: &G::State,
     level: &AnyLevel<G::Level>,
@@ -250,7 +238,6 @@ pub fn choose<G: Ladder>(
         AnyLevel::Numbered(n) => *n,
     };
     match G::LADDER[usize::from(n) - 1] {
-        Rung::Full => G::choose_move(state, &LevelSpec::plain(G::DEFAULT_LEVEL), params, budget),
         Rung::Capped { nodes, options } => {
             let own = own_budget(budget, None, nodes);
             let level = match options {
@@ -316,27 +303,11 @@ pub fn scores_its_own_play<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
 }
 
 /// Whether `level` searches to its own depth and node caps whatever time
-/// it is given (a sampled or capped rung): such a level can be slow but
-/// never late, so a match times its moves without forfeiting them on time,
-/// and its results do not depend on how busy the machine is.
+/// it is given (every numbered level): such a level can be slow but never
+/// late, so a match times its moves without forfeiting them on time, and
+/// its results do not depend on how busy the machine is.
 pub fn keeps_its_own_budget<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
-    match level {
-        AnyLevel::Named(_) => false,
-        AnyLevel::Numbered(n) => matches!(
-            rung_at::<G>(*n),
-            Some(Rung::Sampled { .. } | Rung::Capped { .. })
-        ),
-    }
-}
-
-/// The think time a report of rung `n` of `G` echoes: none for a sampled
-/// or capped rung (they search to a node cap, whatever the request's
-/// budget), and the request's for a full rung.
-pub fn rung_time_ms<G: Ladder>(n: u8, budget: &Budget) -> Option<u64> {
-    match rung_at::<G>(n)? {
-        Rung::Sampled { .. } | Rung::Capped { .. } => None,
-        Rung::Full => budget.time_ms,
-    }
+    matches!(level, AnyLevel::Numbered(_))
 }
 
 /// A rung's own budget: its depth and node caps and no deadline of the
@@ -583,21 +554,24 @@ mod tests {
     }
 
     #[test]
-    fn only_sampled_and_capped_rungs_keep_their_own_budget() {
+    fn every_numbered_level_keeps_its_own_budget_and_a_named_one_does_not() {
         use crate::games::advance::Advance;
+        use crate::games::halma::Halma;
         use crate::games::reversi::{Reversi, ReversiLevel};
-        let top = Reversi::LADDER.len() as u8;
-        let own = |level| keeps_its_own_budget::<Reversi>(&level);
-        assert!(own(AnyLevel::Numbered(1)), "a sampled rung");
-        assert!(own(AnyLevel::Numbered(top)), "a capped rung");
-        assert!(!own(AnyLevel::Named(LevelSpec::plain(
-            ReversiLevel::Strong
-        ))));
-        let advance_top = AnyLevel::Numbered(Advance::LADDER.len() as u8);
-        assert!(
-            !keeps_its_own_budget::<Advance>(&advance_top),
-            "a full rung"
-        );
+        fn tops_keep_their_budgets<G: Ladder>() {
+            for n in 1..=G::LADDER.len() as u8 {
+                assert!(keeps_its_own_budget::<G>(&AnyLevel::Numbered(n)));
+                let budget = G::LADDER[usize::from(n) - 1].budget();
+                assert!(budget.load_independent && budget.time_ms.is_none());
+                assert!(budget.max_nodes.is_some(), "level {n} has a node cap");
+            }
+        }
+        tops_keep_their_budgets::<Advance>();
+        tops_keep_their_budgets::<Halma>();
+        tops_keep_their_budgets::<Reversi>();
+        assert!(!keeps_its_own_budget::<Reversi>(&AnyLevel::Named(
+            LevelSpec::plain(ReversiLevel::Strong)
+        )));
     }
 
     #[test]
@@ -620,19 +594,6 @@ mod tests {
         assert_eq!(late.mv, unhurried.mv);
         assert_eq!(late.report.nodes, unhurried.report.nodes);
         assert_eq!(late.report.stopped_by, Some(StopReason::Nodes));
-    }
-
-    #[test]
-    fn a_rung_echoes_the_time_it_was_given_and_none_under_a_node_cap() {
-        use crate::games::advance::Advance;
-        use crate::games::reversi::Reversi;
-        let given = Budget::with_time_ms(1000);
-        let top = Reversi::LADDER.len() as u8;
-        assert_eq!(rung_time_ms::<Reversi>(1, &given), None);
-        assert_eq!(rung_time_ms::<Reversi>(top, &given), None);
-        assert_eq!(rung_time_ms::<Reversi>(top + 1, &given), None);
-        let advance_top = Advance::LADDER.len() as u8;
-        assert_eq!(rung_time_ms::<Advance>(advance_top, &given), Some(1000));
     }
 
     #[test]
@@ -723,7 +684,7 @@ mod tests {
 
     #[test]
     fn the_listing_shows_measured_ratings_beside_each_rung() {
-        let ladder = [Rung::sampled(1, 1000, 50.0), Rung::Full];
+        let ladder = [Rung::sampled(1, 1000, 50.0), Rung::capped(5000, "")];
         let file = LadderFile {
             game: "demo".into(),
             build: "abc1234".into(),

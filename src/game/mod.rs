@@ -232,12 +232,12 @@ pub struct RungBudget {
     pub max_nodes: Option<u64>,
     /// The deepest it searches, in plies (null: its own plan).
     pub max_depth: Option<u32>,
-    /// Milliseconds it thinks a move, for a level bounded by time (null:
-    /// by positions and depth alone).
+    /// Milliseconds it thinks a move, for a level bounded by time: null,
+    /// since every numbered level is bounded by positions and depth alone.
     pub time_ms: Option<u64>,
     /// Whether, for a seed, it plays the same move on any machine under
-    /// any load: true for a level bounded by positions and depth, false
-    /// for one bounded by time (or by the request's budget).
+    /// any load: true, since no numbered level is bounded by time (nor by
+    /// the request's budget).
     pub load_independent: bool,
 }
 

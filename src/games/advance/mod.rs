@@ -176,7 +176,8 @@ impl Bots for Advance {
 impl Ladder for Advance {
     // Scores are centipawns (a pawn is 100). Low levels slip: a draw by
     // temperature on a share of moves, since erring a little on every move
-    // loses every game. Above them `strong` under a node cap, then the top.
+    // loses every game. Above them `strong` under node caps, the top's
+    // chosen to think about a second a move on a 2-core machine.
     // Every step is aimed near 200, since an 80-game pair moves by a lot
     // between runs (docs/LADDER.md); measured whole in
     // data/ladder/advance.json.
@@ -188,7 +189,7 @@ impl Ladder for Advance {
         Rung::slipping(2, 100_000, 0.18, 300.0),
         Rung::slipping(2, 100_000, 0.08, 300.0),
         Rung::capped(20_000, ""),
-        Rung::Full,
+        Rung::capped(750_000, ""),
     ];
     const LADDER_ZERO: Option<AdvanceLevel> = Some(AdvanceLevel::Legal);
     const LADDER_RATINGS: Option<&'static str> =
