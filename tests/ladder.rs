@@ -126,75 +126,50 @@ fn a_stopped_run_resumes_from_its_journal_and_plays_only_the_missing_pairs() {
 }
 
 #[test]
-fn skip_timed_plays_the_load_independent_pairs_and_resume_plays_the_rest() {
+fn a_pair_stopped_between_rounds_goes_on_from_its_journaled_rounds() {
     let dir = tempfile::tempdir().unwrap();
-    // Advance's levels 6 and 7 are node-capped, 8 thinks a fixed time
-    // (here cut to 20 ms): only 6 vs 7 is load-independent.
-    let out = dir.path().join("advance.json");
-    let journal = dir.path().join("advance.pairs.jsonl");
-    let ladder = |extra: &[&str]| {
-        Command::new(GAMEBOT)
-            .args(["ladder", "advance", "--games", "2", "--max-games", "2"])
-            .args(["--levels", "6-8", "--threads", "2", "--seed", "3"])
-            .args(["--time-ms", "20"])
-            .args(extra)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap()
-    };
-
-    let first = ladder(&["--skip-timed"]);
-    let stdout = String::from_utf8_lossy(&first.stdout);
-    assert!(first.status.success(), "{stdout}");
-    assert!(stdout.contains("level 6 vs 7: "), "{stdout}");
-    assert!(!stdout.contains("vs 8"), "{stdout}");
+    let out = dir.path().join("reversi.json");
+    let journal = dir.path().join("reversi.pairs.jsonl");
+    // An earlier run of the same command played two rounds of levels 2 vs
+    // 3, split the points, and was stopped: its journal holds the pair's
+    // games so far, still unsure.
+    let command = "gamebot ladder reversi --games 2 --max-games 6 --seed 3 --random-plies 8 \
+                   --threads 2 --levels 2-3";
+    let round = serde_json::json!({
+        "command": command,
+        "build": "earlier",
+        "seconds": 7.5,
+        "result": {"a": 2, "b": 3, "games": 4, "a_points": 2.0},
+        "unfinished": true,
+    });
+    std::fs::write(&journal, format!("{round}\n")).unwrap();
+    let resumed = Command::new(GAMEBOT)
+        .args(["ladder", "reversi", "--games", "2", "--max-games", "6"])
+        .args(["--levels", "2-3", "--threads", "2", "--seed", "3", "--resume"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
     assert!(
-        stdout.contains("2 pairs with a timed level are left"),
+        resumed.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(
+        stdout.contains("level 2 vs 3: 2.0 of 4 points for 2 so far (journaled by earlier)"),
         "{stdout}"
     );
-    assert!(!out.exists(), "no file until every pair is played");
-    let journaled = std::fs::read_to_string(&journal).unwrap();
-    assert_eq!(journaled.lines().count(), 1, "{journaled}");
-
-    let rest = ladder(&["--resume"]);
-    let stdout = String::from_utf8_lossy(&rest.stdout);
-    assert!(rest.status.success(), "{stdout}");
-    assert!(stdout.contains("level 6 vs 7: "), "{stdout}");
-    assert!(stdout.contains("journaled by"), "{stdout}");
+    // One more round of two reaches --max-games; a run from the start
+    // would have played up to three.
+    assert!(!stdout.contains("not yet sure"), "{stdout}");
     let file = LadderFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let mut played: Vec<(u8, u8)> = file.pairs.iter().map(|p| (p.a, p.b)).collect();
-    played.sort();
-    assert_eq!(played, [(6, 7), (6, 8), (7, 8)]);
-    assert!(!file.command.contains("skip"), "{}", file.command);
-
-    // The timed pairs alone first, as on a quiet machine while the others
-    // wait; the run that journals the last pair writes the file.
-    std::fs::remove_file(&out).unwrap();
-    let timed = ladder(&["--only-timed"]);
-    let stdout = String::from_utf8_lossy(&timed.stdout);
-    assert!(timed.status.success(), "{stdout}");
-    assert!(!stdout.contains("level 6 vs 7"), "{stdout}");
-    assert!(stdout.contains("level 6 vs 8: "), "{stdout}");
-    assert!(stdout.contains("level 7 vs 8: "), "{stdout}");
-    assert!(
-        stdout.contains("1 pairs whose levels keep their own budgets are left"),
-        "{stdout}"
-    );
-    assert!(!out.exists(), "no file until every pair is played");
-    let journaled = std::fs::read_to_string(&journal).unwrap();
-    assert_eq!(journaled.lines().count(), 2, "{journaled}");
-    let untimed = ladder(&["--skip-timed", "--resume"]);
-    let stdout = String::from_utf8_lossy(&untimed.stdout);
-    assert!(untimed.status.success(), "{stdout}");
-    assert!(stdout.contains("level 6 vs 7: "), "{stdout}");
-    assert_eq!(
-        LadderFile::parse(&std::fs::read_to_string(&out).unwrap())
-            .unwrap()
-            .pairs
-            .len(),
-        3
-    );
+    assert_eq!(file.pairs.len(), 1);
+    let pair = &file.pairs[0];
+    assert_eq!((pair.a, pair.b, pair.games), (2, 3, 6));
+    assert!((2.0..=4.0).contains(&pair.a_points), "{pair:?}");
+    assert!(file.build.starts_with("earlier + "), "{}", file.build);
+    assert!(file.seconds >= 7.5, "{}", file.seconds);
     assert!(!journal.exists());
 }
 

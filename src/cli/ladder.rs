@@ -9,10 +9,10 @@
 //! includes so that `GET /v1/games` shows the ratings. Finished pairs are
 //! journaled as they end ([`super::ladder_journal`]), so a stopped run can
 //! be resumed, and `--reuse` keeps an earlier file's pairs whose levels
-//! still play as they did. The pairs whose results do not depend on the machine's
-//! load (both levels node-capped) play first; `--skip-timed` plays only
-//! those and `--only-timed` only the others, so that the timed pairs get
-//! a quiet machine.
+//! still play as they did. Every numbered level searches to its own node
+//! caps, so a run's results do not depend on the machine's load: it can
+//! share a machine, and a pair stopped between rounds goes on from its
+//! journaled rounds.
 
 use super::arena::{play_arena, ArenaArgs, ResignArgs};
 use super::ladder_journal::{self, journal_path, JournalEntry};
@@ -20,8 +20,8 @@ use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
 use crate::config::ServeConfig;
-use crate::game::ladder::{keeps_its_own_budget, LadderFile, PairResult, RatedLevel, Rung};
-use crate::game::{AnyLevel, Game, GameError, Ladder, Level};
+use crate::game::ladder::{LadderFile, PairResult, RatedLevel, Rung};
+use crate::game::{Game, GameError, Ladder, Level};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use std::path::PathBuf;
@@ -82,19 +82,6 @@ pub struct LadderArgs {
     /// after changing some rungs plays only the pairs they are in.
     #[arg(long)]
     pub reuse: Option<PathBuf>,
-    /// Play only the pairs whose levels both search to their own node
-    /// caps (their results do not depend on how busy the machine is) and
-    /// journal them; the file is written only once every pair is
-    /// journaled: the pairs with a timed level are left for a `--resume`
-    /// (or `--only-timed`) on a quiet machine.
-    #[arg(long)]
-    pub skip_timed: bool,
-    /// Play only the pairs with a timed level and journal them, writing
-    /// the file if no other pair is left: the counterpart of
-    /// `--skip-timed`, for a quiet machine while the load-independent
-    /// pairs wait (before or after it, or paused meanwhile).
-    #[arg(long, conflicts_with = "skip_timed")]
-    pub only_timed: bool,
 }
 
 impl LadderArgs {
@@ -163,26 +150,18 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             .into_iter()
             .map(|(low, high)| (low + first - 1, high + first - 1)),
     );
-    let (untimed, timed): (Vec<_>, Vec<_>) =
-        pairs.partition(|&(low, high)| shape.keeps_own_budget(low) && shape.keeps_own_budget(high));
-    // The load-independent pairs come first, so that a run stopped when the
-    // timed ones start has done all the work a busy machine can do.
-    let every_pair: Vec<(u8, u8)> = untimed.iter().chain(&timed).copied().collect();
+    let every_pair: Vec<(u8, u8)> = pairs.collect();
+    // The entries after these are reused from an earlier file, and said as
+    // they are taken.
+    let from_journal = played.len();
     let reused_seconds = match &args.reuse {
         Some(earlier) => reuse(earlier, &shape, &every_pair, &mut played)?,
         None => 0.0,
     };
-    let mut to_play = Vec::new();
-    if !args.only_timed {
-        to_play.extend(&untimed);
-    }
-    if !args.skip_timed {
-        to_play.extend(&timed);
-    }
-    for (low, high) in to_play {
+    for &(low, high) in &every_pair {
         if let Some(done) = journaled(&played, low, high) {
-            // A pair reused from an earlier file was said as it was taken.
-            if done.command == command {
+            let said = played[from_journal..].iter().any(|entry| std::ptr::eq(entry, done));
+            if !said {
                 println!(
                     "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
                     done.result.a_points, done.result.games, done.build
@@ -190,36 +169,41 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             }
             continue;
         }
+        let earlier = unfinished(&played, low, high).cloned();
+        if let Some(round) = &earlier {
+            println!(
+                "level {low} vs {high}: {:.1} of {} points for {low} so far (journaled by {})",
+                round.result.a_points, round.result.games, round.build
+            );
+        }
+        let earlier_seconds = earlier.as_ref().map_or(0.0, |round| round.seconds);
         let started = Instant::now();
-        let pair = play_pair(args, &shape, low, high)?;
+        let entry = |result: PairResult, unfinished: bool| JournalEntry {
+            command: command.clone(),
+            build: build.clone(),
+            seconds: earlier_seconds + started.elapsed().as_secs_f64(),
+            result,
+            unfinished,
+        };
+        let pair = play_pair(
+            args,
+            &shape,
+            earlier.map(|round| round.result),
+            |so_far| {
+                let round = entry(so_far.clone(), true);
+                ladder_journal::append(&journal, &round)?;
+                played.push(round);
+                Ok(())
+            },
+            (low, high),
+        )?;
         println!(
             "level {low} vs {high}: {:.1} of {} points for {low}",
             pair.a_points, pair.games
         );
-        let entry = JournalEntry {
-            command: command.clone(),
-            build: build.clone(),
-            seconds: started.elapsed().as_secs_f64(),
-            result: pair,
-        };
-        ladder_journal::append(&journal, &entry)?;
-        played.push(entry);
-    }
-    let left = every_pair
-        .iter()
-        .filter(|&&(low, high)| journaled(&played, low, high).is_none())
-        .count();
-    if left > 0 {
-        let what = if args.skip_timed {
-            "with a timed level"
-        } else {
-            "whose levels keep their own budgets"
-        };
-        println!(
-            "{left} pairs {what} are left; run the same command with --resume \
-             (on a quiet machine for the timed ones) to play them and write the file"
-        );
-        return Ok(());
+        let finished = entry(pair, false);
+        ladder_journal::append(&journal, &finished)?;
+        played.push(finished);
     }
     let file = ladder_file(args, &shape, zero, first..=last, &played, reused_seconds)?;
     print_ratings(&file);
@@ -279,17 +263,28 @@ fn reuse(
             build: file.build.clone(),
             seconds: 0.0,
             result: pair.clone(),
+            unfinished: false,
         });
         reused += 1;
     }
     Ok(if reused > 0 { file.seconds } else { 0.0 })
 }
 
-/// The journal's entry for the pair of levels `low` and `high`, if played.
+/// The journal's entry for the pair of levels `low` and `high`, if played
+/// to the end.
 fn journaled(played: &[JournalEntry], low: u8, high: u8) -> Option<&JournalEntry> {
     played
         .iter()
-        .find(|e| (e.result.a, e.result.b) == (low, high))
+        .find(|e| !e.unfinished && (e.result.a, e.result.b) == (low, high))
+}
+
+/// The last round the journal holds of the pair of levels `low` and
+/// `high` while it was still unsure of its gap: the pair's games so far.
+fn unfinished(played: &[JournalEntry], low: u8, high: u8) -> Option<&JournalEntry> {
+    played
+        .iter()
+        .rev()
+        .find(|e| e.unfinished && (e.result.a, e.result.b) == (low, high))
 }
 
 /// Where a game's ladder file lives: `data/ladder/GAME.json`.
@@ -315,15 +310,26 @@ pub fn write_file(path: &std::path::Path, file: &LadderFile) -> Result<(), CliEr
 
 /// Plays levels `low` and `high` in rounds of `--games` until the pair's
 /// gap is measured to better than itself (the interval narrower than the
-/// gap) or `--max-games` are played.
-fn play_pair(args: &LadderArgs, shape: &Shape, low: u8, high: u8) -> Result<PairResult, CliError> {
-    let mut pair = PairResult {
+/// gap) or `--max-games` are played, going on from `earlier` (the rounds a
+/// stopped run journaled) and handing each round that leaves the pair
+/// unsure to `journal_round`.
+fn play_pair(
+    args: &LadderArgs,
+    shape: &Shape,
+    earlier: Option<PairResult>,
+    mut journal_round: impl FnMut(&PairResult) -> Result<(), CliError>,
+    (low, high): (u8, u8),
+) -> Result<PairResult, CliError> {
+    let mut pair = earlier.unwrap_or(PairResult {
         a: low,
         b: high,
         games: 0,
         a_points: 0.0,
-    };
-    for round in 0u64.. {
+    });
+    // Every round plays `--games` games, so the rounds played are counted
+    // from the games, and round k's seed is the same in a resumed run.
+    let first_round = pair.games as u64 / args.games.max(1) as u64;
+    for round in first_round.. {
         let summary = play_arena(&ArenaArgs {
             a: shape.name(low),
             b: shape.name(high),
@@ -347,6 +353,7 @@ fn play_pair(args: &LadderArgs, shape: &Shape, low: u8, high: u8) -> Result<Pair
         if measured_well_enough(&pair) || pair.games as usize + args.games > args.max_games {
             break;
         }
+        journal_round(&pair)?;
         println!(
             "level {low} vs {high}: {:.1} of {} points for {low}, not yet sure of the gap; \
              another {} games",
@@ -379,10 +386,6 @@ struct LadderShape;
 struct Shape {
     levels: u8,
     opening_plies: usize,
-    /// Per level (index 0 for level 1), whether it searches to its own
-    /// node caps whatever time it is given, so that its pairs' results do
-    /// not depend on the machine's load.
-    keeps_own_budget: Vec<bool>,
     /// Per level (index 0 for level 1), how it plays ([`Rung::describe`]).
     ///
     /// [`Rung::describe`]: crate::game::ladder::Rung::describe
@@ -404,12 +407,6 @@ impl Shape {
     fn plays(&self, level: u8) -> &str {
         &self.plays[usize::from(level - 1)]
     }
-
-    /// Whether level `level`'s results do not depend on the machine's
-    /// load: a node-capped rung, or the random mover.
-    fn keeps_own_budget(&self, level: u8) -> bool {
-        level == 0 || self.keeps_own_budget[usize::from(level - 1)]
-    }
 }
 
 impl GameVisitor for LadderShape {
@@ -424,9 +421,6 @@ impl GameVisitor for LadderShape {
             n => Ok(Shape {
                 levels: n as u8,
                 opening_plies: <G as Ladder>::LADDER_OPENING_PLIES,
-                keeps_own_budget: (1..=n as u8)
-                    .map(|level| keeps_its_own_budget::<G>(&AnyLevel::Numbered(level)))
-                    .collect(),
                 plays: <G as Ladder>::LADDER.iter().map(Rung::describe).collect(),
                 zero: <G as Ladder>::LADDER_ZERO.map(|zero| zero.id()),
             }),
@@ -470,8 +464,9 @@ fn ladder_file(
 ) -> Result<LadderFile, CliError> {
     let first = if zero.is_some() { 0 } else { *levels.start() };
     let levels = first..=*levels.end();
-    let pairs: Vec<PairResult> = played.iter().map(|entry| entry.result.clone()).collect();
-    let seconds: f64 = played.iter().map(|entry| entry.seconds).sum::<f64>() + reused_seconds;
+    let finished: Vec<&JournalEntry> = played.iter().filter(|entry| !entry.unfinished).collect();
+    let pairs: Vec<PairResult> = finished.iter().map(|entry| entry.result.clone()).collect();
+    let seconds: f64 = finished.iter().map(|entry| entry.seconds).sum::<f64>() + reused_seconds;
     let pairings: Vec<Pairing> = pairs
         .iter()
         .map(|pair| Pairing {

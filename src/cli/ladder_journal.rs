@@ -1,8 +1,9 @@
 //! The ladder's journal: every pair `gamebot ladder` finishes (for a
-//! one-player game, every level's games in one variant) is appended to a
-//! file beside its output, so that a run that is stopped (a shared
-//! machine needed back, a session ending) keeps what it measured, and
-//! `--resume` plays only the pairs still missing. A pair's games depend
+//! one-player game, every level's games in one variant), and every round
+//! of a pair still unsure of its gap, is appended to a file beside its
+//! output, so that a run that is stopped (a shared machine needed back, a
+//! session ending) keeps what it measured, and `--resume` plays only the
+//! pairs, or the rounds of a pair, still missing. A pair's games depend
 //! only on the command and the pair (its seed is derived from both), so a
 //! resumed run gives the same file as one that ran straight through; the
 //! journal records each pair's build, and the file names every build that
@@ -20,15 +21,20 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JournalEntry<T = PairResult> {
-    /// The ladder command that played it (without `--out`, `--resume`,
-    /// `--skip-timed` or `--only-timed`).
+    /// The ladder command that played it (without `--out` or `--resume`).
     pub command: String,
     /// The build (commit) that played it.
     pub build: String,
-    /// The pair's wall time, in seconds.
+    /// The pair's wall time, in seconds (every round's, for a pair that
+    /// went on from journaled rounds).
     pub seconds: f64,
     /// What it measured.
     pub result: T,
+    /// Whether this is a round of a pair still unsure of its gap, not the
+    /// pair's end: `result` holds the pair's games so far, and a resumed
+    /// run goes on from the last such round.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 /// The journal of a run writing `out`: `out` with `.pairs.jsonl` in place
@@ -134,6 +140,7 @@ mod tests {
                 games: 4,
                 a_points: 1.5,
             },
+            unfinished: false,
         }
     }
 

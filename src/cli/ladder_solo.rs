@@ -126,6 +126,7 @@ impl GameVisitor for SoloLadder<'_> {
                         variant: variant.name.clone(),
                         points,
                     },
+                    unfinished: false,
                 };
                 ladder_journal::append(&journal, &entry)?;
                 played.push(entry);
@@ -171,8 +172,6 @@ fn refuse_two_player_flags(args: &LadderArgs) -> Result<(), CliError> {
     let given = [
         ("--random-plies", args.random_plies.is_some()),
         ("--reuse", args.reuse.is_some()),
-        ("--skip-timed", args.skip_timed),
-        ("--only-timed", args.only_timed),
         ("--resign-margin", args.resign.resign_margin.is_some()),
     ];
     match given.iter().find(|(_, given)| *given) {
