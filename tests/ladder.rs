@@ -145,7 +145,15 @@ fn a_pair_stopped_between_rounds_goes_on_from_its_journaled_rounds() {
     std::fs::write(&journal, format!("{round}\n")).unwrap();
     let resumed = Command::new(GAMEBOT)
         .args(["ladder", "reversi", "--games", "2", "--max-games", "6"])
-        .args(["--levels", "2-3", "--threads", "2", "--seed", "3", "--resume"])
+        .args([
+            "--levels",
+            "2-3",
+            "--threads",
+            "2",
+            "--seed",
+            "3",
+            "--resume",
+        ])
         .arg("--out")
         .arg(&out)
         .output()

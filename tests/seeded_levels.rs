@@ -100,7 +100,11 @@ fn every_numbered_level_plays_the_same_seeded_game_under_load() {
                 level.level,
                 level.budget
             );
-            assert!(level.budget.max_nodes.is_some(), "{id} level {}", level.level);
+            assert!(
+                level.budget.max_nodes.is_some(),
+                "{id} level {}",
+                level.level
+            );
             let plies = plies_for(level.budget.max_nodes.unwrap_or(u64::MAX));
             let quiet = seeded_game(game, &start, level.level, plies, &Budget::unlimited());
             let busy = {

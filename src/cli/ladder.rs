@@ -160,7 +160,9 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     };
     for &(low, high) in &every_pair {
         if let Some(done) = journaled(&played, low, high) {
-            let said = played[from_journal..].iter().any(|entry| std::ptr::eq(entry, done));
+            let said = played[from_journal..]
+                .iter()
+                .any(|entry| std::ptr::eq(entry, done));
             if !said {
                 println!(
                     "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
