@@ -330,3 +330,103 @@ fn a_one_player_match_refuses_what_only_two_players_have() {
         );
     }
 }
+
+/// A `gamebot serve` child on a free port, stopped when dropped.
+struct Service {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Service {
+    fn start() -> Self {
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            probe.local_addr().unwrap().port()
+        };
+        let addr = format!("127.0.0.1:{port}");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+            .args(["serve", "--bind", &addr, "--workers", "2"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(&addr).is_err() {
+            assert!(started.elapsed().as_secs() < 10, "the server did not start");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Service {
+            child,
+            url: format!("http://{addr}"),
+        }
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The moves of every game of a match's games log, in order.
+fn logged_moves(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["moves"].clone())
+        .collect()
+}
+
+#[test]
+fn a_level_asked_of_a_service_plays_the_games_the_level_plays_itself() {
+    let service = Service::start();
+    let dir = tempfile::tempdir().unwrap();
+    let play = |b: String, log: &str| {
+        let log = dir.path().join(log);
+        let report = play_arena(&ArenaArgs {
+            games_log: Some(log.clone()),
+            ..args("3", &b, 4)
+        })
+        .unwrap();
+        (report, logged_moves(&log))
+    };
+    // Numbered levels are seeded and node-capped: the service's level 5
+    // plays, move for move, what the arena's own level 5 plays.
+    let (remote, remote_moves) = play(format!("service:{} 5", service.url), "remote.jsonl");
+    let (local, local_moves) = play("5".to_string(), "local.jsonl");
+    assert_eq!(remote_moves, local_moves);
+    assert_eq!(remote.b.wins, local.b.wins);
+    assert_eq!(remote.b.forfeits, 0);
+    assert_eq!(remote.b.name, format!("service:{} 5", service.url));
+}
+
+#[test]
+fn a_service_that_does_not_answer_or_refuses_forfeits_with_the_reason() {
+    let service = Service::start();
+    let dir = tempfile::tempdir().unwrap();
+    let closed = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap().port()
+    };
+    for (b, reason) in [
+        (
+            format!("service:http://127.0.0.1:{closed} 3"),
+            "no answer from",
+        ),
+        (
+            format!("service:{} nosuchlevel", service.url),
+            "answered 422",
+        ),
+    ] {
+        let log = dir.path().join("games.jsonl");
+        let _ = std::fs::remove_file(&log);
+        let report = play_arena(&ArenaArgs {
+            games_log: Some(log.clone()),
+            ..args("3", &b, 2)
+        })
+        .unwrap();
+        assert_eq!(report.b.forfeits, 2, "{b}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains(reason), "{b}: {text}");
+    }
+}

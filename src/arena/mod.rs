@@ -14,7 +14,8 @@
 //!   outside players, one module per contract: [`board_file`]: programs
 //!   that play by board file (`cab201:`), [`agent`]: programs that play in
 //!   a working folder (`halma-agent:`), [`gtp`]: engines that speak GTP
-//!   (`gtp:`), and [`line_program`]: programs that play by lines (`exec:`).
+//!   (`gtp:`), [`line_program`]: programs that play by lines (`exec:`),
+//!   and [`service`]: a level of a gamebot service over HTTP (`service:`).
 //! - [`solo`]: matches of a one-player game, every contestant on the same
 //!   seeded boards, compared by paired differences.
 //! - [`stats`]: the match's totals, score with its Elo difference and 95%
@@ -31,6 +32,7 @@ pub mod gtp;
 pub mod line_program;
 pub mod player;
 pub mod process;
+pub mod service;
 pub mod solo;
 pub mod stats;
 

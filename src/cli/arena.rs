@@ -13,6 +13,7 @@ use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
 use crate::arena::line_program::{self, LinePlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
+use crate::arena::service::{self, Service, ServicePlayer};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{
     play_match, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
@@ -47,7 +48,8 @@ pub struct ArenaArgs {
     /// folder with `input.txt`, answering in `output.txt`; reversi
     /// `gtp:COMMAND [ARGS…]`, a GTP engine kept running for the game;
     /// crush `exec:PATH [ARGS…]`, the course's `ai_player(K, board)` by
-    /// lines.
+    /// lines; any game `service:URL [LEVEL]`, a level of a gamebot service
+    /// (another build, or the one deployed) asked over HTTP.
     #[arg(long)]
     pub a: String,
     /// Player B, written like A.
@@ -363,6 +365,8 @@ pub enum SeatPlayer<L> {
     Gtp(Program),
     /// An outside program playing by lines.
     Line(Program),
+    /// A level of a gamebot service over HTTP.
+    Service(Service),
 }
 
 /// What an outside program playing by lines may spend starting up, on its
@@ -378,6 +382,7 @@ impl<L: crate::game::Level> SeatPlayer<L> {
             SeatPlayer::Agent(program) => format!("{}{program}", agent::PREFIX),
             SeatPlayer::Gtp(program) => format!("{}{}", gtp::PREFIX, gtp::engine_name(program)),
             SeatPlayer::Line(program) => format!("{}{program}", line_program::PREFIX),
+            SeatPlayer::Service(service) => service.name(),
         }
     }
 
@@ -400,6 +405,9 @@ impl<L: crate::game::Level> SeatPlayer<L> {
             SeatPlayer::Line(program) => {
                 Box::new(LinePlayer::<G>::new(program, name, grace)?.with_startup(LINE_STARTUP))
             }
+            SeatPlayer::Service(service) => {
+                Box::new(ServicePlayer::<G>::new(service.clone(), grace))
+            }
         })
     }
 }
@@ -408,10 +416,15 @@ impl<L: crate::game::Level> SeatPlayer<L> {
 /// outside program: `exec:PATH [ARGS…]` for a game with a program line,
 /// `cab201:PATH [ARGS…]` for a game with a board file,
 /// a working-folder program (`halma-agent:PATH [ARGS…]`) for a game with an
-/// agent input, or a GTP engine (`gtp:COMMAND [ARGS…]`) for a game GTP
-/// engines play.
+/// agent input, a GTP engine (`gtp:COMMAND [ARGS…]`) for a game GTP
+/// engines play, or a level of a gamebot service (`service:URL [LEVEL]`).
 pub fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Level>, CliError> {
     let id = G::info().id;
+    if let Some(service) = text.strip_prefix(service::PREFIX) {
+        return Service::parse(service)
+            .map(SeatPlayer::Service)
+            .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")));
+    }
     if let Some(program) = text.strip_prefix(line_program::PREFIX) {
         if G::program_line(start).is_none() {
             return Err(CliError::usage(format!(
