@@ -146,8 +146,9 @@ impl Ladder for Reversi {
     // Scores are hundredths of a disc (exact endgame scores are whole discs).
     // Spaced by 200-game probes from 8-ply openings; the measured steps are
     // in data/ladder/reversi.json, the probes in docs/LADDER.md. The capped
-    // rungs search full width (`probcut=0`) and play no book moves
-    // (`book=0`), as they did when measured.
+    // rungs below the top search full width (`probcut=0`) and play no book
+    // moves (`book=0`), as they did when measured; the top plays as
+    // `strong` does, selective search and book included, on its own budget.
     const LADDER_OPENING_PLIES: usize = 8;
     const LADDER: &'static [Rung] = &[
         Rung::sampled(1, 200_000, 1500.0),
@@ -161,7 +162,7 @@ impl Ladder for Reversi {
         Rung::capped(10_000, "solve=0,probcut=0,book=0"),
         Rung::capped(100_000, "probcut=0,book=0"),
         Rung::capped(400_000, "solve=18,solve_nodes=20000000,probcut=0,book=0"),
-        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000,probcut=0,book=0"),
+        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000"),
     ];
     const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =

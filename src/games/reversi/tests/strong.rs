@@ -161,7 +161,7 @@ fn strong_plays_the_opening_from_its_book_drawn_by_the_seed() {
 }
 
 #[test]
-fn book_moves_follow_the_books_scores_and_numbered_levels_do_not_use_it() {
+fn book_moves_follow_the_books_scores_and_only_the_top_numbered_level_uses_it() {
     let book = super::super::bots::book::shipped();
     let mut state = State::start();
     let params = crate::game::BotParams::seeded(3);
@@ -192,7 +192,8 @@ fn book_moves_follow_the_books_scores_and_numbered_levels_do_not_use_it() {
         book_plies >= 4,
         "the book's main line is {book_plies} plies"
     );
-    for rung in [7, 9, 10] {
+    let top = <Reversi as crate::game::Ladder>::LADDER.len() as u8;
+    for rung in [7, 9, 10, 11, top] {
         let level = crate::game::ladder::AnyLevel::Numbered(rung);
         let choice = crate::game::ladder::choose::<Reversi>(
             &State::start(),
@@ -201,10 +202,11 @@ fn book_moves_follow_the_books_scores_and_numbered_levels_do_not_use_it() {
             &Budget::unlimited(),
         )
         .unwrap();
-        assert_ne!(
-            choice.report.stopped_by,
-            Some(StopReason::Book),
-            "level {rung}"
+        assert_eq!(
+            choice.report.stopped_by == Some(StopReason::Book),
+            rung == top,
+            "level {rung}: {:?}",
+            choice.report.stopped_by
         );
     }
 }
