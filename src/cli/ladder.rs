@@ -158,54 +158,26 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         Some(earlier) => reuse(earlier, &shape, &every_pair, &mut played)?,
         None => 0.0,
     };
+    let run = Run {
+        args,
+        shape: &shape,
+        command: &command,
+        build: &build,
+        journal: &journal,
+    };
     for &(low, high) in &every_pair {
-        if let Some(done) = journaled(&played, low, high) {
-            let said = played[from_journal..]
-                .iter()
-                .any(|entry| std::ptr::eq(entry, done));
-            if !said {
+        match played.iter().position(|e| is_finished(e, low, high)) {
+            // Reused pairs (after the journal's entries) were said as taken.
+            Some(index) if index >= from_journal => {}
+            Some(index) => {
+                let done = &played[index];
                 println!(
                     "level {low} vs {high}: {:.1} of {} points for {low} (journaled by {})",
                     done.result.a_points, done.result.games, done.build
                 );
             }
-            continue;
+            None => run.measure_pair(&mut played, (low, high))?,
         }
-        let earlier = unfinished(&played, low, high).cloned();
-        if let Some(round) = &earlier {
-            println!(
-                "level {low} vs {high}: {:.1} of {} points for {low} so far (journaled by {})",
-                round.result.a_points, round.result.games, round.build
-            );
-        }
-        let earlier_seconds = earlier.as_ref().map_or(0.0, |round| round.seconds);
-        let started = Instant::now();
-        let entry = |result: PairResult, unfinished: bool| JournalEntry {
-            command: command.clone(),
-            build: build.clone(),
-            seconds: earlier_seconds + started.elapsed().as_secs_f64(),
-            result,
-            unfinished,
-        };
-        let pair = play_pair(
-            args,
-            &shape,
-            earlier.map(|round| round.result),
-            |so_far| {
-                let round = entry(so_far.clone(), true);
-                ladder_journal::append(&journal, &round)?;
-                played.push(round);
-                Ok(())
-            },
-            (low, high),
-        )?;
-        println!(
-            "level {low} vs {high}: {:.1} of {} points for {low}",
-            pair.a_points, pair.games
-        );
-        let finished = entry(pair, false);
-        ladder_journal::append(&journal, &finished)?;
-        played.push(finished);
     }
     let file = ladder_file(args, &shape, zero, first..=last, &played, reused_seconds)?;
     print_ratings(&file);
@@ -250,7 +222,8 @@ fn reuse(
         let Some(pair) = file.pairs.iter().find(|p| (p.a, p.b) == (low, high)) else {
             continue;
         };
-        if journaled(played, low, high).is_some() || !unchanged(low) || !unchanged(high) {
+        let finished = played.iter().any(|e| is_finished(e, low, high));
+        if finished || !unchanged(low) || !unchanged(high) {
             continue;
         }
         println!(
@@ -272,12 +245,66 @@ fn reuse(
     Ok(if reused > 0 { file.seconds } else { 0.0 })
 }
 
-/// The journal's entry for the pair of levels `low` and `high`, if played
-/// to the end.
-fn journaled(played: &[JournalEntry], low: u8, high: u8) -> Option<&JournalEntry> {
-    played
-        .iter()
-        .find(|e| !e.unfinished && (e.result.a, e.result.b) == (low, high))
+/// What every pair of one ladder run shares.
+struct Run<'a> {
+    args: &'a LadderArgs,
+    shape: &'a Shape,
+    command: &'a str,
+    build: &'a str,
+    journal: &'a std::path::Path,
+}
+
+impl Run<'_> {
+    /// Plays the pair of levels `low` and `high`, going on from its last
+    /// journaled round if a stopped run left one, journals each round that
+    /// leaves it unsure and then the pair, and adds them to `played`.
+    fn measure_pair(
+        &self,
+        played: &mut Vec<JournalEntry>,
+        (low, high): (u8, u8),
+    ) -> Result<(), CliError> {
+        let earlier = unfinished(played, low, high).cloned();
+        if let Some(round) = &earlier {
+            println!(
+                "level {low} vs {high}: {:.1} of {} points for {low} so far (journaled by {})",
+                round.result.a_points, round.result.games, round.build
+            );
+        }
+        let earlier_seconds = earlier.as_ref().map_or(0.0, |round| round.seconds);
+        let started = Instant::now();
+        let entry = |result: PairResult, unfinished: bool| JournalEntry {
+            command: self.command.to_string(),
+            build: self.build.to_string(),
+            seconds: earlier_seconds + started.elapsed().as_secs_f64(),
+            result,
+            unfinished,
+        };
+        let pair = play_pair(
+            self.args,
+            self.shape,
+            earlier.map(|round| round.result),
+            |so_far| {
+                let round = entry(so_far.clone(), true);
+                ladder_journal::append(self.journal, &round)?;
+                played.push(round);
+                Ok(())
+            },
+            (low, high),
+        )?;
+        println!(
+            "level {low} vs {high}: {:.1} of {} points for {low}",
+            pair.a_points, pair.games
+        );
+        let finished = entry(pair, false);
+        ladder_journal::append(self.journal, &finished)?;
+        played.push(finished);
+        Ok(())
+    }
+}
+
+/// Whether `entry` is the end of the pair of levels `low` and `high`.
+fn is_finished(entry: &JournalEntry, low: u8, high: u8) -> bool {
+    !entry.unfinished && (entry.result.a, entry.result.b) == (low, high)
 }
 
 /// The last round the journal holds of the pair of levels `low` and
