@@ -577,12 +577,14 @@ mod tests {
     #[test]
     fn a_node_capped_rung_heeds_no_request_time_but_stops_at_the_servers_limit() {
         use crate::game::StopReason;
+        use crate::games::advance::{self, Advance};
         use crate::games::reversi::{Reversi, State};
-        let top = AnyLevel::Numbered(Reversi::LADDER.len() as u8);
+        // Advance's top: Reversi's would answer the start from its book.
+        let top = AnyLevel::Numbered(Advance::LADDER.len() as u8);
         let params = BotParams::seeded(5);
         let mut past = Budget::with_time_ms(0);
         past.hard_deadline = past.deadline;
-        let cut = choose::<Reversi>(&State::start(), &top, &params, &past).unwrap();
+        let cut = choose::<Advance>(&advance::State::start(), &top, &params, &past).unwrap();
         assert_eq!(cut.report.stopped_by, Some(StopReason::Time));
         assert!(cut.report.nodes.unwrap() < 100_000, "{:?}", cut.report);
         // A request's own deadline, long past, does not cut it: level 8
