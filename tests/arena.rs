@@ -430,3 +430,126 @@ fn a_service_that_does_not_answer_or_refuses_forfeits_with_the_reason() {
         assert!(text.contains(reason), "{b}: {text}");
     }
 }
+
+/// Index, seats, result and moves of every game of a games log.
+fn logged_games(log: &std::path::Path) -> Vec<(u64, bool, serde_json::Value, serde_json::Value)> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let game: serde_json::Value = serde_json::from_str(line).unwrap();
+            let index = game["index"].as_u64().unwrap();
+            let a_first = game["a_first"].as_bool().unwrap();
+            (
+                index,
+                a_first,
+                game["result"].clone(),
+                game["moves"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_resumed_match_keeps_its_logged_games_and_plays_the_rest_as_they_would_have_been() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.jsonl");
+    let match_of = |log: &std::path::Path, resume: bool| ArenaArgs {
+        games_log: Some(log.to_path_buf()),
+        resume,
+        ..args("norvig:depth=1", "random", 5)
+    };
+    let at_once = play_arena(&match_of(&whole, false)).unwrap();
+
+    // A run stopped after games 0 and 3, halfway through writing game 1;
+    // game 0 marked, to tell a kept game from one played again.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut game_0: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    game_0["reason"] = "kept from the stopped run".into();
+    let stopped = dir.path().join("stopped.jsonl");
+    let cut = &lines[1][..lines[1].len() / 2];
+    std::fs::write(&stopped, format!("{game_0}\n{}\n{cut}", lines[3])).unwrap();
+    let resumed = play_arena(&match_of(&stopped, true)).unwrap();
+
+    assert_eq!(logged_games(&stopped), logged_games(&whole));
+    let first_line = std::fs::read_to_string(&stopped).unwrap();
+    assert!(first_line
+        .lines()
+        .next()
+        .unwrap()
+        .contains("kept from the stopped run"));
+    let tally = |r: &gamebot::arena::MatchSummary| (r.games, r.a.wins, r.draws, r.b.wins);
+    assert_eq!(tally(&resumed), tally(&at_once));
+    // A finished match resumed plays nothing and says the same.
+    let again = play_arena(&match_of(&stopped, true)).unwrap();
+    assert_eq!(tally(&again), tally(&at_once));
+    // No log yet: the match is played from its first game.
+    let fresh = dir.path().join("fresh.jsonl");
+    play_arena(&match_of(&fresh, true)).unwrap();
+    assert_eq!(logged_games(&fresh), logged_games(&whole));
+}
+
+#[test]
+fn a_log_of_another_match_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let first = ArenaArgs {
+        games_log: Some(log.clone()),
+        ..args("norvig:depth=1", "random", 3)
+    };
+    play_arena(&first).unwrap();
+    let before = std::fs::read_to_string(&log).unwrap();
+    let refused = |changed: ArenaArgs| {
+        play_arena(&ArenaArgs {
+            resume: true,
+            ..changed
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    let other_seed = refused(ArenaArgs {
+        seed: 12,
+        ..first.clone()
+    });
+    assert!(
+        other_seed.contains("line 1: a game of another match (seed: 11 in the log, 12 here)"),
+        "{other_seed}"
+    );
+    let other_player = refused(ArenaArgs {
+        b: "norvig:depth=2".into(),
+        ..first.clone()
+    });
+    assert!(
+        other_player.contains("b: random in the log, norvig:depth=2 here"),
+        "{other_player}"
+    );
+    let fewer_games = refused(ArenaArgs {
+        games: 2,
+        ..first.clone()
+    });
+    assert!(
+        fewer_games.contains("line 3: game 2, but the match has 2 games"),
+        "{fewer_games}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), before);
+
+    std::fs::write(&log, "{\"index\": 0}\n").unwrap();
+    let not_a_game = refused(first.clone());
+    assert!(
+        not_a_game.contains("line 1: not a game of an arena's log"),
+        "{not_a_game}"
+    );
+}
+
+#[test]
+fn resume_without_a_games_log_is_a_usage_error() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gamebot"))
+        .args([
+            "arena", "reversi", "--a", "random", "--b", "random", "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--games-log"));
+}

@@ -6,14 +6,14 @@ use crate::game::{Game, Outcome, Side};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 /// A seat at a match: the command line's `--a` and `--b`. Seats swap sides
 /// from game to game; results are counted by seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Seat {
     /// Plays the first side in even-numbered games.
     A,
@@ -128,7 +128,7 @@ impl ResignWatch {
 }
 
 /// How one game ended, by seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GameResult {
     /// This seat won.
@@ -140,7 +140,7 @@ pub enum GameResult {
 }
 
 /// Everything about one game of a match.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's number in the match, from 0.
     pub index: usize,
@@ -349,9 +349,23 @@ pub fn play_match<G: Game>(
     make_player: &(dyn Fn(Seat) -> Result<Box<dyn Player<G>>, String> + Sync),
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<Vec<GameRecord>, String> {
-    run_parallel(spec.games, spec.threads, |index| {
+    let every_game: Vec<usize> = (0..spec.games).collect();
+    play_games(spec, &every_game, start, make_player, on_game)
+}
+
+/// Plays the games numbered `indices` of a match, as [`play_match`] plays
+/// all of them: game `i` is the same game whichever others are played, so a
+/// stopped match can be finished by playing only the games it lacks.
+pub fn play_games<G: Game>(
+    spec: &MatchSpec,
+    indices: &[usize],
+    start: &G::State,
+    make_player: &(dyn Fn(Seat) -> Result<Box<dyn Player<G>>, String> + Sync),
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    run_parallel(indices.len(), spec.threads, |nth| {
         let mut players = [make_player(Seat::A)?, make_player(Seat::B)?];
-        let record = play_game(spec, index, start, &mut players);
+        let record = play_game(spec, indices[nth], start, &mut players);
         on_game(&record);
         Ok(record)
     })

@@ -38,7 +38,8 @@ pub mod stats;
 
 pub use clock::TimeControl;
 pub use engine::{
-    default_threads, play_game, play_match, run_parallel, GameRecord, MatchSpec, Resign, Seat,
+    default_threads, play_game, play_games, play_match, run_parallel, GameRecord, MatchSpec,
+    Resign, Seat,
 };
 pub use player::{Choice, Forfeit, LevelPlayer, Player, Turn};
 pub use stats::{MatchSummary, SeatSummary};

@@ -7,6 +7,7 @@
 //! start with a few random plies drawn from the seed so that games differ, and
 //! run in parallel on the available cores, each game on one thread.
 
+use super::games_log::{GamesLog, MatchSetup};
 use super::{arena_solo, CliError};
 use crate::arena::agent::{self, AgentPlayer};
 use crate::arena::board_file::{self, BoardFilePlayer};
@@ -16,15 +17,13 @@ use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::service::{self, Service, ServicePlayer};
 use crate::arena::stats::{summarise, SeatSetup};
 use crate::arena::{
-    play_match, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
+    play_games, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
 };
 use crate::game::{AnyLevel, Game, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use serde_json::{Map, Value};
-use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::Duration;
 
 // The command line's defaults, shared with [`ArenaArgs::new`].
@@ -113,6 +112,12 @@ pub struct ArenaArgs {
     /// rewritten in game order.
     #[arg(long)]
     pub games_log: Option<std::path::PathBuf>,
+    /// Go on with a stopped match: keep the games its `--games-log` holds
+    /// and play only the others (the same command, `--games` as large or
+    /// larger); the results are the whole match's. A log of another match
+    /// is refused.
+    #[arg(long, requires = "games_log")]
+    pub resume: bool,
 }
 
 /// Resign adjudication on the command line, shared by the arena and the
@@ -187,6 +192,7 @@ impl ArenaArgs {
             options: None,
             json: false,
             games_log: None,
+            resume: false,
         }
     }
 
@@ -323,17 +329,42 @@ impl GameVisitor for Arena<'_> {
         let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
         // player that cannot be made is one the command line named wrongly.
-        let log = args
-            .games_log
-            .as_deref()
-            .map(GamesLog::create)
-            .transpose()?;
+        let setup = MatchSetup {
+            a: args.a.clone(),
+            b: args.b.clone(),
+            seed: spec.seed,
+            random_plies: spec.random_plies,
+            max_plies: spec.max_plies,
+            time: spec.time.map(|control| control.label()),
+            resign: args.resign.flags(),
+            options: args.options_json()?,
+        };
+        let (log, mut records) = match &args.games_log {
+            None => (None, Vec::new()),
+            Some(path) if args.resume => {
+                let (log, kept) = GamesLog::resume(path, setup, spec.games)?;
+                eprintln!(
+                    "arena: {} of {} games kept from {}",
+                    kept.len(),
+                    spec.games,
+                    path.display()
+                );
+                (Some(log), kept)
+            }
+            Some(path) => (Some(GamesLog::create(path, setup)?), Vec::new()),
+        };
         let on_game = |record: &GameRecord| {
             if let Some(log) = &log {
                 log.append(record);
             }
         };
-        let records = play_match(&spec, &start, &make_player, &on_game).map_err(CliError::Usage)?;
+        let missing: Vec<usize> = (0..spec.games)
+            .filter(|index| !records.iter().any(|kept| kept.index == *index))
+            .collect();
+        let played =
+            play_games(&spec, &missing, &start, &make_player, &on_game).map_err(CliError::Usage)?;
+        records.extend(played);
+        records.sort_by_key(|record| record.index);
         if let Some(log) = log {
             log.finish(&records)?;
         }
@@ -489,68 +520,6 @@ fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, CliError> {
             Err(e) => Err(CliError::usage(format!("--options: {e}"))),
         },
     }
-}
-
-/// The `--games-log` file: games appended as they end, then the whole
-/// match rewritten in game order. A failed write is kept and reported at
-/// the end rather than stopping the match's other games.
-struct GamesLog {
-    path: std::path::PathBuf,
-    file: Mutex<std::fs::File>,
-    failure: Mutex<Option<std::io::Error>>,
-}
-
-impl GamesLog {
-    /// Creates (or empties) the file before any game is played, so that a
-    /// path that cannot be written is refused at once.
-    fn create(path: &std::path::Path) -> Result<GamesLog, CliError> {
-        let file = std::fs::File::create(path).map_err(|source| CliError::Output {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Ok(GamesLog {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
-            failure: Mutex::new(None),
-        })
-    }
-
-    /// Appends one finished game as a line.
-    fn append(&self, record: &GameRecord) {
-        let written = game_line(record).and_then(|line| {
-            let mut file = self.file.lock().expect("no writer panics holding it");
-            file.write_all(line.as_bytes()).and_then(|()| file.flush())
-        });
-        if let Err(error) = written {
-            self.failure
-                .lock()
-                .expect("no writer panics holding it")
-                .get_or_insert(error);
-        }
-    }
-
-    /// Rewrites the file with every game in game order, or reports the
-    /// first write that failed.
-    fn finish(self, records: &[GameRecord]) -> Result<(), CliError> {
-        let output = |source| CliError::Output {
-            path: self.path.clone(),
-            source,
-        };
-        if let Some(error) = self.failure.into_inner().expect("games ended") {
-            return Err(output(error));
-        }
-        let lines: String = records
-            .iter()
-            .map(game_line)
-            .collect::<Result<_, _>>()
-            .map_err(output)?;
-        std::fs::write(&self.path, lines).map_err(output)
-    }
-}
-
-/// One game of the log, as a line of JSON.
-fn game_line(record: &GameRecord) -> std::io::Result<String> {
-    Ok(serde_json::to_string(record)? + "\n")
 }
 
 fn print_table(summary: &MatchSummary, args: &ArenaArgs) {

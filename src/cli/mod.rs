@@ -29,6 +29,7 @@ pub mod arena;
 pub mod arena_solo;
 pub mod crush;
 pub mod error;
+pub mod games_log;
 pub mod halma;
 pub mod ladder;
 pub mod ladder_journal;
