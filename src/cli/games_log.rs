@@ -41,37 +41,34 @@ pub struct MatchSetup {
 }
 
 impl MatchSetup {
-    /// The first field in which `other` differs, in words, or `None`.
+    /// The first field in which `other` (a log's) differs, in words, or `None`.
     fn difference(&self, other: &MatchSetup) -> Option<String> {
-        let differs = |field: &str, ours: String, theirs: String| {
-            (ours != theirs).then(|| format!("{field}: {theirs} in the log, {ours} here"))
-        };
-        differs("a", self.a.clone(), other.a.clone())
-            .or_else(|| differs("b", self.b.clone(), other.b.clone()))
-            .or_else(|| differs("seed", self.seed.to_string(), other.seed.to_string()))
-            .or_else(|| {
-                differs(
-                    "random plies",
-                    self.random_plies.to_string(),
-                    other.random_plies.to_string(),
-                )
-            })
-            .or_else(|| {
-                differs(
-                    "max plies",
-                    self.max_plies.to_string(),
-                    other.max_plies.to_string(),
-                )
-            })
-            .or_else(|| differs("time", self.time.join(" / "), other.time.join(" / ")))
-            .or_else(|| differs("resign flags", self.resign.clone(), other.resign.clone()))
-            .or_else(|| {
-                differs(
-                    "options",
-                    self.options.to_string(),
-                    other.options.to_string(),
-                )
-            })
+        let fields = [
+            ("a", self.a.clone(), other.a.clone()),
+            ("b", self.b.clone(), other.b.clone()),
+            ("seed", self.seed.to_string(), other.seed.to_string()),
+            (
+                "random plies",
+                self.random_plies.to_string(),
+                other.random_plies.to_string(),
+            ),
+            (
+                "max plies",
+                self.max_plies.to_string(),
+                other.max_plies.to_string(),
+            ),
+            ("time", self.time.join(" / "), other.time.join(" / ")),
+            ("resign flags", self.resign.clone(), other.resign.clone()),
+            (
+                "options",
+                self.options.to_string(),
+                other.options.to_string(),
+            ),
+        ];
+        fields
+            .into_iter()
+            .find(|(_, ours, theirs)| ours != theirs)
+            .map(|(field, ours, theirs)| format!("{field}: {theirs} in the log, {ours} here"))
     }
 }
 
