@@ -338,24 +338,13 @@ fn finish<G: Game>(state: &G::State, index: usize, record: &mut GameRecord) {
     }
 }
 
-/// Plays a whole match from `start`: `spec.games` games on `spec.threads`
-/// threads, each with fresh players from `make_player` (called with the
-/// seat), colours alternating. `on_game` sees each record as its game
-/// ends (in the order they end), so that a long match can be followed and
-/// a stopped one keeps its games; the records come back in game order.
-pub fn play_match<G: Game>(
-    spec: &MatchSpec,
-    start: &G::State,
-    make_player: &(dyn Fn(Seat) -> Result<Box<dyn Player<G>>, String> + Sync),
-    on_game: &(dyn Fn(&GameRecord) + Sync),
-) -> Result<Vec<GameRecord>, String> {
-    let every_game: Vec<usize> = (0..spec.games).collect();
-    play_games(spec, &every_game, start, make_player, on_game)
-}
-
-/// Plays the games numbered `indices` of a match, as [`play_match`] plays
-/// all of them: game `i` is the same game whichever others are played, so a
-/// stopped match can be finished by playing only the games it lacks.
+/// Plays the games numbered `indices` (all of `0..spec.games`, or those a
+/// stopped match lacks: game `i` is the same game whichever others are
+/// played) from `start` on `spec.threads` threads, each with fresh players
+/// from `make_player` (called with the seat), colours alternating.
+/// `on_game` sees each record as its game ends (in the order they end), so
+/// that a long match can be followed and a stopped one keeps its games; the
+/// records come back in the order of `indices`.
 pub fn play_games<G: Game>(
     spec: &MatchSpec,
     indices: &[usize],

@@ -8,7 +8,7 @@
 //!   and the bookkeeping that turns a late move into a loss on time.
 //! - [`engine`]: one game ([`play_game`]) and a match of many games in
 //!   parallel with alternating colours and seeded random openings
-//!   ([`play_match`]).
+//!   ([`play_games`]).
 //! - [`process`]: the referee's process runner for outside programs (a
 //!   time limit, a process group killed whole, capped output), and the
 //!   outside players, one module per contract: [`board_file`]: programs
@@ -38,8 +38,7 @@ pub mod stats;
 
 pub use clock::TimeControl;
 pub use engine::{
-    default_threads, play_game, play_games, play_match, run_parallel, GameRecord, MatchSpec,
-    Resign, Seat,
+    default_threads, play_game, play_games, run_parallel, GameRecord, MatchSpec, Resign, Seat,
 };
 pub use player::{Choice, Forfeit, LevelPlayer, Player, Turn};
 pub use stats::{MatchSummary, SeatSummary};
