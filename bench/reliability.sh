@@ -206,9 +206,12 @@ slices = r["intervals"]
 # against the first (which follows a whole window of warm-up).
 P99_BAR_MS = 1000  # the default search time of a request that sets none
 hostile_slices = h["intervals"]
+# The samples by window, the last taking the seconds after the last whole one.
+by_window = {}
+for sample in samples:
+    by_window.setdefault(min(sample[0] // window, seconds // window - 1), []).append(sample)
 def cpu_ms_per_request(i):
-    inside = [s for s in samples if i * window <= s[0] < (i + 1) * window] if i + 1 < len(slices) else \
-             [s for s in samples if s[0] >= i * window]
+    inside = by_window.get(i, [])
     if len(inside) < 2:
         return None
     cpu_ms = (inside[-1][3] - inside[0][3]) * 1000 / ticks_per_s
@@ -225,9 +228,6 @@ for target, counts in h["by_target"].items():
 hostile_counts = ", ".join(f"{status} x {v['count']}" for status, v in sorted(h["by_status"].items()))
 print("p99 by window: " + ", ".join(f'{s["from_s"]:.0f}-{s["to_s"]:.0f} s {s["p99_ms"]:.1f} ms' for s in slices))
 print("server CPU per answered request by window: " + ", ".join("-" if c is None else f"{c:.2f} ms" for c in cost))
-by_window = {}
-for sample in samples:
-    by_window.setdefault(min(sample[0] // window, seconds // window - 1), []).append(sample)
 print("RSS by window, mean / max KiB: " + ", ".join(
     f"{i * window}-{(i + 1) * window} s {mean([x[1] for x in w]):,.0f} / {max(x[1] for x in w):,}" for i, w in sorted(by_window.items())))
 print("open fds by window, mean / max: " + ", ".join(
