@@ -86,6 +86,7 @@ fn play(args: &Args, sides: [Evaluation; 2], index: usize) -> i32 {
                 table_log2: Some(16),
                 evaluation: sides[usize::from(!a_moves)],
                 probcut: None,
+                selective_end: 0,
             };
             think(board, &Budget::unlimited(), plan).lines[0]
                 .square
