@@ -117,7 +117,6 @@ fn midgame(c: &mut Criterion) {
         table_log2: None,
         evaluation: Default::default(),
         probcut: None,
-        selective_end: 0,
     };
     let mut group = c.benchmark_group("reversi_search");
     group.sample_size(10);

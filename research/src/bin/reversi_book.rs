@@ -71,7 +71,6 @@ fn search(board: Board, depth: u32) -> i16 {
         table_log2: Some(18),
         evaluation: Evaluation::Patterns,
         probcut: Some(1.0),
-        selective_end: 0,
     };
     let score = think(board, &Budget::unlimited(), plan).lines[0].score;
     score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16

@@ -86,7 +86,6 @@ fn play(args: &Args, sides: [Evaluation; 2], index: usize) -> i32 {
                 table_log2: Some(16),
                 evaluation: sides[usize::from(!a_moves)],
                 probcut: None,
-                selective_end: 0,
             };
             think(board, &Budget::unlimited(), plan).lines[0]
                 .square

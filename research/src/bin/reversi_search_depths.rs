@@ -2,11 +2,7 @@
 //! fast: one position per number of empty squares (50 down to 16, reached by
 //! random moves from the start), searched for 10, 100 and 1,000 ms, with the
 //! depth reached, the nodes, the speed, the score and whether it was proven
-//! (from 20 or so empties the endgame solver takes over). A second table
-//! compares, without a clock, the selective search to the end
-//! (`strong:solve=0,selective_end=60`) with the exact solve, on several
-//! positions a number of empties: their time and how often the selective
-//! search's move is a best one.
+//! (from 20 or so empties the endgame solver takes over).
 //!
 //! ```text
 //! cargo run --release -p gamebot-research --bin reversi_search_depths -- [SEED]
@@ -52,53 +48,6 @@ fn show<T: std::fmt::Debug>(value: Option<T>) -> String {
     value.map_or("-".to_string(), |v| format!("{v:?}").to_lowercase())
 }
 
-/// `level`'s move and report on `state` with no clock, and its time in ms.
-fn untimed(
-    state: &State,
-    level: &str,
-) -> (gamebot::game::BotChoice<gamebot::games::reversi::Move>, f64) {
-    let level = LevelSpec::parse(level).expect("a level");
-    let started = Instant::now();
-    let choice = Reversi::choose_move(
-        state,
-        &level,
-        &BotParams::seeded(0),
-        &Budget::unlimited().depth(60),
-    )
-    .expect("a move");
-    (choice, started.elapsed().as_secs_f64() * 1000.0)
-}
-
-/// The second table: the selective search to the end against the proof.
-fn selective_against_exact(seed: &mut u64) {
-    println!();
-    println!(
-        "| empties | positions | selective ms (mean) | exact ms (mean) | same move as the proof |"
-    );
-    println!("|---|---|---|---|---|");
-    for empties in [14, 16, 18, 20, 22] {
-        let (mut selective_ms, mut exact_ms, mut same, mut n) = (0.0, 0.0, 0, 0);
-        while n < 6 {
-            let Some(board) = random_position(seed, empties) else {
-                continue;
-            };
-            n += 1;
-            let state = State::from_board(board, Side::First);
-            let (cut, ms) = untimed(&state, "strong:solve=0,selective_end=60");
-            let (proof, exact) = untimed(&state, "strong:solve=26");
-            assert_eq!(proof.report.proven, Some(true));
-            selective_ms += ms;
-            exact_ms += exact;
-            same += usize::from(cut.mv == proof.mv);
-        }
-        println!(
-            "| {empties} | {n} | {:.1} | {:.1} | {same} |",
-            selective_ms / n as f64,
-            exact_ms / n as f64
-        );
-    }
-}
-
 fn main() {
     let mut seed: u64 = std::env::args().nth(1).map_or(5, |a| {
         a.parse().unwrap_or_else(|_| panic!("not a seed: {a}"))
@@ -135,5 +84,4 @@ fn main() {
             );
         }
     }
-    selective_against_exact(&mut seed);
 }

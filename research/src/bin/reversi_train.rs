@@ -111,7 +111,6 @@ fn self_play(args: &Args, index: usize) -> Vec<Sample> {
         table_log2: Some(14),
         evaluation: args.evaluation(),
         probcut: None,
-        selective_end: 0,
     };
     let budget = Budget::unlimited();
     let mut board = Board::start();

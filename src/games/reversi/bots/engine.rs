@@ -31,10 +31,6 @@ const CHECK_EVERY: u64 = 512;
 const PROBCUT_SCORE_LIMIT: i32 = 6_400;
 /// The deepest midgame iteration.
 const MAX_MID_DEPTH: u32 = 60;
-/// What a selective search to the end costs as a share of the exact
-/// solve's estimate (`reversi_search_depths` measures both;
-/// docs/reversi-engine.md).
-const SELECTIVE_END_SHARE: f64 = 0.25;
 
 /// One analysed root move.
 #[derive(Clone, Debug)]
@@ -91,11 +87,6 @@ pub struct Plan {
     /// deep one beyond the window by `t` standard deviations; `None`
     /// searches every node in full (the engine before selective search).
     pub probcut: Option<f64>,
-    /// With `probcut`, from this many empties down the engine searches
-    /// selectively to the end of the game (ProbCut's endgame lines) after
-    /// a few midgame iterations, before it tries the exact solve; 0 never
-    /// does (endgame nodes are solved exactly, as before).
-    pub selective_end: u32,
 }
 
 /// Which static evaluation the midgame search uses.
@@ -153,9 +144,6 @@ struct Midgame<'a> {
     evaluation: Evaluation,
     /// The confidence and the cut tests, when the search is selective.
     probcut: Option<(f64, &'static Cuts)>,
-    /// Whether endgame nodes are searched selectively too (see
-    /// [`Plan::selective_end`]) rather than handed to the exact solver.
-    selective_end: bool,
     table: Table<Entry>,
     solver: Solver<'a>,
     next_check: u64,
@@ -197,7 +185,6 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
         budget,
         evaluation: plan.evaluation,
         probcut: plan.probcut.map(|t| (t, probcut::shipped())),
-        selective_end: plan.probcut.is_some() && plan.selective_end > 0,
         table: Table::new(table_log2),
         solver: Solver::new(budget, table_log2 + 1),
         next_check: 0,
@@ -210,24 +197,10 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
     let mut last_complete: Vec<RootLine> = Vec::new();
     let mut stopped_by = StopReason::Depth;
     let max_depth = plan.max_depth.clamp(1, MAX_MID_DEPTH);
-    let mut selective_end_due = mid.selective_end
-        && (probcut::END_MIN_EMPTIES..=plan.selective_end).contains(&empties)
-        && empties <= max_depth;
 
     let mut depth = 1;
     loop {
-        let selective_now = selective_end_due
-            && depth > 4
-            && !solve_is_cheap(budget, empties)
-            && selective_end_fits(budget, empties);
-        if selective_now {
-            // The selective search to the end replaces the midgame
-            // iterations left; the exact solve may follow it.
-            selective_end_due = false;
-            depth = empties;
-        }
-        let exact_now = !selective_now
-            && empties <= plan.solve_empties
+        let exact_now = empties <= plan.solve_empties
             && (depth > max_depth.min(empties.saturating_sub(1))
                 || empties <= 12
                 || depth > 4 && should_try_solve(budget, started, empties));
@@ -251,7 +224,7 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
             }
             break;
         }
-        if depth > max_depth || mid.selective_end && depth > empties {
+        if depth > max_depth {
             break;
         }
         mid.first_iteration = depth == 1;
@@ -333,23 +306,6 @@ fn table_size_log2(budget: &Budget) -> u32 {
 /// empties, growing nearly threefold per extra empty.
 fn solve_estimate_ms(empties: u32) -> f64 {
     2.0 * 2.8f64.powi(empties as i32 - 14)
-}
-
-/// Whether the exact solve surely fits in the time left (never without a
-/// deadline).
-fn solve_is_cheap(budget: &Budget, empties: u32) -> bool {
-    budget
-        .remaining_ms()
-        .is_some_and(|left| solve_estimate_ms(empties) * 8.0 <= left)
-}
-
-/// Whether a selective search to the end looks likely to finish in half
-/// the time left (always without a deadline), its cost taken as
-/// [`SELECTIVE_END_SHARE`] of the exact solve's estimate.
-fn selective_end_fits(budget: &Budget, empties: u32) -> bool {
-    budget
-        .remaining_ms()
-        .is_none_or(|left| solve_estimate_ms(empties) * SELECTIVE_END_SHARE <= left / 2.0)
 }
 
 /// Whether the exact solver is worth starting now, given the time left.
@@ -591,50 +547,6 @@ impl Midgame<'_> {
         None
     }
 
-    /// Multi-ProbCut at a null-window endgame node: the exact score's line
-    /// on a shallow score ([`Cuts::at_end`]) predicts whether the exact
-    /// search would fail high or low; `None` when the node must be searched.
-    fn end_probcut(&mut self, board: Board, alpha: i32, beta: i32) -> Option<i32> {
-        let (t, cuts) = self.probcut?;
-        if beta - alpha != 1 {
-            return None;
-        }
-        let cut = cuts.at_end(board.empties())?;
-        let (low, high) = disc_window(alpha, beta);
-        let probe_high = cut.high_bound(100 * high, t);
-        if probe_high < PROBCUT_SCORE_LIMIT {
-            let probe = self.negamax(board, cut.shallow, probe_high - 1, probe_high);
-            if self.stopped.is_some() {
-                return Some(0);
-            }
-            if probe >= probe_high {
-                return Some(beta);
-            }
-        }
-        let probe_low = cut.low_bound(100 * low, t);
-        if probe_low > -PROBCUT_SCORE_LIMIT {
-            let probe = self.negamax(board, cut.shallow, probe_low, probe_low + 1);
-            if self.stopped.is_some() {
-                return Some(0);
-            }
-            if probe <= probe_low {
-                return Some(alpha);
-            }
-        }
-        None
-    }
-
-    /// The exact score of `board` for the window (alpha, beta), from the solver.
-    fn solve_window(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
-        let (low, high) = disc_window(alpha, beta);
-        let discs = self.solver.solve(board, low, high);
-        if self.solver.stopped.is_some() {
-            self.stopped = self.solver.stopped;
-            return 0;
-        }
-        exact_to_mid(discs)
-    }
-
     /// Principal-variation negamax; passes do not use up depth.
     fn negamax(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.solver.nodes += 1;
@@ -651,9 +563,14 @@ impl Midgame<'_> {
         if depth == 0 {
             return self.evaluation.score(board);
         }
-        let endgame = board.empties() <= depth;
-        if endgame && !(self.selective_end && board.empties() >= probcut::END_MIN_EMPTIES) {
-            return self.solve_window(board, alpha, beta);
+        if board.empties() <= depth {
+            let (low, high) = disc_window(alpha, beta);
+            let discs = self.solver.solve(board, low, high);
+            if self.solver.stopped.is_some() {
+                self.stopped = self.solver.stopped;
+                return 0;
+            }
+            return exact_to_mid(discs);
         }
 
         let mut table_move = None;
@@ -663,12 +580,7 @@ impl Midgame<'_> {
                 return entry.score;
             }
         }
-        let cut = if endgame {
-            self.end_probcut(board, alpha, beta)
-        } else {
-            self.probcut(board, depth, alpha, beta)
-        };
-        if let Some(score) = cut {
+        if let Some(score) = self.probcut(board, depth, alpha, beta) {
             return score;
         }
 

@@ -34,9 +34,6 @@ const STRONG_TIMED_SOLVE: u32 = 26;
 /// standard deviation (`strong:probcut=N`; 0 searches every node, as the
 /// engine did before selective search).
 const STRONG_PROBCUT_TENTHS: u64 = 10;
-/// From how many empties `strong` searches selectively to the end of the
-/// game before it tries the exact solve (`strong:selective_end=N`; 0 never).
-const STRONG_SELECTIVE_END: u64 = 0;
 /// The largest confidence `strong:probcut=N` takes, in tenths: beyond
 /// about 4 standard deviations a cut is all but never taken.
 const STRONG_MAX_PROBCUT_TENTHS: u64 = 40;
@@ -64,14 +61,7 @@ pub(crate) fn choose(
             Ok(norvig_move(state, depth.map(|d| d as u32), budget))
         }
         ReversiLevel::Strong => {
-            level.only_options(&[
-                "patterns",
-                "solve",
-                "solve_nodes",
-                "probcut",
-                "selective_end",
-                "book",
-            ])?;
+            level.only_options(&["patterns", "solve", "solve_nodes", "probcut", "book"])?;
             let book = level.switch_option("book", true)?;
             let evaluation = if level.switch_option("patterns", true)? {
                 Evaluation::Patterns
@@ -88,9 +78,6 @@ pub(crate) fn choose(
                 .int_option("probcut", 0..=STRONG_MAX_PROBCUT_TENTHS)?
                 .unwrap_or(STRONG_PROBCUT_TENTHS);
             plan.probcut = (tenths > 0).then(|| tenths as f64 / 10.0);
-            plan.selective_end = level
-                .int_option("selective_end", 0..=60)?
-                .unwrap_or(STRONG_SELECTIVE_END) as u32;
             if book {
                 if let Some(choice) = book_move(state, params) {
                     return Ok(choice);
@@ -203,7 +190,6 @@ fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
         table_log2: None,
         evaluation,
         probcut: None,
-        selective_end: 0,
     }
 }
 

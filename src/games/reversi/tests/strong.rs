@@ -109,48 +109,6 @@ fn probcut_never_changes_a_proven_answer() {
     }
 }
 
-/// `strong` searching selectively to the end from `selective_end` empties,
-/// with no exact solve after it.
-fn strong_to_the_end(state: &State, selective_end: u32) -> crate::game::BotChoice<Move> {
-    let level = LevelSpec::parse(&format!("strong:solve=0,selective_end={selective_end}")).unwrap();
-    let params = crate::game::BotParams::seeded(1);
-    Reversi::choose_move(state, &level, &params, &Budget::unlimited().depth(60)).unwrap()
-}
-
-#[test]
-fn the_selective_end_plays_near_perfect_moves_for_less_than_the_proof() {
-    let mut rng = ChaCha8Rng::seed_from_u64(43);
-    let params = crate::game::BotParams::seeded(0);
-    let (mut proof, mut selective, mut lost, mut best_found) = (0, 0, 0, 0);
-    let mut positions = 0;
-    while positions < 8 {
-        let Some(board) = random_position(&mut rng, 17) else {
-            continue;
-        };
-        positions += 1;
-        let state = State::from_board(board, Side::First);
-        let exact = Reversi::analyze(&state, 64, &params, &Budget::unlimited()).unwrap();
-        assert_eq!(exact.report.proven, Some(true));
-        let level = LevelSpec::parse("strong").unwrap();
-        let proven = Reversi::choose_move(&state, &level, &params, &Budget::unlimited()).unwrap();
-        assert_eq!(proven.report.proven, Some(true));
-        let cut = strong_to_the_end(&state, 24);
-        assert_eq!(cut.report.depth, Some(17), "searched to the end");
-        assert_eq!(cut.report.proven, Some(false), "an estimate, not a proof");
-        proof += proven.report.nodes.unwrap();
-        selective += cut.report.nodes.unwrap();
-        let value = |mv: Move| exact.moves.iter().find(|m| m.mv == mv).unwrap().score;
-        lost += exact.moves[0].score - value(cut.mv);
-        best_found += u32::from(value(cut.mv) == exact.moves[0].score);
-    }
-    assert!(
-        selective * 2 < proof,
-        "selective {selective} vs proof {proof}"
-    );
-    assert!(best_found >= 6, "{best_found} of 8 best moves");
-    assert!(lost <= 8, "{lost} discs lost over 8 positions");
-}
-
 #[test]
 fn the_probcut_option_is_a_confidence_in_tenths() {
     let state = State::start();
@@ -172,14 +130,6 @@ fn the_probcut_option_is_a_confidence_in_tenths() {
         let error = Reversi::choose_move(&state, &level, &params, &budget).unwrap_err();
         assert!(error.to_string().contains("probcut"), "{bad}: {error}");
         assert!(error.to_string().contains("0 to 40"), "{bad}: {error}");
-    }
-    for bad in ["strong:selective_end=61", "strong:selective_end=x"] {
-        let level = LevelSpec::parse(bad).unwrap();
-        let error = Reversi::choose_move(&state, &level, &params, &budget).unwrap_err();
-        assert!(
-            error.to_string().contains("selective_end"),
-            "{bad}: {error}"
-        );
     }
 }
 
