@@ -41,7 +41,7 @@ const SEARCH_ORDER_EMPTIES: u32 = 16;
 const SEARCH_ORDER_STEP: u32 = 3;
 /// From this many empties, each child is looked up in the table before the
 /// search (enhanced transposition cut-off).
-const ETC_EMPTIES: u32 = 12;
+const ETC_EMPTIES: u32 = 10;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
 
@@ -316,6 +316,10 @@ impl<'a> Solver<'a> {
             .probe(board.hash(), |e| e.me == board.me && e.opp == board.opp)
     }
 
+    fn prefetch(&self, board: Board) {
+        self.table.prefetch(board.hash());
+    }
+
     fn store(&mut self, board: Board, lower: i32, upper: i32, best: u32) {
         let entry = Entry {
             me: board.me,
@@ -348,6 +352,16 @@ impl<'a> Solver<'a> {
     /// Fastest-first ordering key of a root move (smaller first).
     fn order_key(&self, board: Board, sq: u32) -> i32 {
         portable_nodes::order_key(board, sq, flips(board.me, board.opp, sq))
+    }
+}
+
+/// Plies of the midgame search that orders the moves of a node with
+/// `empties` empties (0, the static evaluation, below `SEARCH_ORDER_EMPTIES`).
+fn order_depth(empties: u32) -> u32 {
+    if empties >= SEARCH_ORDER_EMPTIES {
+        1 + (empties - SEARCH_ORDER_EMPTIES) / SEARCH_ORDER_STEP
+    } else {
+        0
     }
 }
 
@@ -483,12 +497,22 @@ macro_rules! node_searches {
 
             let mut list = [(0i32, 0u32, 0u64); 32];
             let mut count = 0;
-            let etc = empties >= ETC_EMPTIES;
+            // The children's table slots are asked for all at once, so that
+            // their cache misses overlap instead of following one another.
+            let children_use_table = empties > TABLE_EMPTIES;
             for sq in Bits(moves) {
                 let flipped = flips(board.me, board.opp, sq);
-                if etc {
-                    // Enhanced transposition cut-off: a child already known to
-                    // be bad enough for the opponent refutes this position now.
+                if children_use_table {
+                    s.prefetch(board.play_flips(sq, flipped));
+                }
+                list[count] = (0, sq, flipped);
+                count += 1;
+            }
+            let list = &mut list[..count];
+            if empties >= ETC_EMPTIES {
+                // Enhanced transposition cut-off: a child already known to
+                // be bad enough for the opponent refutes this position now.
+                for &(_, sq, flipped) in list.iter() {
                     if let Some(entry) = s.probe(board.play_flips(sq, flipped)) {
                         let score = -i32::from(entry.upper);
                         if score >= beta {
@@ -496,12 +520,14 @@ macro_rules! node_searches {
                         }
                     }
                 }
-                let key = if Some(sq) == table_move {
+            }
+            for (key, sq, flipped) in list.iter_mut() {
+                let (sq, flipped) = (*sq, *flipped);
+                *key = if Some(sq) == table_move {
                     i32::MIN
                 } else if empties >= SEARCH_ORDER_EMPTIES {
-                    let depth = 1 + (empties - SEARCH_ORDER_EMPTIES) / SEARCH_ORDER_STEP;
                     order_key(board, sq, flipped)
-                        + order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX)
+                        + order_search(board.play_flips(sq, flipped), order_depth(empties), -i32::MAX, i32::MAX)
                             / EVAL_ORDER_DIVISOR
                 } else if empties >= EVAL_ORDER_EMPTIES {
                     order_key(board, sq, flipped)
@@ -510,10 +536,7 @@ macro_rules! node_searches {
                 } else {
                     order_key(board, sq, flipped)
                 };
-                list[count] = (key, sq, flipped);
-                count += 1;
             }
-            let list = &mut list[..count];
 
             let alpha_start = alpha;
             let mut best = -65;
