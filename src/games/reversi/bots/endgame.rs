@@ -39,6 +39,16 @@ const EVAL_ORDER_DIVISOR: i32 = 4;
 /// empties): near the root a wrong first move costs the most.
 const SEARCH_ORDER_EMPTIES: u32 = 16;
 const SEARCH_ORDER_STEP: u32 = 3;
+/// The root's moves are ordered by a search this many plies deeper than the
+/// inner nodes' (chosen on FFO positions: docs/reversi-engine.md).
+const ROOT_ORDER_EXTRA: u32 = 2;
+/// ... but never deeper than this: a search without a table of its own
+/// grows too fast past it.
+const ROOT_ORDER_MAX_DEPTH: u32 = 7;
+/// A root move whose ordering search already wins by this much (hundredths
+/// of a disc) is not preferred for winning by more: among such moves the
+/// one fastest to prove goes first.
+const ROOT_ORDER_WON: i32 = 3200;
 /// From this many empties, each child is looked up in the table before the
 /// search (enhanced transposition cut-off).
 const ETC_EMPTIES: u32 = 10;
@@ -211,7 +221,7 @@ impl<'a> Solver<'a> {
             .collect();
         let mut rest: Vec<(i32, u32)> = Bits(moves)
             .filter(|sq| !squares.contains(sq))
-            .map(|sq| (self.order_key(board, sq), sq))
+            .map(|sq| (self.root_key(board, sq), sq))
             .collect();
         rest.sort_unstable();
         squares.extend(rest.into_iter().map(|(_, sq)| sq));
@@ -349,9 +359,15 @@ impl<'a> Solver<'a> {
         self.stopped.is_some()
     }
 
-    /// Fastest-first ordering key of a root move (smaller first).
-    fn order_key(&self, board: Board, sq: u32) -> i32 {
-        portable_nodes::order_key(board, sq, flips(board.me, board.opp, sq))
+    /// Ordering key of a root move (smaller first): the inner nodes' key,
+    /// its search `ROOT_ORDER_EXTRA` plies deeper. A wrong first move costs
+    /// the most at the root, and the root is searched once.
+    fn root_key(&self, board: Board, sq: u32) -> i32 {
+        let flipped = flips(board.me, board.opp, sq);
+        let depth = (order_depth(board.empties()) + ROOT_ORDER_EXTRA).min(ROOT_ORDER_MAX_DEPTH);
+        let reply = order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX);
+        portable_nodes::order_key(board, sq, flipped)
+            + reply.max(-ROOT_ORDER_WON) / EVAL_ORDER_DIVISOR
     }
 }
 
