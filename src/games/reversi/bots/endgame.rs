@@ -54,6 +54,9 @@ const ROOT_ORDER_WON: i32 = 3200;
 const ETC_EMPTIES: u32 = 10;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
+/// How often (in positions of the ordering searches) the deadline and the
+/// stop flag are checked.
+const ORDER_CHECK_EVERY: u64 = 1024;
 
 /// Classes of squares in the order the shallow search tries them: corners
 /// first, then the rest, the X-squares (diagonally next to a corner) last.
@@ -147,6 +150,9 @@ pub struct Solver<'a> {
     /// When `solve_root` ran out of budget: the moves it finished, best first.
     pub partial: Vec<RootScore>,
     next_check: u64,
+    /// Positions of the ordering searches so far (apart from `nodes`).
+    order_nodes: u64,
+    next_order_check: u64,
     /// The node count at which the solver stops, when it has a cap of its
     /// own instead of the budget's (see [`Solver::allow_nodes`]).
     own_cap: Option<u64>,
@@ -165,6 +171,8 @@ impl<'a> Solver<'a> {
             stopped: None,
             partial: Vec::new(),
             next_check: 0,
+            order_nodes: 0,
+            next_order_check: 0,
             own_cap: None,
             code: NodeCode::fastest(),
         }
@@ -223,6 +231,9 @@ impl<'a> Solver<'a> {
             .filter(|sq| !squares.contains(sq))
             .map(|sq| (self.root_key(board, sq), sq))
             .collect();
+        if self.stopped.is_some() {
+            return None;
+        }
         rest.sort_unstable();
         squares.extend(rest.into_iter().map(|(_, sq)| sq));
 
@@ -359,13 +370,55 @@ impl<'a> Solver<'a> {
         self.stopped.is_some()
     }
 
+    /// A small fail-soft alpha-beta over the midgame evaluation, for move
+    /// ordering only: the score of `board` for its mover, `depth` plies deep.
+    /// Its positions are not the solver's (node caps do not count them),
+    /// but it stops with the solver on the deadline or a cancellation: with
+    /// many empties one ordering search alone can outlast a short deadline.
+    fn order_search(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.order_nodes += 1;
+        if self.order_nodes >= self.next_order_check {
+            self.next_order_check = self.order_nodes + ORDER_CHECK_EVERY;
+            if self.stopped.is_none() {
+                self.stopped = self.budget.interrupted();
+            }
+        }
+        if self.stopped.is_some() {
+            return 0;
+        }
+        if depth == 0 {
+            return super::patterns::evaluate(board);
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opp_moves() == 0 {
+                return 100 * board.final_score();
+            }
+            return -self.order_search(board.pass(), depth - 1, -beta, -alpha);
+        }
+        let mut best = -i32::MAX;
+        for sq in Bits(moves) {
+            let score = -self.order_search(board.play(sq), depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// Ordering key of a root move (smaller first): the inner nodes' key,
     /// its search `ROOT_ORDER_EXTRA` plies deeper. A wrong first move costs
     /// the most at the root, and the root is searched once.
-    fn root_key(&self, board: Board, sq: u32) -> i32 {
+    fn root_key(&mut self, board: Board, sq: u32) -> i32 {
         let flipped = flips(board.me, board.opp, sq);
         let depth = (order_depth(board.empties()) + ROOT_ORDER_EXTRA).min(ROOT_ORDER_MAX_DEPTH);
-        let reply = order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX);
+        let reply = self.order_search(board.play_flips(sq, flipped), depth, -i32::MAX, i32::MAX);
         portable_nodes::order_key(board, sq, flipped)
             + reply.max(-ROOT_ORDER_WON) / EVAL_ORDER_DIVISOR
     }
@@ -379,35 +432,6 @@ fn order_depth(empties: u32) -> u32 {
     } else {
         0
     }
-}
-
-/// A small fail-soft alpha-beta over the midgame evaluation, for move
-/// ordering only: the score of `board` for its mover, `depth` plies deep.
-fn order_search(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    if depth == 0 {
-        return super::patterns::evaluate(board);
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        if board.opp_moves() == 0 {
-            return 100 * board.final_score();
-        }
-        return -order_search(board.pass(), depth - 1, -beta, -alpha);
-    }
-    let mut best = -i32::MAX;
-    for sq in Bits(moves) {
-        let score = -order_search(board.play(sq), depth - 1, -beta, -alpha);
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
 }
 
 /// Which compiled copy of the node searches a [`Solver`] runs. Both visit
@@ -543,7 +567,7 @@ macro_rules! node_searches {
                     i32::MIN
                 } else if empties >= SEARCH_ORDER_EMPTIES {
                     order_key(board, sq, flipped)
-                        + order_search(board.play_flips(sq, flipped), order_depth(empties), -i32::MAX, i32::MAX)
+                        + s.order_search(board.play_flips(sq, flipped), order_depth(empties), -i32::MAX, i32::MAX)
                             / EVAL_ORDER_DIVISOR
                 } else if empties >= EVAL_ORDER_EMPTIES {
                     order_key(board, sq, flipped)
@@ -554,6 +578,9 @@ macro_rules! node_searches {
                 };
             }
 
+            if s.stopped.is_some() {
+                return 0;
+            }
             let alpha_start = alpha;
             let mut best = -65;
             let mut best_sq = 0;
@@ -796,6 +823,22 @@ fn last_square(board: Board, sq: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raised_stop_ends_the_ordering_searches_at_their_first_check() {
+        // From the start, each root move's ordering search alone would
+        // visit millions of positions.
+        let budget = Budget::unlimited();
+        budget.stop.raise();
+        let mut solver = Solver::new(&budget, 10);
+        assert!(solver.solve_root(Board::start(), 1, &[]).is_none());
+        assert_eq!(solver.stopped, Some(StopReason::Cancelled));
+        assert!(
+            solver.order_nodes <= ORDER_CHECK_EVERY,
+            "{}",
+            solver.order_nodes
+        );
+    }
 
     #[test]
     fn folded_parity_matches_counting_each_quadrant() {
