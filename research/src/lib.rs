@@ -8,7 +8,9 @@
 //! The library holds what several studies share: [`crush`], and
 //! [`reversi_fit`], the least-squares fit of Reversi's pattern weights
 //! that `reversi_train` runs (training code the product does not ship), and
-//! [`reversi_probcut`], the fit of its selective search's cut lines.
+//! [`reversi_probcut`], the fit of its selective search's cut lines, and
+//! [`reversi_selfplay`], the self-play games the fit learns from, kept in
+//! resumable journals.
 //!
 //! Each study is a binary in `src/bin/`, its module doc saying what it
 //! measures, its arguments and its defaults:
@@ -40,3 +42,4 @@
 pub mod crush;
 pub mod reversi_fit;
 pub mod reversi_probcut;
+pub mod reversi_selfplay;

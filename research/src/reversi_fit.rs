@@ -41,6 +41,10 @@ pub struct FitOptions {
     pub seed: u64,
     /// Threads (phases are fitted in parallel).
     pub threads: usize,
+    /// Each phase is fitted on the positions of the phases up to this many
+    /// away as well as its own (0: its own only), so that configurations
+    /// rare in one phase borrow from its neighbours.
+    pub spread: usize,
 }
 
 impl Default for FitOptions {
@@ -51,6 +55,7 @@ impl Default for FitOptions {
             l2: 0.0005,
             seed: 1,
             threads: 1,
+            spread: 0,
         }
     }
 }
@@ -114,7 +119,9 @@ pub fn fit(samples: &[Sample], options: &FitOptions) -> (Weights, FitReport) {
         by_phase[patterns::phase(sample.board.empties())].push(i);
     }
     let fitted = run_parallel(PHASES, options.threads, |phase| {
-        Ok(fit_phase(samples, &by_phase[phase], phase, options))
+        let near = phase.saturating_sub(options.spread)..=(phase + options.spread).min(PHASES - 1);
+        let members: Vec<usize> = near.flat_map(|p| by_phase[p].iter().copied()).collect();
+        Ok(fit_phase(samples, &members, phase, options))
     })
     .expect("fitting a phase cannot fail");
     let mut weights = Weights::zero();
@@ -168,6 +175,44 @@ pub fn rmse(samples: &[Sample], weights: &Weights) -> f64 {
         })
         .sum();
     (total / samples.len() as f64).sqrt()
+}
+
+/// How well weights predict one phase's positions, in discs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhaseError {
+    /// The phase (empties 5·phase to 5·phase + 4; the last takes 55–60).
+    pub phase: usize,
+    /// Positions in it.
+    pub positions: usize,
+    /// How many of them are labelled with their exact value.
+    pub exact: usize,
+    /// The root-mean-square error over all of them.
+    pub rmse: f64,
+}
+
+/// [`PhaseError`] of `weights` for every phase with positions in
+/// `samples`; a position's label counts as exact when it has at most
+/// `exact_from` empties.
+pub fn phase_errors(samples: &[Sample], weights: &Weights, exact_from: u32) -> Vec<PhaseError> {
+    let mut sums = [(0usize, 0usize, 0.0f64); PHASES];
+    for s in samples {
+        let empties = s.board.empties();
+        let predicted = f64::from(weights.evaluate(s.board)) / 100.0;
+        let entry = &mut sums[patterns::phase(empties)];
+        entry.0 += 1;
+        entry.1 += usize::from(empties <= exact_from);
+        entry.2 += (predicted - f64::from(s.target)).powi(2);
+    }
+    sums.iter()
+        .enumerate()
+        .filter(|(_, (n, _, _))| *n > 0)
+        .map(|(phase, &(positions, exact, squares))| PhaseError {
+            phase,
+            positions,
+            exact,
+            rmse: (squares / positions as f64).sqrt(),
+        })
+        .collect()
 }
 
 /// Positions from random games, labelled with each game's final disc
@@ -234,5 +279,35 @@ mod tests {
         );
         let (other_seed, _) = fit(&samples, &FitOptions { seed: 2, ..options });
         assert_ne!(first, other_seed, "the seed orders the positions");
+        let (spread, _) = fit(
+            &samples,
+            &FitOptions {
+                spread: 1,
+                ..options
+            },
+        );
+        assert_ne!(first, spread, "a spread fits on more positions");
+    }
+
+    #[test]
+    fn phase_errors_split_the_error_by_phase_and_count_the_exact_labels() {
+        let samples = random_game_samples(50, 3);
+        let (weights, report) = fit(&samples, &FitOptions::default());
+        let phases = phase_errors(&samples, &weights, 9);
+        assert_eq!(
+            phases.iter().map(|p| p.positions).sum::<usize>(),
+            samples.len()
+        );
+        let exact = samples.iter().filter(|s| s.board.empties() <= 9).count();
+        assert_eq!(phases.iter().map(|p| p.exact).sum::<usize>(), exact);
+        let squares: f64 = phases
+            .iter()
+            .map(|p| p.rmse.powi(2) * p.positions as f64)
+            .sum();
+        let whole = (squares / samples.len() as f64).sqrt();
+        assert!(
+            (whole - report.rmse_after).abs() < 1e-6,
+            "{whole} {report:?}"
+        );
     }
 }

@@ -22,19 +22,24 @@
 //!    (`gamebot::games::reversi::bots::train`), then the weights are written
 //!    in the shipped file's form.
 //!
-//! `--save FILE` keeps the labelled positions (16 bytes and a label each)
-//! and `--load FILE` fits from them again without the self-play, to try
-//! fitting settings.
+//! `--journal FILE` keeps the self-play games (one JSON line each,
+//! `research/src/reversi_selfplay.rs`) and resumes from them: a run that
+//! stops keeps its finished games, the next plays only the rest, and
+//! `--play-only` plays without fitting, so self-play longer than one sitting
+//! is played in parts. `--from FILE` (repeatable) fits on journals' games
+//! without playing; `--test FILE` reports the fitted and the shipped
+//! weights' error per phase on a held-out journal (exact labels from its
+//! `solve` empties on). `--save FILE` keeps the labelled positions (16 bytes
+//! and a label each) and `--load FILE` fits from them again.
 
 use clap::Parser;
 use gamebot::arena::run_parallel;
-use gamebot::game::Budget;
-use gamebot::games::reversi::board::{Bits, Board};
-use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
-use gamebot_research::reversi_fit::{fit, FitOptions, Sample};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
+use gamebot::games::reversi::board::Board;
+use gamebot::games::reversi::bots::patterns::{self, Weights};
+use gamebot_research::reversi_fit::{fit, phase_errors, FitOptions, Sample};
+use gamebot_research::reversi_selfplay::{self as selfplay, Journal, Setup};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
@@ -68,88 +73,105 @@ struct Args {
     /// The fit's L2 penalty.
     #[arg(long, default_value_t = 0.0005)]
     l2: f32,
+    /// Fit each phase on the positions of phases up to this many away too.
+    #[arg(long, default_value_t = 0)]
+    spread: usize,
     /// Threads [default: the number of cores].
     #[arg(long)]
     threads: Option<usize>,
     /// Where to write the weights.
     #[arg(long, default_value = "src/games/reversi/bots/weights.bin")]
     out: PathBuf,
+    /// Keep the self-play games in this journal, and resume from it.
+    #[arg(long)]
+    journal: Option<PathBuf>,
+    /// Only play (into `--journal`), do not fit.
+    #[arg(long, requires = "journal")]
+    play_only: bool,
+    /// Fit on these journals' games instead of playing (repeatable).
+    #[arg(long, conflicts_with_all = ["journal", "load"])]
+    from: Vec<PathBuf>,
+    /// A held-out journal: the error per phase of the fitted and the
+    /// shipped weights on its positions.
+    #[arg(long)]
+    test: Option<PathBuf>,
+    /// Other weights files to show beside the shipped and the fitted ones
+    /// in `--test`'s table (repeatable).
+    #[arg(long, requires = "test")]
+    compare: Vec<PathBuf>,
+    /// Only `--test`'s table of the shipped and `--compare` weights: no
+    /// playing, no fit.
+    #[arg(long, requires = "test")]
+    test_only: bool,
     /// Keep the labelled positions in this file.
     #[arg(long)]
     save: Option<PathBuf>,
     /// Fit from positions saved earlier instead of playing.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "journal")]
     load: Option<PathBuf>,
 }
 
 impl Args {
-    fn evaluation(&self) -> Evaluation {
-        match self.eval.as_str() {
-            "classic" => Evaluation::Classic,
-            _ => Evaluation::Patterns,
+    fn setup(&self) -> Setup {
+        Setup {
+            seed: self.seed,
+            eval: self.eval.clone(),
+            depth: self.depth,
+            solve: self.solve,
+            epsilon: self.epsilon,
+            opening: (6, 14),
         }
     }
 }
 
-/// A seed for game `index` from the run's seed.
-fn game_seed(seed: u64, index: usize) -> u64 {
-    let mut x = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 29)
-}
-
-/// One self-play game's labelled positions.
-fn self_play(args: &Args, index: usize) -> Vec<Sample> {
-    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(args.seed, index));
-    let opening = rng.random_range(6..=14);
-    let plan = Plan {
-        max_depth: args.depth,
-        solve_empties: args.solve,
-        solve_nodes: None,
-        top: 1,
-        table_log2: Some(14),
-        evaluation: args.evaluation(),
-        probcut: None,
+/// Plays the run's games (those its journal lacks) and returns every
+/// game's labelled positions.
+fn self_play(args: &Args, threads: usize) -> Result<Vec<Sample>, String> {
+    let setup = args.setup();
+    let kept = match &args.journal {
+        Some(path) => selfplay::resume(path, &setup)?,
+        None => Default::default(),
     };
-    let budget = Budget::unlimited();
-    let mut board = Board::start();
-    // Each recorded position, and whether its mover is the side that
-    // moved first (the labels are turned to each mover's view at the end).
-    let mut seen: Vec<(Board, bool)> = Vec::new();
-    let mut first_to_move = true;
-    let mut ply = 0;
-    while !board.is_over() {
-        let moves = board.moves();
-        if moves == 0 {
-            board = board.pass();
-            first_to_move = !first_to_move;
-            continue;
-        }
-        let squares: Vec<u32> = Bits(moves).collect();
-        let random =
-            ply < opening || (board.empties() > args.solve && rng.random_bool(args.epsilon));
-        let square = if random {
-            squares[rng.random_range(0..squares.len())]
-        } else {
-            think(board, &budget, plan).lines[0]
-                .square
-                .expect("a side with a move does not pass")
-        };
-        if ply >= opening {
-            seen.push((board, first_to_move));
-        }
-        board = board.play(square);
-        first_to_move = !first_to_move;
-        ply += 1;
+    if !kept.is_empty() {
+        println!(
+            "{} of {} games kept from the journal",
+            kept.len(),
+            args.games
+        );
     }
-    let last = board.me.count_ones() as f32 - board.opp.count_ones() as f32;
-    seen.into_iter()
-        .map(|(position, first)| Sample {
-            board: position,
-            target: if first == first_to_move { last } else { -last },
-        })
-        .collect()
+    let journal = Mutex::new(());
+    let games = run_parallel(args.games, threads, |i| {
+        if let Some(game) = kept.get(&i) {
+            return Ok(game.clone());
+        }
+        let game = selfplay::play(&setup, i);
+        if let Some(path) = &args.journal {
+            let _one_writer = journal.lock().expect("the journal lock is not poisoned");
+            selfplay::append(path, &game)?;
+        }
+        Ok(game)
+    })?;
+    let mut samples = Vec::new();
+    for game in &games {
+        samples.extend(game.samples()?);
+    }
+    Ok(samples)
+}
+
+/// Every game's labelled positions from the journals at `paths`.
+fn from_journals(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let journal = Journal::read(path)?;
+        println!(
+            "{}: {} games, {}",
+            path.display(),
+            journal.games.len(),
+            serde_json::to_string(&journal.setup).expect("a setup serialises")
+        );
+        samples.extend(journal.samples()?);
+    }
+    Ok(samples)
 }
 
 fn save(path: &PathBuf, samples: &[Sample]) -> std::io::Result<()> {
@@ -176,29 +198,90 @@ fn load(path: &PathBuf) -> std::io::Result<Vec<Sample>> {
         .collect())
 }
 
-fn main() {
-    let args = Args::parse();
+/// Prints, as a Markdown table, the error per phase of the shipped
+/// weights and of each of `others` (named) on the held-out journal at `path`.
+fn report_held_out(path: &Path, others: &[(String, Weights)]) -> Result<(), String> {
+    let journal = Journal::read(path)?;
+    let samples = journal.samples()?;
+    let exact_from = journal.setup.solve;
+    let shipped = phase_errors(&samples, patterns::shipped(), exact_from);
+    let columns: Vec<_> = others
+        .iter()
+        .map(|(_, weights)| phase_errors(&samples, weights, exact_from))
+        .collect();
+    println!(
+        "held out: {} ({} games, {} positions; exact from {exact_from} empties)",
+        path.display(),
+        journal.games.len(),
+        samples.len()
+    );
+    let names: String = others
+        .iter()
+        .map(|(name, _)| format!(" {name} |"))
+        .collect();
+    println!("| empties | positions | exact | shipped |{names}");
+    println!("|---|---|---|---|{}", "---|".repeat(others.len()));
+    for (row, s) in shipped.iter().enumerate() {
+        let low = s.phase * 5;
+        let high = if s.phase + 1 == patterns::PHASES {
+            60
+        } else {
+            low + 4
+        };
+        let cells: String = columns
+            .iter()
+            .map(|c| format!(" {:.2} |", c[row].rmse))
+            .collect();
+        println!(
+            "| {low}–{high} | {} | {} | {:.2} |{cells}",
+            s.positions, s.exact, s.rmse
+        );
+    }
+    Ok(())
+}
+
+/// The `--compare` weights files, read, each with its path as its name.
+fn compared(args: &Args) -> Result<Vec<(String, Weights)>, String> {
+    args.compare
+        .iter()
+        .map(|path| {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let weights =
+                Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((path.display().to_string(), weights))
+        })
+        .collect()
+}
+
+fn run(args: &Args) -> Result<(), String> {
     let threads = args.threads.unwrap_or_else(gamebot::arena::default_threads);
     let started = Instant::now();
-    let samples = match &args.load {
-        Some(path) => load(path).expect("the saved positions can be read"),
-        None => {
-            let games = run_parallel(args.games, threads, |i| Ok(self_play(&args, i)))
-                .expect("self-play cannot fail");
-            games.into_iter().flatten().collect()
-        }
+    if args.test_only {
+        let path = args.test.as_ref().expect("clap requires --test");
+        return report_held_out(path, &compared(args)?);
+    }
+    let samples = if let Some(path) = &args.load {
+        load(path).map_err(|e| format!("{}: {e}", path.display()))?
+    } else if !args.from.is_empty() {
+        from_journals(&args.from)?
+    } else {
+        let samples = self_play(args, threads)?;
+        let played = started.elapsed().as_secs_f64();
+        println!(
+            "{} positions from {} games in {played:.0} s ({:.0} positions a minute; depth {}, solved from {} empties)",
+            samples.len(),
+            args.games,
+            samples.len() as f64 / played.max(1e-9) * 60.0,
+            args.depth,
+            args.solve
+        );
+        samples
     };
-    let played = started.elapsed().as_secs_f64();
-    println!(
-        "{} positions from {} games in {played:.0} s ({:.0} positions a minute; depth {}, solved from {} empties)",
-        samples.len(),
-        args.games,
-        samples.len() as f64 / played.max(1e-9) * 60.0,
-        args.depth,
-        args.solve
-    );
     if let Some(path) = &args.save {
-        save(path, &samples).expect("the positions can be saved");
+        save(path, &samples).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if args.play_only {
+        return Ok(());
     }
     let options = FitOptions {
         epochs: args.epochs,
@@ -206,21 +289,38 @@ fn main() {
         l2: args.l2,
         seed: args.seed,
         threads,
+        spread: args.spread,
     };
     let fit_started = Instant::now();
     let (weights, report) = fit(&samples, &options);
     println!(
-        "fit: {} epochs in {:.0} s; RMSE {:.2} discs with zero weights, {:.2} fitted",
+        "fit: {} positions, {} epochs in {:.0} s; RMSE {:.2} discs with zero weights, {:.2} fitted",
+        report.samples,
         args.epochs,
         fit_started.elapsed().as_secs_f64(),
         report.rmse_before,
         report.rmse_after
     );
-    std::fs::write(&args.out, weights.to_bytes()).expect("the weights can be written");
+    std::fs::write(&args.out, weights.to_bytes())
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
     println!(
         "wrote {} ({} bytes) in {:.0} s in all",
         args.out.display(),
         weights.to_bytes().len(),
         started.elapsed().as_secs_f64()
     );
+    if let Some(path) = &args.test {
+        let mut others = compared(args)?;
+        others.push(("fitted".to_string(), weights));
+        report_held_out(path, &others)?;
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(message) = run(&args) {
+        eprintln!("reversi_train: {message}");
+        std::process::exit(1);
+    }
 }
