@@ -81,6 +81,13 @@ struct PhaseFit {
 }
 
 impl PhaseFit {
+    /// Weights read back from their [`PhaseFit::rounded`] form.
+    fn from_rounded(values: &[i16]) -> PhaseFit {
+        let mut weights: Vec<f32> = values.iter().map(|&w| f32::from(w) / 100.0).collect();
+        weights[MOBILITY] *= MOBILITY_SCALE;
+        PhaseFit { weights }
+    }
+
     fn predict(&self, features: &Features) -> f32 {
         let patterns: f32 = features
             .indices
@@ -112,8 +119,15 @@ impl PhaseFit {
     }
 }
 
-/// Fits weights to `samples`.
+/// Fits weights to `samples`, from all-zero weights.
 pub fn fit(samples: &[Sample], options: &FitOptions) -> (Weights, FitReport) {
+    fit_from(samples, options, &Weights::zero())
+}
+
+/// Fits weights to `samples` starting from `start` (an earlier
+/// generation's, so that what its positions taught and these do not
+/// cover is kept).
+pub fn fit_from(samples: &[Sample], options: &FitOptions, start: &Weights) -> (Weights, FitReport) {
     let mut by_phase: Vec<Vec<usize>> = vec![Vec::new(); PHASES];
     for (i, sample) in samples.iter().enumerate() {
         by_phase[patterns::phase(sample.board.empties())].push(i);
@@ -121,7 +135,8 @@ pub fn fit(samples: &[Sample], options: &FitOptions) -> (Weights, FitReport) {
     let fitted = run_parallel(PHASES, options.threads, |phase| {
         let near = phase.saturating_sub(options.spread)..=(phase + options.spread).min(PHASES - 1);
         let members: Vec<usize> = near.flat_map(|p| by_phase[p].iter().copied()).collect();
-        Ok(fit_phase(samples, &members, phase, options))
+        let start = &start.values[phase * PHASE_SIZE..][..PHASE_SIZE];
+        Ok(fit_phase(samples, &members, phase, options, start))
     })
     .expect("fitting a phase cannot fail");
     let mut weights = Weights::zero();
@@ -142,10 +157,9 @@ fn fit_phase(
     members: &[usize],
     phase: usize,
     options: &FitOptions,
+    start: &[i16],
 ) -> Vec<i16> {
-    let mut fit = PhaseFit {
-        weights: vec![0.0; PHASE_SIZE],
-    };
+    let mut fit = PhaseFit::from_rounded(start);
     let mut order = members.to_vec();
     let mut rng =
         ChaCha8Rng::seed_from_u64(options.seed ^ (phase as u64).wrapping_mul(0x9e37_79b9));
@@ -287,6 +301,21 @@ mod tests {
             },
         );
         assert_ne!(first, spread, "a spread fits on more positions");
+    }
+
+    #[test]
+    fn a_fit_from_earlier_weights_starts_where_they_are() {
+        let samples = random_game_samples(100, 9);
+        let (earlier, _) = fit(&samples, &FitOptions::default());
+        let none = FitOptions {
+            epochs: 0,
+            ..FitOptions::default()
+        };
+        let (kept, _) = fit_from(&samples, &none, &earlier);
+        assert_eq!(kept, earlier, "no epochs keep the starting weights exactly");
+        let (again, report) = fit_from(&samples, &FitOptions::default(), &earlier);
+        assert_ne!(again, earlier);
+        assert!(report.rmse_after < report.rmse_before, "{report:?}");
     }
 
     #[test]

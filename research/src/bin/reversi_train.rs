@@ -36,7 +36,7 @@ use clap::Parser;
 use gamebot::arena::run_parallel;
 use gamebot::games::reversi::board::Board;
 use gamebot::games::reversi::bots::patterns::{self, Weights};
-use gamebot_research::reversi_fit::{fit, phase_errors, FitOptions, Sample};
+use gamebot_research::reversi_fit::{fit_from, phase_errors, FitOptions, Sample};
 use gamebot_research::reversi_selfplay::{self as selfplay, Journal, Setup};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -73,6 +73,9 @@ struct Args {
     /// The fit's L2 penalty.
     #[arg(long, default_value_t = 0.0005)]
     l2: f32,
+    /// Start the fit from these weights (a file, or `shipped`) instead of zero.
+    #[arg(long)]
+    init: Option<String>,
     /// Fit each phase on the positions of phases up to this many away too.
     #[arg(long, default_value_t = 0)]
     spread: usize,
@@ -240,16 +243,17 @@ fn report_held_out(path: &Path, others: &[(String, Weights)]) -> Result<(), Stri
     Ok(())
 }
 
+/// The weights file at `path`.
+fn read_weights(path: &Path) -> Result<Weights, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The `--compare` weights files, read, each with its path as its name.
 fn compared(args: &Args) -> Result<Vec<(String, Weights)>, String> {
     args.compare
         .iter()
-        .map(|path| {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let weights =
-                Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok((path.display().to_string(), weights))
-        })
+        .map(|path| Ok((path.display().to_string(), read_weights(path)?)))
         .collect()
 }
 
@@ -292,7 +296,12 @@ fn run(args: &Args) -> Result<(), String> {
         spread: args.spread,
     };
     let fit_started = Instant::now();
-    let (weights, report) = fit(&samples, &options);
+    let start = match args.init.as_deref() {
+        None => Weights::zero(),
+        Some("shipped") => patterns::shipped().clone(),
+        Some(path) => read_weights(Path::new(path))?,
+    };
+    let (weights, report) = fit_from(&samples, &options, &start);
     println!(
         "fit: {} positions, {} epochs in {:.0} s; RMSE {:.2} discs with zero weights, {:.2} fitted",
         report.samples,
