@@ -11,6 +11,7 @@
 
 use clap::Parser;
 use gamebot::arena::run_parallel;
+use gamebot::arena::stats::elo_estimate;
 use gamebot::game::Budget;
 use gamebot::games::reversi::board::{Bits, Board};
 use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
@@ -112,11 +113,21 @@ fn main() {
         .expect("games cannot fail");
     let wins = margins.iter().filter(|&&m| m > 0).count();
     let draws = margins.iter().filter(|&&m| m == 0).count();
-    let points = wins as f64 + draws as f64 / 2.0;
-    let score = points / margins.len() as f64;
-    let elo = -400.0 * (1.0 / score.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+    let points: Vec<f64> = margins
+        .iter()
+        .map(|&m| match m.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        })
+        .collect();
+    let score = points.iter().sum::<f64>() / points.len() as f64;
+    let elo = match elo_estimate(&points) {
+        Some(e) => format!("Elo {:+.0}, 95% {:+.0} to {:+.0}", e.diff, e.low, e.high),
+        None => "no finite Elo".to_string(),
+    };
     println!(
-        "{} vs {}: {} games at depth {}: {wins} / {draws} / {} (A {:.1}%, Elo {elo:+.0}), mean margin {:+.2}",
+        "{} vs {}: {} games at depth {}: {wins} / {draws} / {} (A {:.1}%, {elo}), mean margin {:+.2}",
         args.a,
         args.b,
         margins.len(),
