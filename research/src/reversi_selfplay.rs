@@ -11,7 +11,7 @@
 
 use crate::reversi_fit::Sample;
 use gamebot::game::Budget;
-use gamebot::games::reversi::board::{Bits, Board};
+use gamebot::games::reversi::board::{parse_square, square_name, Bits, Board};
 use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,19 +69,6 @@ fn game_seed(seed: u64, index: usize) -> u64 {
     x ^ (x >> 29)
 }
 
-/// A square's name: column letter, row number (`a1` = 0, row-major).
-fn square_name(square: u32) -> [u8; 2] {
-    [b'a' + (square % 8) as u8, b'1' + (square / 8) as u8]
-}
-
-/// The square a two-letter name stands for.
-fn parse_square(name: &[u8]) -> Option<u32> {
-    match name {
-        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(u32::from(r - b'1') * 8 + u32::from(c - b'a')),
-        _ => None,
-    }
-}
-
 /// Plays game `index` of `setup`.
 pub fn play(setup: &Setup, index: usize) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(setup.seed, index));
@@ -97,7 +84,7 @@ pub fn play(setup: &Setup, index: usize) -> Game {
     };
     let budget = Budget::unlimited();
     let mut board = Board::start();
-    let mut moves = Vec::new();
+    let mut moves = String::new();
     while !board.is_over() {
         let legal = board.moves();
         if legal == 0 {
@@ -115,13 +102,13 @@ pub fn play(setup: &Setup, index: usize) -> Game {
                 .square
                 .expect("a side with a move does not pass")
         };
-        moves.extend(square_name(square));
+        moves.push_str(&square_name(square));
         board = board.play(square);
     }
     Game {
         index,
         opening,
-        moves: String::from_utf8(moves).expect("square names are ASCII"),
+        moves,
     }
 }
 
@@ -148,7 +135,9 @@ impl Game {
             let name = names
                 .next()
                 .ok_or_else(|| format!("game {}: ends before the board is full", self.index))?;
-            let square = parse_square(name)
+            let square = std::str::from_utf8(name)
+                .ok()
+                .and_then(parse_square)
                 .filter(|&s| board.moves() & (1u64 << s) != 0)
                 .ok_or_else(|| {
                     let name = String::from_utf8_lossy(name);
