@@ -82,9 +82,11 @@ struct Args {
     /// Threads [default: the number of cores].
     #[arg(long)]
     threads: Option<usize>,
-    /// Where to write the weights.
-    #[arg(long, default_value = "src/games/reversi/bots/weights.bin")]
-    out: PathBuf,
+    /// Where to write the fitted weights (the shipped ones are
+    /// `src/games/reversi/bots/weights.bin`); required unless nothing is
+    /// fitted, so that no run overwrites them unasked.
+    #[arg(long, required_unless_present_any = ["play_only", "test_only"])]
+    out: Option<PathBuf>,
     /// Keep the self-play games in this journal, and resume from it.
     #[arg(long)]
     journal: Option<PathBuf>,
@@ -301,6 +303,7 @@ fn run(args: &Args) -> Result<(), String> {
         Some("shipped") => patterns::shipped().clone(),
         Some(path) => read_weights(Path::new(path))?,
     };
+    let out = args.out.as_ref().expect("clap requires --out for a fit");
     let (weights, report) = fit_from(&samples, &options, &start);
     println!(
         "fit: {} positions, {} epochs in {:.0} s; RMSE {:.2} discs with zero weights, {:.2} fitted",
@@ -310,11 +313,10 @@ fn run(args: &Args) -> Result<(), String> {
         report.rmse_before,
         report.rmse_after
     );
-    std::fs::write(&args.out, weights.to_bytes())
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
         "wrote {} ({} bytes) in {:.0} s in all",
-        args.out.display(),
+        out.display(),
         weights.to_bytes().len(),
         started.elapsed().as_secs_f64()
     );
