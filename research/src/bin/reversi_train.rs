@@ -335,3 +335,32 @@ fn main() {
         std::process::exit(1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("reversi_train").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn a_fit_must_name_its_output() {
+        let refused = parse(&["--from", "games.jsonl"]).unwrap_err();
+        assert_eq!(
+            refused.kind(),
+            clap::error::ErrorKind::MissingRequiredArgument
+        );
+        assert!(refused.to_string().contains("--out"));
+        let named = parse(&["--from", "games.jsonl", "--out", "w.bin"]).unwrap();
+        assert_eq!(named.out, Some(PathBuf::from("w.bin")));
+    }
+
+    #[test]
+    fn runs_that_fit_nothing_need_no_output() {
+        let play = parse(&["--play-only", "--journal", "games.jsonl"]).unwrap();
+        assert!(play.out.is_none());
+        let test = parse(&["--test-only", "--test", "heldout.jsonl"]).unwrap();
+        assert!(test.out.is_none());
+    }
+}
