@@ -1,0 +1,138 @@
+//! How long a numbered level takes a move: the level's own search (its
+//! rung's caps, no deadline) run on positions taken from real games, one
+//! after another on the calling thread, with the time, positions and
+//! positions a second of each search summed up. The positions are every
+//! `--every`-th of the first `--games` games of an arena games log, so a
+//! rung is timed on the phases its own matches visit.
+//!
+//! ```text
+//! taskset -c 0 cargo run --release -p gamebot-research --bin rung_time -- \
+//!     halma 12 docs/ladder-runs/halma-old-top-match.games.jsonl --every 12 --games 10
+//! ```
+//!
+//! Pin it to a core nothing else uses: the time is the figure, so what
+//! else runs on that core is part of it.
+
+use clap::Parser;
+use gamebot::game::wire::{BotRequest, ReplayMoves, ReplayRequest, ReplayStart, StateInput};
+use gamebot::game::{Budget, DynGame};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::fs;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+struct Args {
+    /// The game id.
+    game: String,
+    /// The numbered level to time.
+    level: u8,
+    /// An arena games log (`--games-log`), one game a line.
+    log: String,
+    /// Take every this many-th position of a game (from the middle of
+    /// the first stride on).
+    #[arg(long, default_value_t = 12)]
+    every: usize,
+    /// How many of the log's games to take positions from.
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// The seed each search gets.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The part of a games-log line this study reads.
+#[derive(Deserialize)]
+struct LoggedGame {
+    moves: Vec<Value>,
+}
+
+/// One timed search.
+struct Timed {
+    ms: f64,
+    nodes: u64,
+}
+
+fn main() -> Result<(), String> {
+    let args = Args::parse();
+    if args.every == 0 {
+        return Err("--every must be at least 1".into());
+    }
+    let game = gamebot::games::find(&args.game).ok_or(format!("no game {}", args.game))?;
+    let positions = sample_positions(game, &args)?;
+    println!(
+        "{} level {}: {} positions (every {}th of {} games of {})",
+        args.game,
+        args.level,
+        positions.len(),
+        args.every,
+        args.games,
+        args.log
+    );
+    let timed = positions
+        .into_iter()
+        .map(|state| time_one(game, &args, state))
+        .collect::<Result<Vec<_>, _>>()?;
+    report(&timed);
+    Ok(())
+}
+
+/// Every `every`-th state before each move of the log's first games.
+fn sample_positions(game: &dyn DynGame, args: &Args) -> Result<Vec<Value>, String> {
+    let text = fs::read_to_string(&args.log).map_err(|e| format!("{}: {e}", args.log))?;
+    let mut positions = Vec::new();
+    for (index, line) in text.lines().take(args.games).enumerate() {
+        let logged: LoggedGame =
+            serde_json::from_str(line).map_err(|e| format!("{} game {index}: {e}", args.log))?;
+        let replay = game
+            .replay(&ReplayRequest {
+                start: ReplayStart::NewGame,
+                moves: ReplayMoves::List(logged.moves),
+                states: true,
+            })
+            .map_err(|e| format!("{} game {index}: {e}", args.log))?;
+        let mut states = replay.states.unwrap_or_default();
+        states.pop();
+        positions.extend(states.into_iter().skip(args.every / 2).step_by(args.every));
+    }
+    Ok(positions)
+}
+
+/// The level's move in `state`, timed from request to answer.
+fn time_one(game: &dyn DynGame, args: &Args, state: Value) -> Result<Timed, String> {
+    let request = BotRequest {
+        state: StateInput::Json(state),
+        level: Some(args.level.to_string()),
+        seed: Some(args.seed),
+        budget_fields: Vec::new(),
+        own_fields: Map::new(),
+        perspective: None,
+    };
+    let started = Instant::now();
+    let reply = game
+        .bot_move(&request, &Budget::unlimited())
+        .map_err(|e| e.to_string())?;
+    Ok(Timed {
+        ms: started.elapsed().as_secs_f64() * 1000.0,
+        nodes: reply.search.nodes.unwrap_or(0),
+    })
+}
+
+fn report(timed: &[Timed]) {
+    let count = timed.len().max(1) as f64;
+    let mut ms: Vec<f64> = timed.iter().map(|t| t.ms).collect();
+    ms.sort_by(f64::total_cmp);
+    let total_ms: f64 = ms.iter().sum();
+    let total_nodes: u64 = timed.iter().map(|t| t.nodes).sum();
+    let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
+    let longest = ms.last().copied().unwrap_or(0.0);
+    println!(
+        "time a move: mean {:.0} ms, median {median:.0} ms, longest {longest:.0} ms",
+        total_ms / count
+    );
+    println!(
+        "positions a move: mean {:.0}; positions a second over the whole: {:.0}",
+        total_nodes as f64 / count,
+        total_nodes as f64 / (total_ms / 1000.0).max(1e-9)
+    );
+}
