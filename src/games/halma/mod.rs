@@ -230,7 +230,7 @@ impl Ladder for Halma {
         Rung::capped(12_000, ""),
         Rung::capped(50_000, ""),
         Rung::capped(150_000, ""),
-        Rung::capped(1_300_000, ""),
+        Rung::capped(750_000, ""),
     ];
     const LADDER_ZERO: Option<HalmaLevel> = Some(HalmaLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =
