@@ -216,7 +216,9 @@ impl Ladder for Halma {
     // slip (a draw at T 30, about two squares) on a share of moves; above
     // them `strong` under node caps, whose strength comes in lumps where an
     // iteration completes, so the caps sit on the lumps (the probes that
-    // showed it are in docs/LADDER.md). The slip at the bottom keeps the
+    // showed it are in docs/LADDER.md); the top's cap is instead what
+    // averages about a second a move, timed with research's `rung_time`
+    // (the figure is in docs/LADDER.md). The slip at the bottom keeps the
     // number of levels even, which keeps the top out of the two-apart pairs.
     const LADDER: &'static [Rung] = &[
         Rung::slipping(2, 50_000, 0.28, 30.0),
