@@ -12,6 +12,12 @@
 //!
 //! Pin it to a core nothing else uses: the time is the figure, so what
 //! else runs on that core is part of it.
+//!
+//! `--moves` also prints each search's move, positions and score, one line
+//! a position: two builds' lists are equal exactly when a change to the
+//! code left every capped move (and so every measured rung) as it was,
+//! which is how a speed-up of the search is checked before its ladder is
+//! trusted.
 
 use clap::Parser;
 use gamebot::game::wire::{BotRequest, ReplayMoves, ReplayRequest, ReplayStart, StateInput};
@@ -39,6 +45,9 @@ struct Args {
     /// The seed each search gets.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Print each position's move, positions searched and score.
+    #[arg(long)]
+    moves: bool,
 }
 
 /// The part of a games-log line this study reads.
@@ -51,6 +60,8 @@ struct LoggedGame {
 struct Timed {
     ms: f64,
     nodes: u64,
+    mv: Value,
+    score: Option<i64>,
 }
 
 fn main() -> Result<(), String> {
@@ -73,6 +84,12 @@ fn main() -> Result<(), String> {
         .into_iter()
         .map(|state| time_one(game, &args, state))
         .collect::<Result<Vec<_>, _>>()?;
+    if args.moves {
+        for (index, one) in timed.iter().enumerate() {
+            let score = one.score.map_or("-".to_string(), |s| s.to_string());
+            println!("{index}\t{}\t{score}\t{}", one.nodes, one.mv);
+        }
+    }
     report(&timed);
     Ok(())
 }
@@ -115,6 +132,8 @@ fn time_one(game: &dyn DynGame, args: &Args, state: Value) -> Result<Timed, Stri
     Ok(Timed {
         ms: started.elapsed().as_secs_f64() * 1000.0,
         nodes: reply.search.nodes.unwrap_or(0),
+        score: reply.search.score,
+        mv: reply.mv,
     })
 }
 
