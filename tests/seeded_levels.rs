@@ -3,25 +3,47 @@
 //! every numbered level of every game plays the same seeded game twice,
 //! the second time with every other core kept busy and a budget whose
 //! deadline has passed, move for move alike.
+//!
+//! The games are also compared with the record in
+//! `tests/data/seeded-levels.json`, moves and positions searched: a level
+//! that plays differently is no longer the level its ladder measured. A
+//! change meant only to make a search faster must leave the record as it
+//! is; one that changes how a level plays re-measures that game's ladder
+//! (docs/LADDER.md) and then rewrites the record with
+//! `GAMEBOT_BLESS=1 cargo test --test seeded_levels`.
 
 use gamebot::game::erased::{BotRequest, StateInput};
 use gamebot::game::{Budget, DynGame};
 use gamebot::games::REGISTRY;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// The checked-in record of every level's seeded game.
+const RECORD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/seeded-levels.json");
+
+/// One seeded game: each move, and the positions searched for it.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Played {
+    moves: Vec<Value>,
+    nodes: Vec<Option<u64>>,
+}
+
 /// Plies of a game played at `level`, from `start`, each move seeded by
-/// `seed` and its ply: the moves, as JSON.
+/// its ply.
 fn seeded_game(
     game: &dyn DynGame,
     start: &Value,
     level: u8,
     plies: usize,
     budget: &Budget,
-) -> Vec<Value> {
+) -> Played {
     let mut state = start.clone();
-    let mut moves = Vec::new();
+    let mut played = Played {
+        moves: Vec::new(),
+        nodes: Vec::new(),
+    };
     for ply in 0..plies {
         if game.legal_moves(&state).unwrap().moves.is_empty() {
             break;
@@ -37,13 +59,14 @@ fn seeded_game(
         let reply = game
             .bot_move(&request, budget)
             .unwrap_or_else(|e| panic!("{} level {level}: {e}", game.info().id));
-        moves.push(reply.mv);
+        played.moves.push(reply.mv);
+        played.nodes.push(reply.search.nodes);
         state = reply.state;
         if reply.outcome["status"] != json!("ongoing") {
             break;
         }
     }
-    moves
+    played
 }
 
 /// Keeps every core but one spinning until the guard is dropped.
@@ -88,7 +111,7 @@ fn plies_for(max_nodes: u64) -> usize {
 
 #[test]
 fn every_numbered_level_plays_the_same_seeded_game_under_load() {
-    let mut checked = 0;
+    let mut games: BTreeMap<String, BTreeMap<u8, Played>> = BTreeMap::new();
     for game in REGISTRY {
         let game: &dyn DynGame = *game;
         let start = game.new_game(&json!({})).unwrap().state;
@@ -112,17 +135,45 @@ fn every_numbered_level_plays_the_same_seeded_game_under_load() {
                 // A deadline long past: a level bounded by positions does not heed it.
                 seeded_game(game, &start, level.level, plies, &Budget::with_time_ms(1))
             };
-            assert!(!quiet.is_empty());
+            assert!(!quiet.moves.is_empty());
             assert_eq!(
-                quiet,
-                busy,
-                "{} level {}: the moves differ under load",
-                game.info().id,
+                quiet, busy,
+                "{id} level {}: the moves differ under load",
                 level.level
             );
-            checked += 1;
+            games
+                .entry(id.to_string())
+                .or_default()
+                .insert(level.level, quiet);
         }
     }
     // Advance's 8, Halma's 12, Reversi's 12, Naughts' 4, Number Crush's 4.
-    assert_eq!(checked, 40);
+    assert_eq!(games.values().map(BTreeMap::len).sum::<usize>(), 40);
+    compare_with_record(&games);
+}
+
+/// Each level's game against the checked-in record (or, with
+/// `GAMEBOT_BLESS=1`, the record rewritten from them).
+fn compare_with_record(games: &BTreeMap<String, BTreeMap<u8, Played>>) {
+    if std::env::var_os("GAMEBOT_BLESS").is_some() {
+        let text = serde_json::to_string_pretty(games).unwrap() + "\n";
+        std::fs::write(RECORD, text).unwrap();
+        return;
+    }
+    let text = std::fs::read_to_string(RECORD).unwrap();
+    let record: BTreeMap<String, BTreeMap<u8, Played>> = serde_json::from_str(&text).unwrap();
+    for (id, levels) in games {
+        for (level, played) in levels {
+            assert_eq!(
+                Some(played),
+                record.get(id).and_then(|r| r.get(level)),
+                "{id} level {level} no longer plays its recorded seeded game, so it is not \
+                 the level its ladder measured: see this file's header"
+            );
+        }
+    }
+    assert_eq!(
+        record.keys().collect::<Vec<_>>(),
+        games.keys().collect::<Vec<_>>()
+    );
 }
