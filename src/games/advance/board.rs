@@ -181,6 +181,24 @@ pub(crate) const SQUARES: [u8; SIZE * SIZE] = {
     out
 };
 
+/// Each padded cell's bit in a set of squares (bit `row * 9 + col`; none
+/// for the border).
+static BITS: [u128; CELLS] = {
+    let mut table = [0u128; CELLS];
+    let mut i = 0;
+    while i < SIZE * SIZE {
+        table[SQUARES[i] as usize] = 1u128 << i;
+        i += 1;
+    }
+    table
+};
+
+/// The bit of a padded square in a set of squares (0 for the border).
+#[inline]
+pub(crate) fn bit(sq: usize) -> u128 {
+    BITS[sq]
+}
+
 /// The text character of a cell code.
 pub(crate) fn to_char(cell: u8) -> char {
     b".ZBJMSCDGzbjmscdg#?"[cell as usize] as char

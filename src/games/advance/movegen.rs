@@ -6,8 +6,8 @@
 //! takes it back. Nothing is allocated per move.
 
 use super::board::{
-    flip, kind, owner, step, value, Color, BUILDER, CATAPULT, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
-    KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, WIDTH, ZOMBIE,
+    bit, flip, kind, owner, step, value, Color, BUILDER, CATAPULT, DIAG, DRAGON, EMPTY, GENERAL,
+    JESTER, KING, KNIGHT, MINER, NOBODY, ORTHO, SENTINEL, SHOTS, SQUARES, WALL, ZOMBIE,
 };
 use super::state::State;
 
@@ -102,24 +102,56 @@ impl Move {
     }
 }
 
-/// A cheap screen in front of the legality test: a move can only put the
-/// mover's General in danger if it moves the General, empties a square on
-/// one of the General's lines (rank, file, diagonal: this covers uncovered
-/// slider lines, a Zombie's leap square and a protecting Sentinel leaving),
-/// or swaps a Jester with the General or a Sentinel. Moves that do none of
-/// these, made while the General is out of danger, are legal.
+/// A cheap screen in front of the legality test, exact for a General out
+/// of danger. A move by another piece can only put it in danger by taking
+/// away its guard or by opening a way to it:
+///
+/// - Guarded by a Sentinel beside it, the General stays guarded, so out of
+///   danger, unless such a Sentinel leaves (or swaps with a Jester).
+/// - Unguarded, a way opens only when a square that sees the General (the
+///   first piece along a rank, file or diagonal from it) is emptied: that
+///   covers a slider's line and a Zombie's leap square (Sentinels and
+///   Catapults jump, so nothing in between matters to them). Filling a square, taking a piece by standing on its square,
+///   building and converting only block or remove the enemy's reach.
+///
+/// So with the General out of danger, only moves of the General, moves
+/// that empty a watched square and Jester swaps with the General or a
+/// Sentinel go through the full test.
 pub(crate) struct SafetyScreen {
     general: usize,
     in_danger: bool,
+    /// The squares whose emptying can endanger the General.
+    watched: u128,
 }
 
 impl SafetyScreen {
     /// The screen for the side to move in `state`.
     pub(crate) fn new(state: &State) -> SafetyScreen {
-        let general = state.generals[state.to_move.index()] as usize;
+        let side = state.to_move;
+        let general = state.generals[side.index()] as usize;
+        if general == 0 {
+            return SafetyScreen {
+                general,
+                in_danger: false,
+                watched: 0,
+            };
+        }
+        let sentinel = side.piece(SENTINEL);
+        let guards = ORTHO
+            .iter()
+            .map(|&d| step(general, d))
+            .filter(|&sq| state.cells[sq] == sentinel)
+            .fold(0, |set, sq| set | bit(sq));
+        let watched = if guards != 0 {
+            guards
+        } else {
+            KING.iter()
+                .fold(0, |set, &d| set | bit(first_piece(state, general, d)))
+        };
         SafetyScreen {
             general,
-            in_danger: general != 0 && state.in_danger(state.to_move),
+            in_danger: guards == 0 && state.attacked_by(general, side.other()),
+            watched,
         }
     }
 
@@ -136,20 +168,23 @@ impl SafetyScreen {
         match mv.kind {
             Kind::Build | Kind::Convert => false,
             Kind::Swap => matches!(kind(state.cells[to]), GENERAL | SENTINEL),
-            Kind::Shoot => aligned(to, self.general),
+            Kind::Shoot => self.watched & bit(to) != 0,
             Kind::Move | Kind::Capture | Kind::Leap => {
-                from == self.general || aligned(from, self.general)
+                from == self.general || self.watched & bit(from) != 0
             }
         }
     }
 }
 
-/// Whether two squares share a rank, a file or a diagonal.
+/// The first square along direction `d` from `sq` that is not empty (a
+/// piece, a wall or the border).
 #[inline]
-fn aligned(a: usize, b: usize) -> bool {
-    let (ra, ca) = (a / WIDTH, a % WIDTH);
-    let (rb, cb) = (b / WIDTH, b % WIDTH);
-    ra == rb || ca == cb || ra.abs_diff(rb) == ca.abs_diff(cb)
+fn first_piece(state: &State, sq: usize, d: isize) -> usize {
+    let mut at = step(sq, d);
+    while state.cells[at] == EMPTY {
+        at = step(at, d);
+    }
+    at
 }
 
 /// What [`State::make`] needs to take a move back.

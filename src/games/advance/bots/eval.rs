@@ -3,8 +3,8 @@
 //! search in [`crate::search`].
 
 use crate::games::advance::board::{
-    kind, owner, step, value, Color, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER, KING,
-    KNIGHT, MINER, NOBODY, ORTHO, PLY_LIMIT, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
+    bit, kind, owner, step, value, Color, CATAPULT, CELLS, DIAG, DRAGON, EMPTY, GENERAL, JESTER,
+    KING, KNIGHT, MINER, NOBODY, ORTHO, PLY_LIMIT, SENTINEL, SHOTS, SIZE, SQUARES, ZOMBIE,
 };
 use crate::games::advance::movegen::{Kind, Move};
 use crate::games::advance::state::State;
@@ -32,22 +32,33 @@ const FINAL_PLIES: u32 = 20;
 /// What a material lead is worth, on top of the material, as the rule comes.
 const RULE_BONUS: i32 = 300;
 
-/// Each padded cell's 0..81 index (255 outside the board).
-static INDEX81: [u8; CELLS] = {
-    let mut table = [255u8; CELLS];
-    let mut i = 0;
-    while i < SIZE * SIZE {
-        table[SQUARES[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
+/// The pieces on the board in square order (padded square, cell code),
+/// found by one scan and shared by the evaluation's two passes.
+struct Pieces {
+    list: [(u8, u8); SIZE * SIZE],
+    len: usize,
+}
 
-#[inline]
-fn bit(sq: usize) -> u128 {
-    match INDEX81[sq] {
-        255 => 0,
-        i => 1u128 << i,
+impl Pieces {
+    fn of(state: &State) -> Pieces {
+        let mut pieces = Pieces {
+            list: [(0, 0); SIZE * SIZE],
+            len: 0,
+        };
+        for &sq in SQUARES.iter() {
+            let cell = state.cells[sq as usize];
+            if owner(cell) != NOBODY {
+                pieces.list[pieces.len] = (sq, cell);
+                pieces.len += 1;
+            }
+        }
+        pieces
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        self.list[..self.len]
+            .iter()
+            .map(|&(sq, cell)| (sq as usize, cell))
     }
 }
 
@@ -63,16 +74,13 @@ struct Survey {
 }
 
 impl Survey {
-    /// Both sides' surveys, white first, in one pass over the board.
-    fn both(state: &State) -> [Survey; 2] {
+    /// Both sides' surveys, white first, in one pass over the pieces.
+    fn both(state: &State, pieces: &Pieces) -> [Survey; 2] {
         let mut surveys = [Survey::default(), Survey::default()];
-        for &sq in SQUARES.iter() {
-            let sq = sq as usize;
-            let cell = state.cells[sq];
-            let side = owner(cell);
-            if side == 0 {
+        for (sq, cell) in pieces.iter() {
+            if owner(cell) == 0 {
                 surveys[0].add_piece(state, sq, kind(cell), Color::White);
-            } else if side == 1 {
+            } else {
                 surveys[1].add_piece(state, sq, kind(cell), Color::Black);
             }
         }
@@ -188,15 +196,12 @@ fn score_piece(
 }
 
 /// Both sides' positional and material scores, white first.
-fn side_scores(state: &State, surveys: &[Survey; 2]) -> [i32; 2] {
+fn side_scores(state: &State, pieces: &Pieces, surveys: &[Survey; 2]) -> [i32; 2] {
     let mut tallies = [Tally::default(), Tally::default()];
-    for &sq in SQUARES.iter() {
-        let sq = sq as usize;
-        let cell = state.cells[sq];
-        let side = owner(cell);
-        if side == 0 {
+    for (sq, cell) in pieces.iter() {
+        if owner(cell) == 0 {
             score_piece(state, sq, cell, Color::White, surveys, &mut tallies[0]);
-        } else if side == 1 {
+        } else {
             score_piece(state, sq, cell, Color::Black, surveys, &mut tallies[1]);
         }
     }
@@ -235,8 +240,9 @@ fn general_safety(state: &State, sq: usize, side: Color, enemy: &Survey) -> i32 
 
 /// The static evaluation for the side to move.
 pub fn evaluate(state: &State) -> i32 {
-    let surveys = Survey::both(state);
-    let [white, black] = side_scores(state, &surveys);
+    let pieces = Pieces::of(state);
+    let surveys = Survey::both(state, &pieces);
+    let [white, black] = side_scores(state, &pieces, &surveys);
     let me = state.to_move();
     let whole = if me == Color::White {
         white - black

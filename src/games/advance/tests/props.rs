@@ -24,3 +24,29 @@ proptest! {
         prop_assert_eq!(Advance::parse_move(&state, &candidate).is_ok(), listed);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_safety_screen_waves_through_only_legal_moves(seed in any::<u64>()) {
+        random_playout(random_board(seed), seed, 30, screen_is_sound);
+    }
+}
+
+/// Every pseudo-legal move that the legality screen does not send to the
+/// full test must be legal by that test.
+fn screen_is_sound(state: &State) {
+    let mut board = state.clone();
+    let mut moves = Vec::new();
+    board.pseudo_moves(state.to_move(), &mut moves);
+    let screen = crate::games::advance::movegen::SafetyScreen::new(state);
+    for mv in moves {
+        if !screen.needs_check(state, mv) {
+            assert!(
+                board.is_legal(mv),
+                "{mv:?} passed the screen but is illegal in\n{state:?}"
+            );
+        }
+    }
+}
