@@ -111,8 +111,9 @@ impl Move {
 /// - Unguarded, a way opens only when a square that sees the General (the
 ///   first piece along a rank, file or diagonal from it) is emptied: that
 ///   covers a slider's line and a Zombie's leap square (Sentinels and
-///   Catapults jump, so nothing in between matters to them). Filling a square, taking a piece by standing on its square,
-///   building and converting only block or remove the enemy's reach.
+///   Catapults jump, so nothing in between matters to them). Filling a
+///   square, taking a piece by standing on its square, building and
+///   converting only block or remove the enemy's reach.
 ///
 /// So with the General out of danger, only moves of the General, moves
 /// that empty a watched square and Jester swaps with the General or a
