@@ -172,8 +172,14 @@ fn compare_with_record(games: &BTreeMap<String, BTreeMap<u8, Played>>) {
             );
         }
     }
+    let levels = |map: &BTreeMap<String, BTreeMap<u8, Played>>| -> Vec<(String, u8)> {
+        map.iter()
+            .flat_map(|(id, levels)| levels.keys().map(move |&level| (id.clone(), level)))
+            .collect()
+    };
     assert_eq!(
-        record.keys().collect::<Vec<_>>(),
-        games.keys().collect::<Vec<_>>()
+        levels(&record),
+        levels(games),
+        "the record and the registry list different levels"
     );
 }

@@ -143,7 +143,9 @@ impl SafetyScreen {
             .map(|&d| step(general, d))
             .filter(|&sq| state.cells[sq] == sentinel)
             .fold(0, |set, sq| set | bit(sq));
-        let watched = if guards != 0 {
+        let in_danger = guards == 0 && state.attacked_by(general, side.other());
+        // In danger, every move is tested in full and nothing is watched.
+        let watched = if guards != 0 || in_danger {
             guards
         } else {
             KING.iter()
@@ -151,7 +153,7 @@ impl SafetyScreen {
         };
         SafetyScreen {
             general,
-            in_danger: guards == 0 && state.attacked_by(general, side.other()),
+            in_danger,
             watched,
         }
     }
@@ -488,6 +490,7 @@ impl State {
             return false;
         }
         let side = self.to_move;
+        let screen = SafetyScreen::new(self);
         for &sq in SQUARES.iter() {
             let sq = sq as usize;
             let cell = self.cells[sq];
@@ -496,7 +499,6 @@ impl State {
             }
             scratch.clear();
             self.piece_moves(sq, kind(cell), side, scratch);
-            let screen = SafetyScreen::new(self);
             let found = (0..scratch.len()).any(|i| {
                 let mv = scratch[i];
                 !screen.needs_check(self, mv) || self.is_legal(mv)
