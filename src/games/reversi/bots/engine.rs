@@ -13,6 +13,7 @@
 //! table and the score scale are the shared ones.
 
 use super::endgame::Solver;
+use super::lookups::Lookups;
 use super::probcut::{self, Cuts};
 use super::{eval, patterns};
 use crate::game::{Budget, StopReason};
@@ -115,6 +116,89 @@ impl Evaluation {
     }
 }
 
+/// A static evaluation as the midgame search uses it: with something
+/// kept beside the board from move to move, so that the trained
+/// evaluation need not find its lookups again at every leaf.
+trait Leaf: Copy {
+    /// What is kept beside the board.
+    type Kept: Copy;
+    /// What is kept for `board`, found from scratch.
+    fn start(self, board: Board) -> Self::Kept;
+    /// What is kept after the mover plays `sq` flipping `flipped`.
+    fn play(self, kept: &Self::Kept, sq: u32, flipped: u64) -> Self::Kept;
+    /// What is kept after a pass.
+    fn pass(self, kept: &Self::Kept) -> Self::Kept;
+    /// The score of `board` for its mover, who may play `moves`: the
+    /// same as [`Evaluation::score`].
+    fn score(self, kept: &Self::Kept, board: Board, moves: u64) -> i32;
+    /// The score of `child`, the position after the mover plays `sq`
+    /// flipping `flipped`, whose mover may play `child_moves`: the same as
+    /// [`Leaf::score`] of [`Leaf::play`], for a child that is a leaf.
+    fn score_after(
+        self,
+        kept: &Self::Kept,
+        sq: u32,
+        flipped: u64,
+        child: Board,
+        child_moves: u64,
+    ) -> i32;
+}
+
+/// The pattern evaluation keeps the lookups of [`Lookups`].
+impl Leaf for &'static patterns::Weights {
+    type Kept = Lookups;
+
+    fn start(self, board: Board) -> Lookups {
+        Lookups::of(board)
+    }
+
+    #[inline(always)]
+    fn play(self, kept: &Lookups, sq: u32, flipped: u64) -> Lookups {
+        kept.play(sq, flipped)
+    }
+
+    #[inline(always)]
+    fn pass(self, kept: &Lookups) -> Lookups {
+        kept.pass()
+    }
+
+    #[inline(always)]
+    fn score(self, kept: &Lookups, board: Board, moves: u64) -> i32 {
+        kept.score(self, board, moves)
+    }
+
+    #[inline(always)]
+    fn score_after(self, kept: &Lookups, sq: u32, flipped: u64, child: Board, moves: u64) -> i32 {
+        kept.score_after(self, sq, flipped, child, moves)
+    }
+}
+
+/// The hand-written evaluation keeps nothing.
+#[derive(Clone, Copy)]
+struct ClassicLeaf;
+
+impl Leaf for ClassicLeaf {
+    type Kept = ();
+
+    fn start(self, _: Board) {}
+
+    #[inline(always)]
+    fn play(self, _: &(), _: u32, _: u64) {}
+
+    #[inline(always)]
+    fn pass(self, _: &()) {}
+
+    #[inline(always)]
+    fn score(self, _: &(), board: Board, _: u64) -> i32 {
+        eval::evaluate(board)
+    }
+
+    #[inline(always)]
+    fn score_after(self, _: &(), _: u32, _: u64, child: Board, _: u64) -> i32 {
+        eval::evaluate(child)
+    }
+}
+
 /// A midgame table entry: the whole position as its key (no hash
 /// collision can pass for it), the score, its bound, the depth (at least 1)
 /// and the best square.
@@ -138,10 +222,19 @@ impl TableEntry for Entry {
     }
 }
 
+/// A move searched from a position: the board after it, the square
+/// played and the discs it flipped.
+#[derive(Clone, Copy)]
+struct Child {
+    board: Board,
+    sq: u32,
+    flipped: u64,
+}
+
 /// The midgame search state.
-struct Midgame<'a> {
+struct Midgame<'a, L: Leaf> {
     budget: &'a Budget,
-    evaluation: Evaluation,
+    leaf: L,
     /// The confidence and the cut tests, when the search is selective.
     probcut: Option<(f64, &'static Cuts)>,
     table: Table<Entry>,
@@ -179,11 +272,20 @@ fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
 
 /// Thinks about `board` (the game not over) under `budget` following `plan`.
 pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
+    match plan.evaluation {
+        Evaluation::Patterns => think_with(board, budget, plan, patterns::shipped()),
+        Evaluation::Weights(weights) => think_with(board, budget, plan, weights),
+        Evaluation::Classic => think_with(board, budget, plan, ClassicLeaf),
+    }
+}
+
+/// [`think`] with the plan's evaluation as a [`Leaf`].
+fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Thought {
     let started = Instant::now();
     let table_log2 = plan.table_log2.unwrap_or_else(|| table_size_log2(budget));
     let mut mid = Midgame {
         budget,
-        evaluation: plan.evaluation,
+        leaf,
         probcut: plan.probcut.map(|t| (t, probcut::shipped())),
         table: Table::new(table_log2),
         solver: Solver::new(budget, table_log2 + 1),
@@ -365,7 +467,7 @@ fn initial_order(board: Board, evaluation: Evaluation) -> Vec<u32> {
     keyed.into_iter().map(|(_, sq)| sq).collect()
 }
 
-impl Midgame<'_> {
+impl<L: Leaf> Midgame<'_, L> {
     /// Solves the root exactly; `None` when the budget ran out.
     fn solve(&mut self, board: Board, top: usize, order: &[u32]) -> Option<Vec<RootLine>> {
         let scores = self.solver.solve_root(board, top, order);
@@ -409,8 +511,10 @@ impl Midgame<'_> {
     ) -> (Vec<RootLine>, bool) {
         let top = top.max(1);
         let moves = board.moves();
+        let kept = self.leaf.start(board);
         if moves == 0 {
-            let score = -self.negamax(board.pass(), depth, -INFINITY, INFINITY);
+            let passed = self.leaf.pass(&kept);
+            let score = -self.negamax(board.pass(), &passed, depth, -INFINITY, INFINITY);
             if self.stopped.is_some() {
                 return (Vec::new(), false);
             }
@@ -419,14 +523,16 @@ impl Midgame<'_> {
         }
         let mut scored: Vec<RootLine> = Vec::with_capacity(order.len());
         for &sq in order {
-            let child = board.play(sq);
+            let flipped = flips(board.me, board.opp, sq);
+            let child = board.play_flips(sq, flipped);
+            let kept = self.leaf.play(&kept, sq, flipped);
             let score = if scored.len() < top {
-                -self.negamax(child, depth - 1, -INFINITY, INFINITY)
+                -self.negamax(child, &kept, depth - 1, -INFINITY, INFINITY)
             } else {
                 let alpha = scored[top - 1].score;
-                let probe = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+                let probe = -self.negamax(child, &kept, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && self.stopped.is_none() {
-                    -self.negamax(child, depth - 1, -INFINITY, -alpha)
+                    -self.negamax(child, &kept, depth - 1, -INFINITY, -alpha)
                 } else {
                     probe
                 }
@@ -518,7 +624,14 @@ impl Midgame<'_> {
     /// shallow search predicts, with the plan's confidence, that the full
     /// search would fail high (or low); `None` when the node must be
     /// searched. Scores near a forced end are never cut.
-    fn probcut(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+    fn probcut(
+        &mut self,
+        board: Board,
+        kept: &L::Kept,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         let (t, cuts) = self.probcut?;
         if beta - alpha != 1 || depth < probcut::MIN_DEPTH {
             return None;
@@ -526,7 +639,7 @@ impl Midgame<'_> {
         let cut = cuts.at(depth, board.empties())?;
         let high = cut.high_bound(beta, t);
         if high < PROBCUT_SCORE_LIMIT {
-            let probe = self.negamax(board, cut.shallow, high - 1, high);
+            let probe = self.negamax(board, kept, cut.shallow, high - 1, high);
             if self.stopped.is_some() {
                 return Some(0);
             }
@@ -536,7 +649,7 @@ impl Midgame<'_> {
         }
         let low = cut.low_bound(alpha, t);
         if low > -PROBCUT_SCORE_LIMIT {
-            let probe = self.negamax(board, cut.shallow, low, low + 1);
+            let probe = self.negamax(board, kept, cut.shallow, low, low + 1);
             if self.stopped.is_some() {
                 return Some(0);
             }
@@ -547,8 +660,21 @@ impl Midgame<'_> {
         None
     }
 
-    /// Principal-variation negamax; passes do not use up depth.
-    fn negamax(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// [`Midgame::negamax`] of `child`, a move from a position whose
+    /// evaluation keeps `kept`: at depth 0 the same steps without working
+    /// out what the child's evaluation would keep, which a leaf only needs
+    /// when its mover must pass.
+    fn child(&mut self, kept: &L::Kept, child: Child, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let Child { board, sq, flipped } = child;
+        if depth > 0 {
+            return self.negamax(
+                board,
+                &self.leaf.play(kept, sq, flipped),
+                depth,
+                alpha,
+                beta,
+            );
+        }
         self.solver.nodes += 1;
         if self.out_of_budget() {
             return 0;
@@ -558,10 +684,35 @@ impl Midgame<'_> {
             if board.opp_moves() == 0 {
                 return exact_to_mid(board.final_score());
             }
-            return -self.negamax(board.pass(), depth, -beta, -alpha);
+            let passed = self.leaf.pass(&self.leaf.play(kept, sq, flipped));
+            return -self.negamax(board.pass(), &passed, depth, -beta, -alpha);
+        }
+        self.leaf.score_after(kept, sq, flipped, board, moves)
+    }
+
+    /// Principal-variation negamax over `board`, whose evaluation keeps
+    /// `kept`; passes do not use up depth.
+    fn negamax(
+        &mut self,
+        board: Board,
+        kept: &L::Kept,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.solver.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if board.opp_moves() == 0 {
+                return exact_to_mid(board.final_score());
+            }
+            return -self.negamax(board.pass(), &self.leaf.pass(kept), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return self.evaluation.score(board);
+            return self.leaf.score(kept, board, moves);
         }
         if board.empties() <= depth {
             let (low, high) = disc_window(alpha, beta);
@@ -580,7 +731,7 @@ impl Midgame<'_> {
                 return entry.score;
             }
         }
-        if let Some(score) = self.probcut(board, depth, alpha, beta) {
+        if let Some(score) = self.probcut(board, kept, depth, alpha, beta) {
             return score;
         }
 
@@ -591,7 +742,9 @@ impl Midgame<'_> {
             let key = if Some(sq) == table_move {
                 i32::MIN
             } else if depth >= 2 {
-                self.evaluation.score(board.play_flips(sq, flipped))
+                let child = board.play_flips(sq, flipped);
+                self.leaf
+                    .score_after(kept, sq, flipped, child, child.moves())
             } else {
                 0
             };
@@ -607,13 +760,17 @@ impl Midgame<'_> {
         let mut best = -INFINITY;
         let mut best_sq = list[0].1;
         for (n, &(_, sq, flipped)) in list.iter().enumerate() {
-            let child = board.play_flips(sq, flipped);
+            let child = Child {
+                board: board.play_flips(sq, flipped),
+                sq,
+                flipped,
+            };
             let score = if n == 0 {
-                -self.negamax(child, depth - 1, -beta, -alpha)
+                -self.child(kept, child, depth - 1, -beta, -alpha)
             } else {
-                let probe = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
+                let probe = -self.child(kept, child, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta {
-                    -self.negamax(child, depth - 1, -beta, -alpha)
+                    -self.child(kept, child, depth - 1, -beta, -alpha)
                 } else {
                     probe
                 }

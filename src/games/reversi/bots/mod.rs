@@ -8,6 +8,7 @@ pub mod book;
 pub mod endgame;
 pub mod engine;
 pub mod eval;
+pub mod lookups;
 pub mod norvig;
 pub mod patterns;
 pub mod probcut;

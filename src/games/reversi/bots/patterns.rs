@@ -114,6 +114,11 @@ const OFFSETS: ([usize; PATTERNS.len()], usize) = {
     (offsets, at + SCALARS)
 };
 
+/// Where pattern `p`'s weights start within a phase.
+pub(super) const fn pattern_offset(p: usize) -> usize {
+    OFFSETS.0[p]
+}
+
 /// Weights in one phase: every pattern's configurations, then the scalars.
 pub const PHASE_SIZE: usize = OFFSETS.1;
 
