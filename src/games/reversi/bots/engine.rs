@@ -231,6 +231,16 @@ struct Child {
     flipped: u64,
 }
 
+/// What a node's first steps found ([`Midgame::enter`]).
+enum Arrival {
+    /// The mover's moves: the node is to be searched.
+    Moves(u64),
+    /// The node's score: the budget is spent (0) or the game is over.
+    Settled(i32),
+    /// The mover must pass.
+    Pass,
+}
+
 /// The midgame search state.
 struct Midgame<'a, L: Leaf> {
     budget: &'a Budget,
@@ -675,19 +685,32 @@ impl<L: Leaf> Midgame<'_, L> {
                 beta,
             );
         }
+        match self.enter(board) {
+            Arrival::Moves(moves) => self.leaf.score_after(kept, sq, flipped, board, moves),
+            Arrival::Settled(score) => score,
+            Arrival::Pass => {
+                let passed = self.leaf.pass(&self.leaf.play(kept, sq, flipped));
+                -self.negamax(board.pass(), &passed, depth, -beta, -alpha)
+            }
+        }
+    }
+
+    /// The first steps of every node: count it, stop when the budget is
+    /// spent, end a finished game, and find the mover's moves.
+    #[inline(always)]
+    fn enter(&mut self, board: Board) -> Arrival {
         self.solver.nodes += 1;
         if self.out_of_budget() {
-            return 0;
+            return Arrival::Settled(0);
         }
         let moves = board.moves();
-        if moves == 0 {
-            if board.opp_moves() == 0 {
-                return exact_to_mid(board.final_score());
-            }
-            let passed = self.leaf.pass(&self.leaf.play(kept, sq, flipped));
-            return -self.negamax(board.pass(), &passed, depth, -beta, -alpha);
+        if moves != 0 {
+            Arrival::Moves(moves)
+        } else if board.opp_moves() == 0 {
+            Arrival::Settled(exact_to_mid(board.final_score()))
+        } else {
+            Arrival::Pass
         }
-        self.leaf.score_after(kept, sq, flipped, board, moves)
     }
 
     /// Principal-variation negamax over `board`, whose evaluation keeps
@@ -700,17 +723,13 @@ impl<L: Leaf> Midgame<'_, L> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.solver.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        let moves = board.moves();
-        if moves == 0 {
-            if board.opp_moves() == 0 {
-                return exact_to_mid(board.final_score());
+        let moves = match self.enter(board) {
+            Arrival::Moves(moves) => moves,
+            Arrival::Settled(score) => return score,
+            Arrival::Pass => {
+                return -self.negamax(board.pass(), &self.leaf.pass(kept), depth, -beta, -alpha)
             }
-            return -self.negamax(board.pass(), &self.leaf.pass(kept), depth, -beta, -alpha);
-        }
+        };
         if depth == 0 {
             return self.leaf.score(kept, board, moves);
         }

@@ -15,7 +15,9 @@
 //!
 //! [`Features::of`]: patterns::Features::of
 
-use super::patterns::{self, Weights, BIAS, LOOKUPS, MOBILITY, ORIENTATIONS, PATTERNS, PHASE_SIZE};
+use super::patterns::{
+    self, oriented_square, Weights, BIAS, LOOKUPS, MOBILITY, ORIENTATIONS, PATTERNS, PHASE_SIZE,
+};
 use crate::games::reversi::board::{moves, Bits, Board};
 
 /// The most lookups one square is part of.
@@ -33,24 +35,6 @@ struct Part {
 struct SquareParts {
     parts: [[Part; MAX_PER_SQUARE]; 64],
     counts: [u8; 64],
-}
-
-/// Where orientation `o` of [`patterns`] takes square `sq` (row and column
-/// mirrored by bits 0 and 1 of `o`, then swapped by bit 2): lookup
-/// `o * PATTERNS.len() + p` reads pattern `p`'s squares on the board so
-/// turned.
-const fn oriented_square(sq: usize, o: usize) -> usize {
-    let (mut row, mut col) = (sq / 8, sq % 8);
-    if o & 1 != 0 {
-        row = 7 - row;
-    }
-    if o & 2 != 0 {
-        col = 7 - col;
-    }
-    if o & 4 != 0 {
-        (row, col) = (col, row);
-    }
-    row * 8 + col
 }
 
 /// The table of [`SquareParts`], built at compile time from the pattern set.

@@ -178,6 +178,25 @@ fn flip_diagonal(bits: u64) -> u64 {
     x
 }
 
+/// Where orientation `o` takes square `sq` (the square map that
+/// [`orientations`] applies to whole bitboards: row and column
+/// mirrored by bits 0 and 1 of `o`, then swapped by bit 2): lookup
+/// `o * PATTERNS.len() + p` reads pattern `p`'s squares on the board so
+/// turned.
+pub(super) const fn oriented_square(sq: usize, o: usize) -> usize {
+    let (mut row, mut col) = (sq / 8, sq % 8);
+    if o & 1 != 0 {
+        row = 7 - row;
+    }
+    if o & 2 != 0 {
+        col = 7 - col;
+    }
+    if o & 4 != 0 {
+        (row, col) = (col, row);
+    }
+    row * 8 + col
+}
+
 /// The 8 orientations of a bitboard: the identity, the three mirrors and
 /// rotation by 180°, each also mirrored in the diagonal.
 #[inline(always)]
@@ -441,25 +460,10 @@ mod tests {
         index
     }
 
-    /// The 8 orientations as square maps (the definition).
-    fn map_square(sq: usize, o: usize) -> usize {
-        let (mut r, mut c) = (sq / 8, sq % 8);
-        if o & 1 != 0 {
-            r = 7 - r;
-        }
-        if o & 2 != 0 {
-            c = 7 - c;
-        }
-        if o & 4 != 0 {
-            std::mem::swap(&mut r, &mut c);
-        }
-        r * 8 + c
-    }
-
     fn oriented(bits: u64, o: usize) -> u64 {
         (0..64)
             .filter(|&sq| bits >> sq & 1 != 0)
-            .map(|sq| 1u64 << map_square(sq, o))
+            .map(|sq| 1u64 << oriented_square(sq, o))
             .fold(0, |a, b| a | b)
     }
 
