@@ -152,6 +152,7 @@ impl Lookups {
         }
     }
 
+    /// The lookups square `sq` is part of, with its power of 3 in each.
     #[inline(always)]
     fn parts(sq: u32) -> &'static [Part] {
         let sq = sq as usize;
