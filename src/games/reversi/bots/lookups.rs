@@ -167,23 +167,9 @@ impl Lookups {
 
     /// [`Weights::evaluate`] of `board`, whose lookups these are and whose
     /// mover may play `mover_moves`: the same score without finding the lookups.
-    /// Runs a copy compiled for AVX2 and the hardware bit count where the
-    /// CPU has them (as [`Weights::evaluate`] does).
     #[inline]
     pub fn score(&self, weights: &Weights, board: Board, mover_moves: u64) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if crate::games::reversi::board::x86::supported() {
-            // SAFETY: the CPU has the features `score_x86` is compiled for.
-            return unsafe { self.score_x86(weights, board, mover_moves) };
-        }
-        score_view(&self.mover, weights, board, mover_moves)
-    }
-
-    /// [`Lookups::score`] compiled for AVX2 and the hardware bit instructions.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,lzcnt,bmi1")]
-    fn score_x86(&self, weights: &Weights, board: Board, mover_moves: u64) -> i32 {
-        x86::score_view(&self.mover, weights, board, mover_moves)
+        score_of_view(&self.mover, weights, board, mover_moves)
     }
 
     /// The score of `child`, the position after the mover plays `sq`
@@ -199,26 +185,7 @@ impl Lookups {
         child: Board,
         child_moves: u64,
     ) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if crate::games::reversi::board::x86::supported() {
-            // SAFETY: the CPU has the features `score_after_x86` is compiled for.
-            return unsafe { self.score_after_x86(weights, sq, flipped, child, child_moves) };
-        }
-        score_view(&self.child_view(sq, flipped), weights, child, child_moves)
-    }
-
-    /// [`Lookups::score_after`] compiled for AVX2 and the hardware bit instructions.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,lzcnt,bmi1")]
-    fn score_after_x86(
-        &self,
-        weights: &Weights,
-        sq: u32,
-        flipped: u64,
-        child: Board,
-        child_moves: u64,
-    ) -> i32 {
-        x86::score_view(&self.child_view(sq, flipped), weights, child, child_moves)
+        score_of_view(&self.child_view(sq, flipped), weights, child, child_moves)
     }
 
     /// The next mover's view after the mover plays `sq` flipping
@@ -239,7 +206,21 @@ impl Lookups {
 }
 
 /// The score of `board`, whose mover sees the lookups `view` and may play
-/// `mover_moves`.
+/// `mover_moves`: a copy compiled for AVX2 and the hardware bit count
+/// where the CPU has them (as [`Weights::evaluate`] does), else
+/// [`score_view`].
+#[inline(always)]
+fn score_of_view(view: &[u16; LOOKUPS], weights: &Weights, board: Board, mover_moves: u64) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if crate::games::reversi::board::x86::supported() {
+        // SAFETY: the CPU has the features `x86::score_view` is compiled for.
+        return unsafe { x86::score_view(view, weights, board, mover_moves) };
+    }
+    score_view(view, weights, board, mover_moves)
+}
+
+/// The portable score of `board`, whose mover sees the lookups `view` and
+/// may play `mover_moves`.
 #[inline(always)]
 fn score_view(view: &[u16; LOOKUPS], weights: &Weights, board: Board, mover_moves: u64) -> i32 {
     let phase = &weights.values[patterns::phase(board.empties()) * PHASE_SIZE..][..PHASE_SIZE];
