@@ -268,6 +268,122 @@ fn reuse_keeps_the_pairs_of_levels_that_play_as_they_did() {
     assert_ne!(again.levels[2].plays.as_deref(), Some("an older level 3"));
 }
 
+/// Runs `gamebot ladder` (or `arena`) with `args`, answering its stdout,
+/// or its stderr when it fails.
+fn gamebot(args: &[&str]) -> Result<String, String> {
+    let run = Command::new(GAMEBOT).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+    if run.status.success() {
+        Ok(stdout)
+    } else {
+        Err(format!("{stdout}{stderr}"))
+    }
+}
+
+#[test]
+fn pool_adds_a_logged_match_of_two_levels_to_their_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_string_lossy().to_string();
+    let (log, plain, pooled) = (path("rerun.jsonl"), path("plain.json"), path("pooled.json"));
+    // Level 2 in seat A, as a re-run of the pair 1-2 with its own seed.
+    let arena = |log: &str, plies: &str| {
+        gamebot(&[
+            "arena",
+            "naughts",
+            "--a",
+            "2",
+            "--b",
+            "1",
+            "--games",
+            "6",
+            "--seed",
+            "77",
+            "--random-plies",
+            plies,
+            "--time-ms",
+            "1000",
+            "--threads",
+            "2",
+            "--games-log",
+            log,
+        ])
+        .unwrap()
+    };
+    arena(&log, "2");
+    let ladder = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "ladder",
+            "naughts",
+            "--games",
+            "4",
+            "--max-games",
+            "4",
+            "--levels",
+            "1-3",
+            "--threads",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        gamebot(&args)
+    };
+    ladder(&plain, &[]).unwrap();
+    let stdout = ladder(&pooled, &["--pool", &log]).unwrap();
+    assert!(stdout.contains("(pooled)"), "{stdout}");
+
+    // Level 1 sits in seat B of the log.
+    let level_1_points: f64 = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let game: serde_json::Value = serde_json::from_str(line).unwrap();
+            match game["result"].get("win").and_then(|seat| seat.as_str()) {
+                Some("B") => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            }
+        })
+        .sum();
+    let read = |file: &str| LadderFile::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let (plain_file, pooled_file) = (read(&plain), read(&pooled));
+    for (before, after) in plain_file.pairs.iter().zip(&pooled_file.pairs) {
+        if (before.a, before.b) == (1, 2) {
+            assert_eq!(after.games, before.games + 6, "{after:?}");
+            assert_eq!(
+                after.a_points,
+                before.a_points + level_1_points,
+                "{after:?}"
+            );
+        } else {
+            assert_eq!(after, before);
+        }
+    }
+    let command = &pooled_file.command;
+    assert!(command.ends_with(&format!("--pool {log}")), "{command}");
+
+    // Pooled into a finished file, the run plays nothing and fits the same.
+    let refit = path("refit.json");
+    let stdout = ladder(&refit, &["--reuse", &plain, "--pool", &log]).unwrap();
+    assert!(!stdout.contains("not yet sure"), "{stdout}");
+    assert_eq!(read(&refit).pairs, pooled_file.pairs);
+    // A file that pooled the log already is not given its games twice.
+    let again = path("again.json");
+    let refused = ladder(&again, &["--reuse", &pooled, "--pool", &log]).unwrap_err();
+    assert!(refused.contains("counts these games already"), "{refused}");
+    // A match the ladder would not play (other opening plies) is refused.
+    let other = path("other.jsonl");
+    arena(&other, "3");
+    let refused = ladder(&again, &["--pool", &other]).unwrap_err();
+    assert!(
+        refused.contains("random plies: 3 in the log, 2 here"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn ladder_runs_that_cannot_be_played_are_refused() {
     for (args, says) in [

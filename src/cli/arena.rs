@@ -241,6 +241,22 @@ impl ArenaArgs {
         }
     }
 
+    /// What makes a match of these arguments the same match as a games
+    /// log's, with `default` the game's own time.
+    pub(super) fn match_setup(&self, default: MatchTime) -> Result<MatchSetup, CliError> {
+        let spec = self.spec(default);
+        Ok(MatchSetup {
+            a: self.a.clone(),
+            b: self.b.clone(),
+            seed: spec.seed,
+            random_plies: spec.random_plies,
+            max_plies: spec.max_plies,
+            time: spec.time.map(|control| control.label()),
+            resign: self.resign.flags(),
+            options: self.options_json()?,
+        })
+    }
+
     /// The games played at once: `--threads`, or the machine's cores.
     pub(super) fn threads(&self) -> usize {
         self.threads.unwrap_or_else(crate::arena::default_threads)
@@ -329,16 +345,7 @@ impl GameVisitor for Arena<'_> {
         let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
         // player that cannot be made is one the command line named wrongly.
-        let setup = MatchSetup {
-            a: args.a.clone(),
-            b: args.b.clone(),
-            seed: spec.seed,
-            random_plies: spec.random_plies,
-            max_plies: spec.max_plies,
-            time: spec.time.map(|control| control.label()),
-            resign: args.resign.flags(),
-            options: args.options_json()?,
-        };
+        let setup = args.match_setup(G::match_time())?;
         let (log, mut records) = match &args.games_log {
             None => (None, Vec::new()),
             Some(path) if args.resume => {

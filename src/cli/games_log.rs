@@ -42,7 +42,7 @@ pub struct MatchSetup {
 
 impl MatchSetup {
     /// The first field in which `other` (a log's) differs, in words, or `None`.
-    fn difference(&self, other: &MatchSetup) -> Option<String> {
+    pub fn difference(&self, other: &MatchSetup) -> Option<String> {
         let fields = [
             ("a", self.a.clone(), other.a.clone()),
             ("b", self.b.clone(), other.b.clone()),
@@ -179,6 +179,32 @@ impl GamesLog {
         let lines = lines(&self.setup, records).map_err(output)?;
         std::fs::write(&self.path, lines).map_err(output)
     }
+}
+
+/// A whole log read back to be used elsewhere (`gamebot ladder --pool`):
+/// its match and every game, in game order. A log whose last line is cut
+/// short (a match still being played, or stopped mid-write) is refused.
+pub fn read_log(path: &Path) -> Result<(MatchSetup, Vec<GameRecord>), CliError> {
+    let refuse = |detail: &str| CliError::Input {
+        path: path.to_path_buf(),
+        detail: detail.to_string(),
+    };
+    let text = std::fs::read_to_string(path).map_err(|source| CliError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !text.ends_with('\n') {
+        return Err(refuse(
+            "the last line is cut short (a match still being played?); \
+             finish it with the arena's --resume",
+        ));
+    }
+    let first = text.lines().next().ok_or_else(|| refuse("no games"))?;
+    let setup = serde_json::from_str::<LogLine>(first)
+        .map_err(|e| refuse(&format!("line 1: not a game of an arena's log: {e}")))?
+        .setup;
+    let games = read_games(path, &text, &setup, usize::MAX)?;
+    Ok((setup, games))
 }
 
 /// The games of `text`, a log of this match, checked: each of `setup`, of an

@@ -16,17 +16,18 @@
 
 use super::arena::{play_arena, ArenaArgs, ResignArgs};
 use super::ladder_journal::{self, journal_path, JournalEntry};
+use super::ladder_pool;
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
 use crate::config::ServeConfig;
 use crate::game::ladder::{LadderFile, PairResult, RatedLevel, Rung};
-use crate::game::{Game, GameError, Ladder, Level};
+use crate::game::{Game, GameError, Ladder, Level, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The ladder's command line.
 #[derive(Args, Clone, Debug)]
@@ -82,6 +83,12 @@ pub struct LadderArgs {
     /// after changing some rungs plays only the pairs they are in.
     #[arg(long)]
     pub reuse: Option<PathBuf>,
+    /// An arena games log (`--games-log`) of two of the ladder's levels
+    /// played as the ladder plays them but with a seed of its own, such as
+    /// a re-run of a pair: its games are added to that pair's before the
+    /// fit. May be given more than once.
+    #[arg(long)]
+    pub pool: Vec<PathBuf>,
 }
 
 impl LadderArgs {
@@ -179,13 +186,11 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             None => run.measure_pair(&mut played, (low, high))?,
         }
     }
+    pool(args, &shape, &command, &mut played)?;
     let file = ladder_file(args, &shape, zero, first..=last, &played, reused_seconds)?;
     print_ratings(&file);
     write_file(&path, &file)?;
-    std::fs::remove_file(&journal).map_err(|source| CliError::Output {
-        path: journal,
-        source,
-    })
+    ladder_journal::finish(journal)
 }
 
 /// Takes into `played` the pairs of `every_pair` that the ladder file
@@ -359,22 +364,10 @@ fn play_pair(
     // from the games, and round k's seed is the same in a resumed run.
     let first_round = pair.games as u64 / args.games.max(1) as u64;
     for round in first_round.. {
-        let summary = play_arena(&ArenaArgs {
-            a: shape.name(low),
-            b: shape.name(high),
-            games: args.games,
-            seed: args
-                .seed
-                .wrapping_add(u64::from(low) * 1000 + u64::from(high) + round * 1_000_000),
-            random_plies: args.random_plies.unwrap_or_default(),
-            threads: args.threads,
-            resign: args.resign.clone(),
-            time_ms: Some(
-                args.time_ms
-                    .unwrap_or(ServeConfig::default().default_time_ms),
-            ),
-            ..ArenaArgs::new(&args.game)
-        })?;
+        let seed = args
+            .seed
+            .wrapping_add(u64::from(low) * 1000 + u64::from(high) + round * 1_000_000);
+        let summary = play_arena(&pair_match(args, [shape.name(low), shape.name(high)], seed))?;
         pair.games += summary.games as u32;
         // Counted from the games, not from the rounded mean score, so the
         // points stay whole or half over any number of rounds.
@@ -390,6 +383,81 @@ fn play_pair(
         );
     }
     Ok(pair)
+}
+
+/// The arena match the ladder plays between the seats `a` and `b` (levels
+/// as a match names them) with `seed`.
+fn pair_match(args: &LadderArgs, [a, b]: [String; 2], seed: u64) -> ArenaArgs {
+    ArenaArgs {
+        a,
+        b,
+        games: args.games,
+        seed,
+        random_plies: args.random_plies.unwrap_or_default(),
+        threads: args.threads,
+        resign: args.resign.clone(),
+        time_ms: Some(args.time_ms.unwrap_or_else(ladder_time_ms)),
+        ..ArenaArgs::new(&args.game)
+    }
+}
+
+/// The ladder's time a move when `--time-ms` is not given: the service's.
+fn ladder_time_ms() -> u64 {
+    ServeConfig::default().default_time_ms
+}
+
+/// Adds each `--pool` log's games to the finished pair of `played` its
+/// seats are, after checking that the log is a match the ladder would play
+/// but for its seed, and that no pair reused from an earlier file (whose
+/// command is not this run's `command`) counts it already.
+fn pool(
+    args: &LadderArgs,
+    shape: &Shape,
+    command: &str,
+    played: &mut [JournalEntry],
+) -> Result<(), CliError> {
+    for (index, path) in args.pool.iter().enumerate() {
+        let refuse = |detail: String| CliError::Input {
+            path: path.clone(),
+            detail: format!("--pool: {detail}"),
+        };
+        if args.pool[..index].contains(path) {
+            return Err(refuse("given twice".into()));
+        }
+        let log = ladder_pool::read_pooled(path, |seat| shape.level_of(seat))?;
+        let seats = [log.setup.a.clone(), log.setup.b.clone()];
+        let ladders = pair_match(args, seats, log.setup.seed)
+            .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
+        if let Some(difference) = ladders.difference(&log.setup) {
+            return Err(refuse(format!(
+                "not a match the ladder plays ({difference})"
+            )));
+        }
+        let (low, high) = (log.low, log.high);
+        let said = format!(" --pool {}", path.display());
+        let entry = played
+            .iter_mut()
+            .find(|entry| is_finished(entry, low, high))
+            .ok_or_else(|| refuse(format!("this run has no pair of levels {low} and {high}")))?;
+        if entry.command != command && entry.command.contains(&said) {
+            return Err(refuse(format!(
+                "the pair of levels {low} and {high} counts these games already (`{}`)",
+                entry.command
+            )));
+        }
+        entry.result.games += log.games;
+        entry.result.a_points += log.low_points;
+        println!(
+            "level {low} vs {high}: {:.1} of {} points for {low} in {} \
+             (pooled): {:.1} of {} in all",
+            log.low_points,
+            log.games,
+            path.display(),
+            entry.result.a_points,
+            entry.result.games
+        );
+    }
+    Ok(())
 }
 
 /// Whether a pair's 95% interval of its Elo gap (from the score's binomial
@@ -430,6 +498,13 @@ impl Shape {
             (0, Some(zero)) => zero.to_string(),
             _ => level.to_string(),
         }
+    }
+
+    /// The level a match names `seat` (0 for the zero's name), if it is
+    /// one of this ladder's.
+    fn level_of(&self, seat: &str) -> Option<u8> {
+        (0..=self.levels)
+            .find(|&level| (level > 0 || self.zero.is_some()) && self.name(level) == seat)
     }
 
     /// How numbered level `level` plays.
@@ -555,6 +630,9 @@ fn command_line(args: &LadderArgs) -> String {
     line += &args.shared_flags();
     if let Some(earlier) = &args.reuse {
         line += &format!(" --reuse {}", earlier.display());
+    }
+    for log in &args.pool {
+        line += &format!(" --pool {}", log.display());
     }
     line + &args.resign.flags()
 }

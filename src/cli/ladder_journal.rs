@@ -112,6 +112,17 @@ pub fn append<T: Serialize>(path: &Path, entry: &JournalEntry<T>) -> Result<(), 
         })
 }
 
+/// Removes the journal at `path` once the run's file is written; a run
+/// that played nothing (every pair reused) never wrote one.
+pub fn finish(path: PathBuf) -> Result<(), CliError> {
+    match std::fs::remove_file(&path) {
+        Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+            Err(CliError::Output { path, source })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The builds that played `entries`, in the order they first played,
 /// joined with " + " (one commit for a run that was never resumed on
 /// another build).

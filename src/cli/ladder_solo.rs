@@ -135,10 +135,7 @@ impl GameVisitor for SoloLadder<'_> {
         let file = scores_file::<G>(args, &variants, first..=last, &played);
         print_scores(&file);
         write_file(&path, &file)?;
-        std::fs::remove_file(&journal).map_err(|source| CliError::Output {
-            path: journal,
-            source,
-        })
+        ladder_journal::finish(journal)
     }
 }
 

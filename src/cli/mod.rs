@@ -33,6 +33,7 @@ pub mod games_log;
 pub mod halma;
 pub mod ladder;
 pub mod ladder_journal;
+pub mod ladder_pool;
 pub mod ladder_solo;
 pub mod naughts;
 
