@@ -18,6 +18,12 @@
 //! code left every capped move (and so every measured rung) as it was,
 //! which is how a speed-up of the search is checked before its ladder is
 //! trusted.
+//!
+//! `--depth D` searches every position to depth D with no cap instead of
+//! the level's own budget (give a named level, such as `strong`): the time
+//! to a depth, for two builds whose change alters which positions a capped
+//! search visits, so that their capped moves differ and only the time to
+//! the same depth compares them.
 
 use clap::Parser;
 use gamebot::game::wire::{BotRequest, ReplayMoves, ReplayRequest, ReplayStart, StateInput};
@@ -31,8 +37,8 @@ use std::time::Instant;
 struct Args {
     /// The game id.
     game: String,
-    /// The numbered level to time.
-    level: u8,
+    /// The level to time: a numbered one, or a named one with `--depth`.
+    level: String,
     /// An arena games log (`--games-log`), one game a line.
     log: String,
     /// Take every this many-th position of a game (from the middle of
@@ -48,6 +54,9 @@ struct Args {
     /// Print each position's move, positions searched and score.
     #[arg(long)]
     moves: bool,
+    /// Search to this depth with no cap instead of the level's budget.
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 /// The part of a games-log line this study reads.
@@ -87,7 +96,10 @@ fn main() -> Result<(), String> {
     if args.moves {
         for (index, one) in timed.iter().enumerate() {
             let score = one.score.map_or("-".to_string(), |s| s.to_string());
-            println!("{index}\t{}\t{score}\t{}", one.nodes, one.mv);
+            println!(
+                "{index}\t{}\t{score}\t{}\t{:.1} ms",
+                one.nodes, one.mv, one.ms
+            );
         }
     }
     report(&timed);
@@ -119,15 +131,19 @@ fn sample_positions(game: &dyn DynGame, args: &Args) -> Result<Vec<Value>, Strin
 fn time_one(game: &dyn DynGame, args: &Args, state: Value) -> Result<Timed, String> {
     let request = BotRequest {
         state: StateInput::Json(state),
-        level: Some(args.level.to_string()),
+        level: Some(args.level.clone()),
         seed: Some(args.seed),
         budget_fields: Vec::new(),
         own_fields: Map::new(),
         perspective: None,
     };
+    let budget = match args.depth {
+        Some(depth) => Budget::unlimited().depth(depth),
+        None => Budget::unlimited(),
+    };
     let started = Instant::now();
     let reply = game
-        .bot_move(&request, &Budget::unlimited())
+        .bot_move(&request, &budget)
         .map_err(|e| e.to_string())?;
     Ok(Timed {
         ms: started.elapsed().as_secs_f64() * 1000.0,
