@@ -424,22 +424,13 @@ fn pool(
         if args.pool[..index].contains(path) {
             return Err(refuse("given twice".into()));
         }
-        let log = ladder_pool::read_pooled(path, |seat| shape.level_of(seat))?;
-        let seats = [log.setup.a.clone(), log.setup.b.clone()];
-        let ladders = pair_match(args, seats, log.setup.seed)
-            .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
-        if let Some(difference) = ladders.difference(&log.setup) {
-            return Err(refuse(format!(
-                "not a match the ladder plays ({difference})"
-            )));
-        }
+        let log = pooled_log(args, shape, path)?;
         let (low, high) = (log.low, log.high);
-        let said = format!(" --pool {}", path.display());
         let entry = played
             .iter_mut()
             .find(|entry| is_finished(entry, low, high))
             .ok_or_else(|| refuse(format!("this run has no pair of levels {low} and {high}")))?;
-        if entry.command != command && entry.command.contains(&said) {
+        if entry.command != command && pools(&entry.command, path) {
             return Err(refuse(format!(
                 "the pair of levels {low} and {high} counts these games already (`{}`)",
                 entry.command
@@ -458,6 +449,35 @@ fn pool(
         );
     }
     Ok(())
+}
+
+/// The log at `path` read for pooling, refused unless it is a match the
+/// ladder plays but for its seed.
+fn pooled_log(
+    args: &LadderArgs,
+    shape: &Shape,
+    path: &std::path::Path,
+) -> Result<ladder_pool::PooledLog, CliError> {
+    let log = ladder_pool::read_pooled(path, |seat| shape.level_of(seat))?;
+    let seats = [log.setup.a.clone(), log.setup.b.clone()];
+    let ladders = pair_match(args, seats, log.setup.seed)
+        .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
+    match ladders.difference(&log.setup) {
+        Some(difference) => Err(CliError::Input {
+            path: path.to_path_buf(),
+            detail: format!("--pool: not a match the ladder plays ({difference})"),
+        }),
+        None => Ok(log),
+    }
+}
+
+/// Whether the ladder command `command` pooled the log at `path`.
+fn pools(command: &str, path: &std::path::Path) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let path = path.display().to_string();
+    words
+        .windows(2)
+        .any(|pair| pair == ["--pool", path.as_str()])
 }
 
 /// Whether a pair's 95% interval of its Elo gap (from the score's binomial
@@ -682,6 +702,19 @@ mod tests {
             games,
             a_points,
         }
+    }
+
+    #[test]
+    fn a_command_pools_a_log_only_when_it_names_that_very_path() {
+        let command = "gamebot ladder halma --seed 31 --pool runs/a.jsonl --pool runs/b.jsonl";
+        assert!(pools(command, std::path::Path::new("runs/a.jsonl")));
+        assert!(pools(command, std::path::Path::new("runs/b.jsonl")));
+        assert!(!pools(command, std::path::Path::new("runs/a.json")));
+        assert!(!pools(command, std::path::Path::new("a.jsonl")));
+        assert!(!pools(
+            "gamebot ladder halma --reuse runs/a.jsonl",
+            std::path::Path::new("runs/a.jsonl")
+        ));
     }
 
     #[test]
