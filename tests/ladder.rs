@@ -374,6 +374,13 @@ fn pool_adds_a_logged_match_of_two_levels_to_their_pair() {
     let again = path("again.json");
     let refused = ladder(&again, &["--reuse", &pooled, "--pool", &log]).unwrap_err();
     assert!(refused.contains("counts these games already"), "{refused}");
+    // Also when the file's own command is this run's (a file pooled in place).
+    let in_place = path("in-place.json");
+    std::fs::copy(&plain, &in_place).unwrap();
+    let same_command = ["--reuse", in_place.as_str(), "--pool", log.as_str()];
+    ladder(&in_place, &same_command).unwrap();
+    let refused = ladder(&in_place, &same_command).unwrap_err();
+    assert!(refused.contains("counts these games already"), "{refused}");
     // A match the ladder would not play (other opening plies) is refused.
     let other = path("other.jsonl");
     arena(&other, "3");
@@ -382,6 +389,13 @@ fn pool_adds_a_logged_match_of_two_levels_to_their_pair() {
         refused.contains("random plies: 3 in the log, 2 here"),
         "{refused}"
     );
+    // Refused before any pair is played.
+    assert!(!refused.contains("points for"), "{refused}");
+    // An empty log is no match at all.
+    let empty = path("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let refused = ladder(&again, &["--pool", &empty]).unwrap_err();
+    assert!(refused.contains("no games"), "{refused}");
 }
 
 #[test]

@@ -193,13 +193,16 @@ pub fn read_log(path: &Path) -> Result<(MatchSetup, Vec<GameRecord>), CliError> 
         path: path.to_path_buf(),
         source,
     })?;
+    if text.is_empty() {
+        return Err(refuse("no games"));
+    }
     if !text.ends_with('\n') {
         return Err(refuse(
             "the last line is cut short (a match still being played?); \
              finish it with the arena's --resume",
         ));
     }
-    let first = text.lines().next().ok_or_else(|| refuse("no games"))?;
+    let first = text.lines().next().unwrap_or_default();
     let setup = serde_json::from_str::<LogLine>(first)
         .map_err(|e| refuse(&format!("line 1: not a game of an arena's log: {e}")))?
         .setup;

@@ -165,6 +165,8 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
         Some(earlier) => reuse(earlier, &shape, &every_pair, &mut played)?,
         None => 0.0,
     };
+    // Checked before any pair is played, so that a wrong log costs nothing.
+    let pooled = pooled_logs(args, &shape, &every_pair, &played[from_journal..])?;
     let run = Run {
         args,
         shape: &shape,
@@ -186,7 +188,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
             None => run.measure_pair(&mut played, (low, high))?,
         }
     }
-    pool(args, &shape, &command, &mut played)?;
+    add_pooled(&pooled, &mut played);
     let file = ladder_file(args, &shape, zero, first..=last, &played, reused_seconds)?;
     print_ratings(&file);
     write_file(&path, &file)?;
@@ -406,36 +408,48 @@ fn ladder_time_ms() -> u64 {
     ServeConfig::default().default_time_ms
 }
 
-/// Adds each `--pool` log's games to the finished pair of `played` its
-/// seats are, after checking that the log is a match the ladder would play
-/// but for its seed, and that no pair reused from an earlier file (whose
-/// command is not this run's `command`) counts it already.
-fn pool(
+/// Each `--pool` log, read and checked: a match the ladder would play but
+/// for its seed, of one of `every_pair`, given once, and counted by none
+/// of the pairs `reused` from an earlier file.
+fn pooled_logs(
     args: &LadderArgs,
     shape: &Shape,
-    command: &str,
-    played: &mut [JournalEntry],
-) -> Result<(), CliError> {
+    every_pair: &[(u8, u8)],
+    reused: &[JournalEntry],
+) -> Result<Vec<(PathBuf, ladder_pool::PooledLog)>, CliError> {
+    let mut pooled = Vec::new();
     for (index, path) in args.pool.iter().enumerate() {
-        let refuse = |detail: String| CliError::Input {
-            path: path.clone(),
-            detail: format!("--pool: {detail}"),
-        };
+        let refuse = |detail: String| ladder_pool::refusal(path, detail);
         if args.pool[..index].contains(path) {
             return Err(refuse("given twice".into()));
         }
         let log = pooled_log(args, shape, path)?;
         let (low, high) = (log.low, log.high);
-        let entry = played
-            .iter_mut()
-            .find(|entry| is_finished(entry, low, high))
-            .ok_or_else(|| refuse(format!("this run has no pair of levels {low} and {high}")))?;
-        if entry.command != command && pools(&entry.command, path) {
+        if !every_pair.contains(&(low, high)) {
+            return Err(refuse(format!(
+                "this run has no pair of levels {low} and {high}"
+            )));
+        }
+        let earlier = reused.iter().find(|entry| is_finished(entry, low, high));
+        if let Some(entry) = earlier.filter(|entry| pools(&entry.command, path)) {
             return Err(refuse(format!(
                 "the pair of levels {low} and {high} counts these games already (`{}`)",
                 entry.command
             )));
         }
+        pooled.push((path.clone(), log));
+    }
+    Ok(pooled)
+}
+
+/// Adds each pooled log's games to its pair's finished entry in `played`.
+fn add_pooled(pooled: &[(PathBuf, ladder_pool::PooledLog)], played: &mut [JournalEntry]) {
+    for (path, log) in pooled {
+        let (low, high) = (log.low, log.high);
+        let entry = played
+            .iter_mut()
+            .find(|e| is_finished(e, low, high))
+            .expect("every pair of the run, pooled ones among them, is measured before pooling");
         entry.result.games += log.games;
         entry.result.a_points += log.low_points;
         println!(
@@ -448,7 +462,6 @@ fn pool(
             entry.result.games
         );
     }
-    Ok(())
 }
 
 /// The log at `path` read for pooling, refused unless it is a match the
@@ -463,10 +476,10 @@ fn pooled_log(
     let ladders = pair_match(args, seats, log.setup.seed)
         .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
     match ladders.difference(&log.setup) {
-        Some(difference) => Err(CliError::Input {
-            path: path.to_path_buf(),
-            detail: format!("--pool: not a match the ladder plays ({difference})"),
-        }),
+        Some(difference) => Err(ladder_pool::refusal(
+            path,
+            format!("not a match the ladder plays ({difference})"),
+        )),
         None => Ok(log),
     }
 }

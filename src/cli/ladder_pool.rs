@@ -28,6 +28,14 @@ pub struct PooledLog {
     pub low_points: f64,
 }
 
+/// The refusal of the log at `path` for `--pool`, saying why.
+pub fn refusal(path: &Path, detail: impl std::fmt::Display) -> CliError {
+    CliError::Input {
+        path: path.to_path_buf(),
+        detail: format!("--pool: {detail}"),
+    }
+}
+
 /// Reads the log at `path`, whose seats `level_of` names as levels (the
 /// zero's name as 0, a numbered level as itself).
 pub fn read_pooled(
@@ -36,19 +44,19 @@ pub fn read_pooled(
 ) -> Result<PooledLog, CliError> {
     let (setup, games) = read_log(path)?;
     let seat_level = |seat: &str| {
-        level_of(seat).ok_or_else(|| CliError::Input {
-            path: path.to_path_buf(),
-            detail: format!(
-                "--pool: seat '{seat}' is not one of the ladder's levels (nor its zero)"
-            ),
+        level_of(seat).ok_or_else(|| {
+            refusal(
+                path,
+                format!("seat '{seat}' is not one of the ladder's levels (nor its zero)"),
+            )
         })
     };
     let (a, b) = (seat_level(&setup.a)?, seat_level(&setup.b)?);
     if a == b {
-        return Err(CliError::Input {
-            path: path.to_path_buf(),
-            detail: format!("--pool: both seats are level {a}; a pair needs two levels"),
-        });
+        return Err(refusal(
+            path,
+            format!("both seats are level {a}; a pair needs two levels"),
+        ));
     }
     let low_seat = if a < b { Seat::A } else { Seat::B };
     Ok(PooledLog {
