@@ -713,6 +713,57 @@ impl<L: Leaf> Midgame<'_, L> {
         }
     }
 
+    /// A node one ply above the leaves: the table's move first, then every
+    /// other move in turn, until one reaches `beta`. A leaf's score does not
+    /// depend on the window, so each child is scored once (a null-window
+    /// probe and its re-search would score it twice), and a move's flips are
+    /// found only when it is reached. The scores, the table and the tree are
+    /// those of [`Midgame::negamax`]'s general loop; only the leaves scored
+    /// twice are gone.
+    fn last_ply(&mut self, board: Board, kept: &L::Kept, moves: u64, alpha: i32, beta: i32) -> i32 {
+        let mut first = None;
+        if let Some(entry) = self.probe(board) {
+            if entry.depth >= 1 && entry.bound.cuts(entry.score, alpha, beta) {
+                return entry.score;
+            }
+            first = Some(u32::from(entry.best)).filter(|&sq| moves & (1 << sq) != 0);
+        }
+        let rest = moves & !first.map_or(0, |sq| 1u64 << sq);
+        let mut best = -INFINITY;
+        let mut best_sq = 0;
+        for sq in first.into_iter().chain(Bits(rest)) {
+            let flipped = flips(board.me, board.opp, sq);
+            let child = Child {
+                board: board.play_flips(sq, flipped),
+                sq,
+                flipped,
+            };
+            let score = -self.child(kept, child, 0, -beta, -alpha.max(best));
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq;
+                if best >= beta {
+                    break;
+                }
+            }
+        }
+        self.store(
+            board,
+            Entry {
+                me: board.me,
+                opp: board.opp,
+                score: best,
+                depth: 1,
+                bound: Bound::of(best, alpha, beta),
+                best: best_sq as u8,
+            },
+        );
+        best
+    }
+
     /// Principal-variation negamax over `board`, whose evaluation keeps
     /// `kept`; passes do not use up depth.
     fn negamax(
@@ -741,6 +792,9 @@ impl<L: Leaf> Midgame<'_, L> {
                 return 0;
             }
             return exact_to_mid(discs);
+        }
+        if depth == 1 {
+            return self.last_ply(board, kept, moves, alpha, beta);
         }
 
         let mut table_move = None;
