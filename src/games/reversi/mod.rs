@@ -154,7 +154,7 @@ impl Ladder for Reversi {
         Rung::sampled(1, 200_000, 1500.0),
         Rung::sampled(1, 200_000, 400.0),
         Rung::sampled(2, 200_000, 250.0),
-        Rung::sampled(3, 200_000, 60.0),
+        Rung::sampled(3, 200_000, 120.0),
         Rung::sampled(4, 200_000, 40.0),
         Rung::sampled(6, 200_000, 20.0),
         Rung::capped(1_000, "solve=0,probcut=0,book=0"),
