@@ -354,14 +354,19 @@ impl<'a> Solver<'a> {
         });
     }
 
+    /// Whether `count` positions reach the solver's node cap: its own when
+    /// a level gave it one, else the budget's.
+    fn over_cap(&self, count: u64) -> bool {
+        match self.own_cap {
+            Some(cap) => count >= cap,
+            None => self.budget.nodes_exhausted(count),
+        }
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.stopped.is_none() && self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
-            let capped = match self.own_cap {
-                Some(cap) => self.nodes >= cap,
-                None => self.budget.nodes_exhausted(self.nodes),
-            };
-            if capped {
+            if self.over_cap(self.nodes) {
                 self.stopped = Some(StopReason::Nodes);
             } else {
                 self.stopped = self.budget.interrupted();
@@ -372,15 +377,22 @@ impl<'a> Solver<'a> {
 
     /// A small fail-soft alpha-beta over the midgame evaluation, for move
     /// ordering only: the score of `board` for its mover, `depth` plies deep.
-    /// Its positions are not the solver's (node caps do not count them),
-    /// but it stops with the solver on the deadline or a cancellation: with
-    /// many empties one ordering search alone can outlast a short deadline.
+    /// Its positions are counted apart from the solver's, but it stops with
+    /// the solver on the deadline or a cancellation (with many empties one
+    /// ordering search alone can outlast a short deadline), and when its
+    /// own positions reach the solver's node cap: a search bounded by
+    /// positions alone has no deadline to stop an ordering search that
+    /// would never end.
     fn order_search(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.order_nodes += 1;
         if self.order_nodes >= self.next_order_check {
             self.next_order_check = self.order_nodes + ORDER_CHECK_EVERY;
             if self.stopped.is_none() {
-                self.stopped = self.budget.interrupted();
+                self.stopped = if self.over_cap(self.order_nodes) {
+                    Some(StopReason::Nodes)
+                } else {
+                    self.budget.interrupted()
+                };
             }
         }
         if self.stopped.is_some() {
@@ -835,6 +847,22 @@ mod tests {
         assert_eq!(solver.stopped, Some(StopReason::Cancelled));
         assert!(
             solver.order_nodes <= ORDER_CHECK_EVERY,
+            "{}",
+            solver.order_nodes
+        );
+    }
+
+    #[test]
+    fn a_node_cap_ends_the_ordering_searches_too() {
+        // From the start every node's ordering search is 15 plies deep, so
+        // without a bound of their own they would outlast any cap on the
+        // solver's positions.
+        let budget = Budget::unlimited().nodes(100_000);
+        let mut solver = Solver::new(&budget, 10);
+        solver.solve(Board::start(), -1, 1);
+        assert_eq!(solver.stopped, Some(StopReason::Nodes));
+        assert!(
+            solver.order_nodes <= 100_000 + ORDER_CHECK_EVERY,
             "{}",
             solver.order_nodes
         );

@@ -210,3 +210,24 @@ fn book_moves_follow_the_books_scores_and_only_the_top_numbered_level_uses_it() 
         );
     }
 }
+
+#[test]
+fn a_node_capped_strong_ends_where_one_move_wipes_the_opponent_out() {
+    // After these plies black's d1 takes white's last discs. Every other
+    // root move fails low at once, selective search cuts the rest, and the
+    // iterations deepen until exact solves of 40-odd empties start inside
+    // the tree; their ordering searches, not counted as the solver's
+    // positions, used to run for minutes under a cap with no deadline (the
+    // ladder's top).
+    let mut state = State::start();
+    for name in ["d3", "e3", "f6", "c4", "b3", "c2", "e2", "d2"] {
+        let square = crate::games::reversi::board::parse_square(name).unwrap();
+        state = state.apply(Move::Place(square as u8));
+    }
+    let level = LevelSpec::parse("strong:solve=20,solve_nodes=60000000").unwrap();
+    let params = crate::game::BotParams::seeded(0);
+    let budget = Budget::unlimited().nodes(2_500_000);
+    let choice = Reversi::choose_move(&state, &level, &params, &budget).unwrap();
+    let d1 = crate::games::reversi::board::parse_square("d1").unwrap();
+    assert_eq!(choice.mv, Move::Place(d1 as u8));
+}
