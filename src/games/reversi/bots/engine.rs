@@ -611,6 +611,29 @@ impl<L: Leaf> Midgame<'_, L> {
         });
     }
 
+    /// Stores what a search of `board` to `depth` found: `best`, by
+    /// `best_sq`, within the window `(alpha, beta)` it was searched with.
+    fn store_search(
+        &mut self,
+        board: Board,
+        depth: u32,
+        best: i32,
+        best_sq: u32,
+        window: (i32, i32),
+    ) {
+        self.store(
+            board,
+            Entry {
+                me: board.me,
+                opp: board.opp,
+                score: best,
+                depth: depth.clamp(1, 255) as u8,
+                bound: Bound::of(best, window.0, window.1),
+                best: best_sq as u8,
+            },
+        );
+    }
+
     fn out_of_budget(&mut self) -> bool {
         let nodes = self.solver.nodes;
         if self.stopped.is_none() && nodes >= self.next_check {
@@ -750,17 +773,7 @@ impl<L: Leaf> Midgame<'_, L> {
                 }
             }
         }
-        self.store(
-            board,
-            Entry {
-                me: board.me,
-                opp: board.opp,
-                score: best,
-                depth: 1,
-                bound: Bound::of(best, alpha, beta),
-                best: best_sq as u8,
-            },
-        );
+        self.store_search(board, 1, best, best_sq, (alpha, beta));
         best
     }
 
@@ -862,18 +875,7 @@ impl<L: Leaf> Midgame<'_, L> {
                 }
             }
         }
-        let bound = Bound::of(best, alpha_start, beta);
-        self.store(
-            board,
-            Entry {
-                me: board.me,
-                opp: board.opp,
-                score: best,
-                depth: depth.clamp(1, 255) as u8,
-                bound,
-                best: best_sq as u8,
-            },
-        );
+        self.store_search(board, depth, best, best_sq, (alpha_start, beta));
         best
     }
 }
