@@ -173,7 +173,7 @@ fn norvig_move(state: &State, depth_option: Option<u32>, budget: &Budget) -> Bot
 
 /// How `strong` spends a budget; the search is full-width (analyses score
 /// every move as it is; the `strong` level adds its ProbCut).
-fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
+pub(crate) fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -> Plan {
     let timed = budget.deadline.is_some() || budget.max_nodes.is_some();
     let max_depth = budget
         .max_depth
