@@ -180,12 +180,12 @@ pub(super) fn placement_operation() -> Value {
             "content": {"application/json": {
                 "schema": reference("Placement"),
                 "example": {
-                    "rating": 682.6, "interval": [280.6, 1084.5], "games": 3,
-                    "recommended": {"level": 4, "rating": 721.8, "expected_score": 0.444, "target": 0.5},
+                    "rating": 623.2, "interval": [219.7, 1026.7], "games": 3,
+                    "recommended": {"level": 4, "rating": 635.9, "expected_score": 0.482, "target": 0.5},
                     "levels": [
-                        {"level": 3, "rating": 541.5, "expected_score": 0.693},
-                        {"level": 4, "rating": 721.8, "expected_score": 0.444},
-                        {"level": 5, "rating": 824.1, "expected_score": 0.307},
+                        {"level": 3, "rating": 479.0, "expected_score": 0.696},
+                        {"level": 4, "rating": 635.9, "expected_score": 0.482},
+                        {"level": 5, "rating": 788.6, "expected_score": 0.278},
                     ],
                 },
             }},
