@@ -821,26 +821,24 @@ impl<L: Leaf> Midgame<'_, L> {
             return score;
         }
 
+        // Depth 2 or more here (the leaf parents have their own loop): the
+        // table's move first, then the others by their children's scores.
         let mut list = [(0i32, 0u32, 0u64); 32];
         let mut count = 0;
         for sq in Bits(moves) {
             let flipped = flips(board.me, board.opp, sq);
             let key = if Some(sq) == table_move {
                 i32::MIN
-            } else if depth >= 2 {
+            } else {
                 let child = board.play_flips(sq, flipped);
                 self.leaf
                     .score_after(kept, sq, flipped, child, child.moves())
-            } else {
-                0
             };
             list[count] = (key, sq, flipped);
             count += 1;
         }
         let list = &mut list[..count];
-        if depth >= 2 || table_move.is_some() {
-            list.sort_unstable_by_key(|&(key, _, _)| key);
-        }
+        list.sort_unstable_by_key(|&(key, _, _)| key);
 
         let alpha_start = alpha;
         let mut best = -INFINITY;

@@ -219,11 +219,9 @@ fn a_node_capped_strong_ends_where_one_move_wipes_the_opponent_out() {
     // the tree; their ordering searches, not counted as the solver's
     // positions, used to run for minutes under a cap with no deadline (the
     // ladder's top).
-    let mut state = State::start();
-    for name in ["d3", "e3", "f6", "c4", "b3", "c2", "e2", "d2"] {
-        let square = crate::games::reversi::board::parse_square(name).unwrap();
-        state = state.apply(Move::Place(square as u8));
-    }
+    let start = State::start();
+    let opening = Reversi::read_record(&start, "d3e3f6c4b3c2e2d2").unwrap();
+    let state = opening.into_iter().fold(start, |state, mv| state.apply(mv));
     let level = LevelSpec::parse("strong:solve=20,solve_nodes=60000000").unwrap();
     let params = crate::game::BotParams::seeded(0);
     let budget = Budget::unlimited().nodes(2_500_000);
