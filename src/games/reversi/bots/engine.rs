@@ -362,6 +362,10 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
                 }
             }
         }
+        if complete && plan.top <= 1 && best.as_mut().is_some_and(settle_wipeout) {
+            stopped_by = StopReason::Proven;
+            break;
+        }
         if let Some(reason) = mid.stopped {
             stopped_by = reason;
             break;
@@ -380,6 +384,23 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     thought.nodes = mid.solver.nodes;
     thought.stopped_by = stopped_by;
     thought
+}
+
+/// Makes a complete iteration's best line the exact result when its move
+/// takes every disc (`true`): no deeper search can find better, so a move
+/// choice stops there instead of spending its whole budget (or, node
+/// capped, its whole cap) on deeper iterations.
+fn settle_wipeout(thought: &mut Thought) -> bool {
+    let Some(best) = thought.lines.first_mut() else {
+        return false;
+    };
+    if best.exact || best.score < exact_to_mid(64) {
+        return false;
+    }
+    best.score = 64;
+    best.exact = true;
+    thought.proven = true;
+    true
 }
 
 /// After an unfinished exact solve: when a move other than the midgame's

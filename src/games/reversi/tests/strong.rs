@@ -211,21 +211,59 @@ fn book_moves_follow_the_books_scores_and_only_the_top_numbered_level_uses_it() 
     }
 }
 
-#[test]
-fn a_node_capped_strong_ends_where_one_move_wipes_the_opponent_out() {
-    // After these plies black's d1 takes white's last discs. Every other
-    // root move fails low at once, selective search cuts the rest, and the
-    // iterations deepen until exact solves of 40-odd empties start inside
-    // the tree; their ordering searches, not counted as the solver's
-    // positions, used to run for minutes under a cap with no deadline (the
-    // ladder's top).
+/// A position where black's d1 takes white's last discs.
+fn wipeout_position() -> State {
     let start = State::start();
     let opening = Reversi::read_record(&start, "d3e3f6c4b3c2e2d2").unwrap();
-    let state = opening.into_iter().fold(start, |state, mv| state.apply(mv));
+    opening.into_iter().fold(start, |state, mv| state.apply(mv))
+}
+
+#[test]
+fn a_node_capped_strong_ends_where_one_move_wipes_the_opponent_out() {
+    // Every other root move fails low at once and selective search cuts
+    // the rest, so the iterations used to deepen until exact solves of
+    // 40-odd empties started inside the tree, whose ordering searches ran
+    // for minutes under a cap with no deadline (the ladder's top). The
+    // wipeout now settles the search; `a_node_cap_ends_the_ordering_searches_too`
+    // keeps the cap's own check.
+    let state = wipeout_position();
     let level = LevelSpec::parse("strong:solve=20,solve_nodes=60000000").unwrap();
     let params = crate::game::BotParams::seeded(0);
     let budget = Budget::unlimited().nodes(2_500_000);
     let choice = Reversi::choose_move(&state, &level, &params, &budget).unwrap();
     let d1 = crate::games::reversi::board::parse_square("d1").unwrap();
     assert_eq!(choice.mv, Move::Place(d1 as u8));
+}
+
+#[test]
+fn a_timed_strong_plays_a_wipeout_at_once_as_a_proven_result() {
+    let state = wipeout_position();
+    let level = LevelSpec::parse("strong").unwrap();
+    let params = crate::game::BotParams::seeded(0);
+    let choice =
+        Reversi::choose_move(&state, &level, &params, &Budget::with_time_ms(60_000)).unwrap();
+    let d1 = crate::games::reversi::board::parse_square("d1").unwrap();
+    assert_eq!(choice.mv, Move::Place(d1 as u8));
+    let report = choice.report;
+    assert_eq!(report.stopped_by, Some(StopReason::Proven));
+    assert_eq!(report.proven, Some(true));
+    assert_eq!(report.score, Some(64));
+    // Settled by the first iterations, not by a minute of deeper ones.
+    assert!(report.depth.unwrap() <= 4, "{report:?}");
+}
+
+#[test]
+fn an_analysis_of_a_wipeout_still_searches_every_move_deeper() {
+    // Only a move choice stops at the wipeout: an analysis goes on to
+    // score the other moves.
+    let state = wipeout_position();
+    let analysis = Reversi::analyze(
+        &state,
+        3,
+        &crate::game::BotParams::seeded(0),
+        &Budget::unlimited().depth(6),
+    )
+    .unwrap();
+    assert_eq!(analysis.report.depth, Some(6));
+    assert_eq!(analysis.moves.len(), 3);
 }
