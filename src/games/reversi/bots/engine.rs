@@ -386,15 +386,15 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     thought
 }
 
-/// Makes a complete iteration's best line the exact result when its move
-/// takes every disc (`true`): no deeper search can find better, so a move
+/// Makes a complete midgame iteration's best line (an estimate until
+/// now) the exact result when its move takes every disc (`true`): no deeper search can find better, so a move
 /// choice stops there instead of spending its whole budget (or, node
 /// capped, its whole cap) on deeper iterations.
 fn settle_wipeout(thought: &mut Thought) -> bool {
     let Some(best) = thought.lines.first_mut() else {
         return false;
     };
-    if best.exact || best.score < exact_to_mid(64) {
+    if best.score < exact_to_mid(64) {
         return false;
     }
     best.score = 64;
