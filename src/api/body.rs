@@ -5,7 +5,9 @@ use super::ApiError;
 use crate::game::location;
 use axum::body::{to_bytes, Body};
 use axum::http::{header, HeaderMap};
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, MapAccess, SeqAccess, Visitor};
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::time::Duration;
 
 /// A request body, sorted by its content type.
@@ -93,6 +95,17 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "the body must be a JSON object ({...})",
         ));
     }
+    if let Some(pointer) = duplicate_key(bytes) {
+        let key = pointer.rsplit('/').next().unwrap_or_default();
+        let key = key.replace("~1", "/").replace("~0", "~");
+        return Err(ApiError::malformed(
+            Some(pointer.clone()),
+            format!(
+                "the key \"{key}\" appears more than once in one object (at {pointer}): \
+                 a request names each field once, so send it once"
+            ),
+        ));
+    }
     // serde_json's recursion limit (128 levels) caps the nesting depth.
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(&mut deserializer) {
@@ -114,6 +127,104 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
                 format!("the body is not the JSON this endpoint takes{place}: {inner}"),
             ))
         }
+    }
+}
+
+/// The pointer to the first key that appears twice in one object of the
+/// JSON document `bytes`, at any depth; `None` when every object's keys are
+/// distinct, or when the document is not JSON (the parse then says why).
+/// serde keeps the last of two equal keys in a map and refuses them only in
+/// a struct it derives, so every body is checked here, once, the same way.
+fn duplicate_key(bytes: &[u8]) -> Option<String> {
+    let found = RefCell::new(None);
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let check = KeyCheck {
+        at: String::new(),
+        found: &found,
+    };
+    // A syntax error ends the walk; the parse that follows reports it.
+    let _ = serde::de::DeserializeSeed::deserialize(check, &mut deserializer);
+    found.into_inner()
+}
+
+/// A walk over one JSON value that records the first repeated key.
+struct KeyCheck<'a> {
+    /// The pointer to the value walked.
+    at: String,
+    /// Where the first repeated key is, once one is found.
+    found: &'a RefCell<Option<String>>,
+}
+
+impl KeyCheck<'_> {
+    fn child(&self, token: &str) -> Self {
+        KeyCheck {
+            at: format!("{}/{token}", self.at),
+            found: self.found,
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeyCheck<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyCheck<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0usize;
+        while seq
+            .next_element_seed(self.child(&index.to_string()))?
+            .is_some()
+        {
+            index += 1;
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let token = location::pointer_token(&key);
+            if !seen.insert(key) {
+                *self.found.borrow_mut() = Some(format!("{}/{token}", self.at));
+                return Err(serde::de::Error::custom("a repeated key"));
+            }
+            map.next_value_seed(self.child(&token))?;
+        }
+        Ok(())
     }
 }
 
@@ -157,5 +268,23 @@ mod tests {
             Some("/state/board".into())
         );
         assert_eq!(pointer_for(r#"{"state": {},}"#), None);
+    }
+
+    #[test]
+    fn a_repeated_key_is_refused_at_any_depth() {
+        assert_eq!(
+            pointer_for(r#"{"state": {}, "state": {}}"#),
+            Some("/state".into())
+        );
+        assert_eq!(
+            pointer_for(r#"{"state": {"a": [{"b": 1, "c": 2, "b": 3}]}}"#),
+            Some("/state/a/0/b".into())
+        );
+        assert_eq!(
+            pointer_for(r#"{"state": {"x/y": 1, "x/y": 2}}"#),
+            Some("/state/x~1y".into())
+        );
+        // Equal keys in different objects are not repeats.
+        assert!(parse_json::<serde_json::Value>(br#"{"a": {"k": 1}, "b": {"k": 2}}"#).is_ok());
     }
 }

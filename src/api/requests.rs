@@ -362,6 +362,17 @@ pub struct AnalysisCall {
     pub top: usize,
 }
 
+/// The query parameters a text `bot-move` reads itself, beside the text
+/// form's own.
+const TEXT_SHARED: &[&str] = &[
+    "level",
+    "seed",
+    "time_ms",
+    "max_depth",
+    "max_nodes",
+    "perspective",
+];
+
 impl BotMoveRequest {
     /// The bot call of a JSON body.
     pub fn from_json(bytes: &[u8]) -> Result<BotCall, ApiError> {
@@ -401,7 +412,7 @@ impl BotMoveRequest {
             request: BotRequest {
                 state: StateInput::Text {
                     body,
-                    params: TextParams::from_pairs(query),
+                    params: TextParams::from_pairs(query).with_shared(TEXT_SHARED),
                 },
                 level,
                 seed,

@@ -211,11 +211,13 @@ impl<G: Game> Erased<G> {
             .as_deref()
             .map(|text| Self::level(text, &request.budget_fields))
             .transpose()?;
+        let options = bot_options(&request.own_fields)?;
+        G::check_options(&options)?;
         Ok(BotSetup {
             level,
             params: BotParams {
                 seed: request.seed.unwrap_or_else(fresh_seed),
-                options: bot_options(&request.own_fields)?,
+                options,
             },
             budget_fields: request.budget_fields.clone(),
             perspective: Perspective::parse(request.perspective.as_deref(), G::info().sides)?,

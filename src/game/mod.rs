@@ -401,6 +401,14 @@ pub trait Bots: Rules {
         0
     }
 
+    /// Checks the values of a request's bot options once they are read,
+    /// before any work: a value of the right type that the game cannot use
+    /// (Halma's `clock` of 0 or of 1e308 seconds) is `invalid_option`
+    /// pointing at it. The default takes any.
+    fn check_options(_options: &Self::BotOptions) -> Result<(), GameError> {
+        Ok(())
+    }
+
     /// The bot: chooses a move at `level` within `budget`. The game is known
     /// not to be over, so there is at least one legal move.
     fn choose_move(

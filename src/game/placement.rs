@@ -11,7 +11,8 @@
 //! recommended level is the one the player is expected to score closest to
 //! the target against, the easier of two as close. Results with a date
 //! count less as they age ([`HALF_LIFE_DAYS`] before the newest), so a
-//! player who improves moves up.
+//! player who improves moves up; a date after today is refused, since it
+//! would make every other result old.
 
 use super::{GameError, NumberedLevelInfo};
 use rand::{Rng, SeedableRng};
@@ -85,7 +86,8 @@ pub struct PlayedGame {
     pub level: LevelNumber,
     /// How the game ended for the player.
     pub result: GameResult,
-    /// When it was played (`2026-11-26`); older results count less.
+    /// When it was played (`2026-11-26`), today at the latest (today in
+    /// the earliest time zone, UTC+14); older results count less.
     #[serde(default)]
     #[schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub date: Option<String>,
@@ -195,11 +197,37 @@ pub fn fit(observations: &[Observation], centre: f64) -> (f64, f64) {
 
 /// Places a player on the ladder `levels` (a game's numbered levels with
 /// their ratings) from `request`; `game` names the game in errors. An
-/// error points into the request body (`/results/3/level`).
+/// error points into the request body (`/results/3/level`). A result may
+/// be dated no later than today's date anywhere on Earth (see
+/// [`latest_day_now`]).
 pub fn place(
     game: &str,
     levels: &[NumberedLevelInfo],
     request: &PlacementRequest,
+) -> Result<Placement, GameError> {
+    place_by(game, levels, request, latest_day_now())
+}
+
+/// The latest date a result may carry, as days since 1970-01-01: today's
+/// date in the earliest time zone (UTC+14), so that a result a player
+/// dated with their own today is never refused, while a date after it has
+/// not come anywhere yet.
+pub fn latest_day_now() -> i64 {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs() as i64);
+    (seconds + 14 * 3600).div_euclid(86_400)
+}
+
+/// [`place`] with the latest date a result may carry given, as days since
+/// 1970-01-01: a result dated after it is `invalid_option` at its `date`
+/// (a date far ahead would make every other result old, and count for
+/// almost nothing).
+pub fn place_by(
+    game: &str,
+    levels: &[NumberedLevelInfo],
+    request: &PlacementRequest,
+    latest_day: i64,
 ) -> Result<Placement, GameError> {
     let rated: Vec<(u8, f64)> = levels
         .iter()
@@ -228,7 +256,7 @@ pub fn place(
             ),
         ));
     }
-    let observations = observations(game, &rated, &request.results)?;
+    let observations = observations(game, &rated, &request.results, latest_day)?;
     // The levels come lowest first, so the first rated one is level 1.
     let (rating, error) = fit(&observations, rated[0].1 + DEFAULT_RATING);
     let scores: Vec<ExpectedScore> = rated
@@ -270,16 +298,30 @@ fn observations(
     game: &str,
     rated: &[(u8, f64)],
     results: &[PlayedGame],
+    latest_day: i64,
 ) -> Result<Vec<Observation>, GameError> {
     let mut days = Vec::with_capacity(results.len());
     for (i, result) in results.iter().enumerate() {
         days.push(match &result.date {
-            Some(date) => Some(day_number(date).ok_or_else(|| {
-                GameError::invalid_option_at(
-                    format!("/results/{i}/date"),
-                    format!("date must be a calendar date YYYY-MM-DD such as \"2026-11-26\", not {date:?}"),
-                )
-            })?),
+            Some(date) => {
+                let pointer = format!("/results/{i}/date");
+                let day = day_number(date).ok_or_else(|| {
+                    GameError::invalid_option_at(
+                        &pointer,
+                        format!("date must be a calendar date YYYY-MM-DD such as \"2026-11-26\", not {date:?}"),
+                    )
+                })?;
+                if day > latest_day {
+                    return Err(GameError::invalid_option_at(
+                        pointer,
+                        format!(
+                            "date {date:?} is after today ({} in the earliest time zone, UTC+14): a result is dated the day it was played, at the latest today",
+                            date_of_day(latest_day)
+                        ),
+                    ));
+                }
+                Some(day)
+            }
             None => None,
         });
     }
@@ -370,6 +412,26 @@ fn day_number(date: &str) -> Option<i64> {
     let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     Some(era * 146_097 + day_of_era - 719_468)
+}
+
+/// The `YYYY-MM-DD` date of a day number (days since 1970-01-01): the
+/// inverse of [`day_number`] (H. Hinnant's civil-from-days).
+fn date_of_day(day: i64) -> String {
+    let z = day + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day_of_month = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day_of_month:02}")
 }
 
 /// What a simulation of placed players measured.

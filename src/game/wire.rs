@@ -16,26 +16,71 @@ use std::collections::BTreeMap;
 
 /// A text form's own query parameters (`to_move`, `camp_rule`, `ply`):
 /// what is left of the query once the API has read the fields every
-/// request shares (`level`, `seed`, the budget).
+/// request shares (`level`, `seed`, the budget), and the names of those
+/// shared fields, for an error that lists all a request takes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TextParams(BTreeMap<String, String>);
+pub struct TextParams {
+    /// The parameters left for the game.
+    params: BTreeMap<String, String>,
+    /// The names the API has read already.
+    shared: &'static [&'static str],
+}
 
 impl TextParams {
     /// The parameters from `(name, value)` pairs.
     pub fn from_pairs<K: Into<String>, V: Into<String>>(
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Self {
-        TextParams(
-            pairs
+        TextParams {
+            params: pairs
                 .into_iter()
                 .map(|(k, v)| (k.into(), v.into()))
                 .collect(),
-        )
+            shared: &[],
+        }
+    }
+
+    /// The same parameters, where the API has read the `shared` ones
+    /// already (the names an error lists beside the game's own).
+    pub fn with_shared(self, shared: &'static [&'static str]) -> Self {
+        TextParams { shared, ..self }
     }
 
     /// The value of parameter `name`, if the query has it.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
+        self.params.get(name).map(String::as_str)
+    }
+
+    /// Refuses every parameter that is not one of the text form's `own`:
+    /// a misspelt one (`levle=random`) would otherwise be ignored without
+    /// a word. The error (`invalid_option`) names each such parameter and
+    /// every name the request takes.
+    pub fn only(&self, own: &[&str]) -> Result<(), GameError> {
+        let unknown: Vec<&str> = self
+            .params
+            .keys()
+            .map(String::as_str)
+            .filter(|name| !own.contains(name))
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let taken: Vec<&str> = own.iter().chain(self.shared).copied().collect();
+        let quoted: Vec<String> = unknown.iter().map(|name| format!("'{name}'")).collect();
+        let (noun, verb) = if unknown.len() == 1 {
+            ("query parameter", "is")
+        } else {
+            ("query parameters", "are")
+        };
+        let takes = if taken.is_empty() {
+            "it takes no query parameters".to_string()
+        } else {
+            format!("it takes {}", taken.join(", "))
+        };
+        Err(GameError::invalid_option(format!(
+            "the {noun} {} {verb} not one this request takes: {takes}",
+            quoted.join(", ")
+        )))
     }
 }
 

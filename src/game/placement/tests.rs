@@ -173,3 +173,50 @@ fn simulated_players_are_covered_and_placed_within_ten_games() {
     assert!(simulated.coverage >= 0.9, "{simulated:?}");
     assert!(simulated.converged >= 0.9, "{simulated:?}");
 }
+
+#[test]
+fn day_numbers_turn_back_into_dates() {
+    for date in [
+        "1970-01-01",
+        "2000-02-29",
+        "2024-03-01",
+        "2026-12-31",
+        "9999-12-31",
+    ] {
+        assert_eq!(date_of_day(day_number(date).unwrap()), date);
+    }
+}
+
+#[test]
+fn a_result_dated_after_today_is_refused_at_its_date() {
+    let dated = |date: &str| PlayedGame {
+        level: LevelNumber::Number(3),
+        result: GameResult::Win,
+        date: Some(date.to_string()),
+    };
+    let request = |last: &str| PlacementRequest {
+        results: vec![dated("2026-11-20"), dated(last)],
+        target: None,
+    };
+    let today = day_number("2026-12-01").unwrap();
+    assert!(place_by("Test", &ladder(12, 160.0), &request("2026-12-01"), today).is_ok());
+    for future in ["2026-12-02", "9999-12-31"] {
+        match place_by("Test", &ladder(12, 160.0), &request(future), today) {
+            Err(GameError::InvalidOption {
+                pointer: Some(pointer),
+                detail,
+            }) => {
+                assert_eq!(pointer, "/results/1/date");
+                assert!(detail.contains("after today (2026-12-01"), "{detail}");
+            }
+            other => panic!("{future}: {other:?}"),
+        }
+    }
+    // Today anywhere on Earth is at least today in UTC.
+    let utc_today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+        / 86_400;
+    assert!((utc_today..=utc_today + 1).contains(&latest_day_now()));
+}

@@ -246,6 +246,7 @@ pub fn parse_board_text(text: &str, to_move: Color, ply: Option<u32>) -> Result<
 /// Reads a text request: the board in the body, `to_move` (required) and
 /// `ply` (optional) from the query.
 pub fn parse_text_request(body: &str, query: &TextParams) -> Result<State, GameError> {
+    query.only(&["to_move", "ply"])?;
     let to_move = match query.get("to_move") {
         Some(name) => Color::from_name(name).ok_or_else(|| {
             GameError::invalid_state_at(
@@ -272,6 +273,9 @@ pub fn parse_text_request(body: &str, query: &TextParams) -> Result<State, GameE
             }
         },
     };
+    if let Some(ply) = ply {
+        check_ply_parity(ply, to_move)?;
+    }
     parse_board_text(body, to_move, ply)
         .map_err(|detail| GameError::invalid_state_at("/board", detail))
 }

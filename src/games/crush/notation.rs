@@ -176,8 +176,8 @@ fn not_a_move(why: &str) -> GameError {
     ))
 }
 
-/// One cell of the object form: `"21"` or the number 21; an error points
-/// at the field.
+/// One cell of the object form: two digits as a string, `"21"` (a number
+/// is refused, as the rules page says); an error points at the field.
 fn cell_field(value: Option<&Value>, name: &str) -> Result<usize, GameError> {
     read_cell(value, name).map_err(|e| at_field(name, e))
 }

@@ -187,6 +187,11 @@ impl Bots for Halma {
             .sum()
     }
 
+    /// A clock's seconds must be above 0 and at most a day.
+    fn check_options(options: &HalmaOptions) -> Result<(), GameError> {
+        options.clock.as_ref().map_or(Ok(()), Clock::check)
+    }
+
     fn choose_move(
         state: &HalmaState,
         level: &LevelSpec<HalmaLevel>,
@@ -324,6 +329,7 @@ impl Codec for Halma {
         body: &str,
         query: &crate::game::TextParams,
     ) -> Result<TextRequest<HalmaState>, GameError> {
+        query.only(&["camp_rule"])?;
         let camp_rule = match query.get("camp_rule") {
             None => CampRule::Referee,
             Some(value) => state::parse_camp_rule(value).ok_or_else(|| {

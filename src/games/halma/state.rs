@@ -70,6 +70,39 @@ pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
     Ok(())
 }
 
+/// A position that no game reaches, as the field at fault (`"board"` or
+/// `"to_move"`) and why; `None` for one that some game reaches. Under the
+/// referee's camp rules a move that starts outside the mover's own camp
+/// may not end inside it, so only the moves of the side heading for a camp
+/// can fill it: the side that fills one has just moved and won, and the
+/// game ends there. So the side to move has never filled the camp it is
+/// heading for, and the two camps are never both filled. Under the basic
+/// camp rule a side may walk back into its own camp, the opponent's win
+/// may be completed for it, and both positions can be reached.
+pub fn unreachable(state: &HalmaState) -> Option<(&'static str, String)> {
+    if state.camp_rule() != CampRule::Referee {
+        return None;
+    }
+    let mover = state.to_move();
+    let other = mover.other();
+    let (mover_name, other_name) = (side_name(mover), side_name(other));
+    if state.has_won(mover) && state.has_won(other) {
+        return Some((
+            "board",
+            "both camps are filled, each with at least one piece of the side heading for it, so both sides have won: under the referee's camp rules only the side heading for a camp can fill it, by the move that wins the game, and the game ends at the first one".to_string(),
+        ));
+    }
+    if state.has_won(mover) {
+        return Some((
+            "to_move",
+            format!(
+                "{mover_name} has filled {other_name}'s camp, so it made the last move and won, and {other_name} must be to move: under the referee's camp rules {other_name}'s own moves cannot fill its camp"
+            ),
+        ));
+    }
+    None
+}
+
 /// Reads `"black"` or `"white"` (any case).
 pub fn parse_side(text: &str) -> Option<Side> {
     match text.to_ascii_lowercase().as_str() {
@@ -183,7 +216,11 @@ impl TryFrom<RawState> for HalmaState {
             )
         })?;
         let (ply, ply_limit) = plies_from_json(raw.ply.as_ref(), raw.ply_limit.as_ref())?;
-        Ok(HalmaState::from_parts(pieces, to_move, camp_rule).with_plies(ply, ply_limit))
+        let state = HalmaState::from_parts(pieces, to_move, camp_rule);
+        if let Some((field, detail)) = unreachable(&state) {
+            return Err(GameError::invalid_state_at(format!("/{field}"), detail));
+        }
+        Ok(state.with_plies(ply, ply_limit))
     }
 }
 

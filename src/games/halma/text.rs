@@ -1,11 +1,11 @@
 //! The course's `input.txt` / `output.txt` text contract.
 
 use super::board::{Bits, CampRule};
-use super::bots::{Clock, ClockMode};
+use super::bots::{Clock, ClockMode, MAX_TIME_LEFT_S};
 use super::movegen::HalmaMove;
 use super::notation::notation;
 use super::state::HalmaState;
-use super::state::{check_counts, parse_row};
+use super::state::{check_counts, parse_row, unreachable};
 use crate::game::{location, GameError, Side};
 
 /// A parsed `input.txt`: the position and the clock of the side to play.
@@ -46,10 +46,10 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
         other => return Err(bad(format!("line 2 is '{other}': expected WHITE or BLACK"))),
     };
     let time_left_s = match lines[2].trim().parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 => t,
+        Ok(t) if Clock::check_seconds(t).is_ok() => t,
         _ => {
             return Err(bad(format!(
-                "line 3 is '{}': expected the seconds of play time left, a number above 0",
+                "line 3 is '{}': expected the seconds of play time left, a number above 0 and at most {MAX_TIME_LEFT_S} (a day)",
                 lines[2].trim()
             )))
         }
@@ -66,8 +66,16 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
         })?;
     }
     check_counts(&pieces).map_err(bad)?;
+    let state = HalmaState::from_parts(pieces, to_move, camp_rule);
+    if let Some((field, detail)) = unreachable(&state) {
+        let place = match field {
+            "to_move" => "line 2",
+            _ => "the board",
+        };
+        return Err(bad(format!("{place}: {detail}")));
+    }
     Ok(LegacyInput {
-        state: HalmaState::from_parts(pieces, to_move, camp_rule),
+        state,
         clock: Clock { mode, time_left_s },
     })
 }

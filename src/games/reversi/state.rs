@@ -301,6 +301,7 @@ fn discs_from_lines(lines: &[&str]) -> Result<(u64, u64), LineError> {
 /// Parses the text form: 8 lines of `B`/`W`/`.` (CRLF and final newlines
 /// allowed) with `to_move` taken from the query (`?to_move=black`).
 pub fn parse_text(body: &str, query: &TextParams) -> Result<State, GameError> {
+    query.only(&["to_move"])?;
     let to_move = match query.get("to_move") {
         None => return Err(GameError::invalid_state(
             "the text form needs the side to move in the query: ?to_move=black or ?to_move=white",

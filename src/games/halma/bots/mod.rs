@@ -26,6 +26,11 @@ pub enum ClockMode {
     Game,
 }
 
+/// The most seconds a clock may hold: a day, far beyond any game's clock
+/// (the course's gives 300 s in all), and far inside what a
+/// [`Duration`] holds.
+pub const MAX_TIME_LEFT_S: f64 = 86_400.0;
+
 /// The `clock` field of a bot request, as the course's referee gave it in
 /// `input.txt`: `{"mode": "SINGLE"|"GAME", "time_left_s": seconds > 0}`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
@@ -46,8 +51,8 @@ struct RawClock {
     /// the game), in any case.
     #[schemars(regex(pattern = r"^([Ss][Ii][Nn][Gg][Ll][Ee]|[Gg][Aa][Mm][Ee])$"))]
     mode: String,
-    /// Seconds of play time left, more than 0.
-    #[schemars(range(min = 0.001))]
+    /// Seconds of play time left: more than 0, at most 86,400 (a day).
+    #[schemars(range(min = 0.001, max = 86_400.0))]
     time_left_s: f64,
 }
 
@@ -65,12 +70,6 @@ impl TryFrom<RawClock> for Clock {
                 ))
             }
         };
-        if !(raw.time_left_s.is_finite() && raw.time_left_s > 0.0) {
-            return Err(format!(
-                "clock.time_left_s is {}: expected a number of seconds above 0",
-                raw.time_left_s
-            ));
-        }
         Ok(Clock {
             mode,
             time_left_s: raw.time_left_s,
@@ -79,6 +78,24 @@ impl TryFrom<RawClock> for Clock {
 }
 
 impl Clock {
+    /// Whether the seconds are a time a bot can plan with: above 0 and at
+    /// most [`MAX_TIME_LEFT_S`]; the reason, in the request's terms, if not.
+    pub fn check_seconds(seconds: f64) -> Result<(), String> {
+        if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIME_LEFT_S {
+            return Ok(());
+        }
+        Err(format!(
+            "clock.time_left_s is {seconds}: expected the seconds of play time left, above 0 and at most {MAX_TIME_LEFT_S} (a day)"
+        ))
+    }
+
+    /// [`Clock::check_seconds`] of a request's clock, as the API answers
+    /// it: `invalid_option` at `/clock/time_left_s`.
+    pub fn check(&self) -> Result<(), GameError> {
+        Clock::check_seconds(self.time_left_s)
+            .map_err(|detail| GameError::invalid_option_at("/clock/time_left_s", detail))
+    }
+
     /// The JSON form, as requests carry it.
     pub fn to_json(self) -> Value {
         let mode = match self.mode {
@@ -141,7 +158,8 @@ pub fn time_for_move(state: &HalmaState, clock: Clock) -> Duration {
             share.min(left * 0.15)
         }
     };
-    Duration::from_secs_f64(seconds.max(0.0))
+    // A checked clock holds at most a day; any other is cut to that.
+    Duration::from_secs_f64(seconds.clamp(0.0, MAX_TIME_LEFT_S))
 }
 
 /// The legal moves in a seeded random order.

@@ -89,11 +89,27 @@ fn an_opponent_that_never_left_its_camp_cannot_block_the_win() {
 #[test]
 fn only_the_player_who_just_moved_wins() {
     // White's condition holds, but white is to move, so black moved last: no win.
+    // Black filled its own camp by walking back into it, which only the
+    // basic camp rule allows.
     let fixture = fixtures();
     let s = state_of(&fixture["examples"][0]);
     let after = Halma::apply(&s, &parse_move(&s, &json!("E 4,3 3,2")).unwrap());
     let mut json = Halma::state_to_json(&after);
     json["to_move"] = json!("white");
+    json["camp_rule"] = json!("basic");
     let flipped = Halma::state_from_json(&json).unwrap();
     assert!(!matches!(Halma::outcome(&flipped), Outcome::Win { .. }));
+    // Under the referee's rules no game reaches it: white would have won
+    // by its own move, and black moved after the game had ended.
+    json["camp_rule"] = json!("referee");
+    match Halma::state_from_json(&json) {
+        Err(GameError::InvalidState {
+            pointer: Some(pointer),
+            detail,
+        }) => {
+            assert_eq!(pointer, "/to_move");
+            assert!(detail.contains("white has filled black's camp"), "{detail}");
+        }
+        other => panic!("accepted: {other:?}"),
+    }
 }
