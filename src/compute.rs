@@ -1,21 +1,36 @@
-//! The bounded compute pool: every rules check and search runs here, never on
-//! the async runtime's threads.
+//! The bounded compute pools: every rules check and search runs on one,
+//! never on the async runtime's threads.
 //!
-//! A fixed set of worker threads takes jobs from one queue. Admission is a
-//! non-blocking try-acquire on a global budget of running + queued jobs: when
-//! it is full, [`ComputePool::run`] fails at once with [`ComputeError::Overloaded`]
-//! instead of letting latency grow without bound. Each job gets a [`StopFlag`]
-//! that is raised when the caller's future is dropped (the client went away),
-//! so a search stops within a few milliseconds and frees its worker.
+//! A pool is a fixed set of worker threads and a fair queue. Admission is a
+//! non-blocking check of a budget of running + queued jobs (and of the
+//! client's own limit, when it has one): when it is full,
+//! [`ComputePool::submit`] fails at once instead of letting latency grow
+//! without bound. Queued jobs wait in one queue per client, and the workers
+//! serve the clients in turn, one job each (round robin), so a client with a
+//! hundred queued jobs delays another client's one job by about one job.
+//! Each job gets a [`StopFlag`] that is raised when the caller's future is
+//! dropped (the client went away): a queued job leaves the queue at once and
+//! gives its place back; a running one stops within a few milliseconds and
+//! frees its worker.
+//!
+//! The server runs two pools, each its own lane: searches on one, the
+//! cheap rules calls on another, so a rules call never waits behind a search.
 
 use crate::game::StopFlag;
+use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use tokio::sync::oneshot;
+use std::time::{Duration, Instant};
+use tokio::sync::{oneshot, Notify};
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// A queued job: it computes, and gives back how to deliver its value,
+/// which the worker calls after it has given the job's place back (so the
+/// caller's next job is admitted as soon as it has this one's answer).
+type Job = Box<dyn FnOnce(&StopFlag) -> Deliver + Send + 'static>;
+
+/// Hands a job's value to its caller.
+type Deliver = Box<dyn FnOnce() + Send + 'static>;
 
 /// Why a job did not produce a value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,96 +43,233 @@ pub enum ComputeError {
         /// A hint for the `Retry-After` header, in seconds.
         retry_after_s: u64,
     },
+    /// The client already has as many jobs running or queued as its key allows.
+    #[error("the API key '{name}' already has {limit} searches running or queued, its limit; wait for one to end")]
+    ClientLimit {
+        /// The key's name.
+        name: String,
+        /// Its limit of searches running or queued at once.
+        limit: usize,
+    },
+    /// The pool is shutting down and takes no more work.
+    #[error("the service is shutting down")]
+    ShuttingDown,
     /// The job panicked; the worker survived.
     #[error("the computation failed unexpectedly: {0}")]
     Panicked(String),
 }
 
-/// Counters shared by the pool handle, its workers and admission permits.
-struct Load {
-    /// Jobs admitted and not yet finished (queued + running).
-    admitted: AtomicUsize,
-    /// Jobs a worker is executing.
-    running: AtomicUsize,
-    /// The gauges they are published to (registered once: looking a metric
-    /// up by name on every job was a measurable share of a cheap request).
+/// Who a job is for: the queue it waits in, the class its metrics count it
+/// under, and the client's own limit on jobs at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Client {
+    /// The identity the fair queue serves in turn (an API key's name, a
+    /// peer address, or the value of a trusted proxy's header).
+    id: Arc<str>,
+    /// The metric label: a key's name, or `anonymous` (a closed set).
+    class: Arc<str>,
+    /// The most jobs this client may have running or queued at once.
+    limit: Option<usize>,
+}
+
+/// The class of clients without an API key.
+pub const ANONYMOUS: &str = "anonymous";
+
+impl Client {
+    /// A client known by its API key's name, with the key's limit on
+    /// searches at once, if it has one.
+    pub fn keyed(name: &str, limit: Option<usize>) -> Client {
+        Client {
+            id: format!("key:{name}").into(),
+            class: name.into(),
+            limit,
+        }
+    }
+
+    /// A client without a key, known by `identity` (a peer address or a
+    /// proxy's header value).
+    pub fn anonymous(identity: &str) -> Client {
+        Client {
+            id: format!("anon:{identity}").into(),
+            class: ANONYMOUS.into(),
+            limit: None,
+        }
+    }
+
+    /// The server itself (tests, and work nobody asked for over HTTP).
+    pub fn local() -> Client {
+        Client::anonymous("local")
+    }
+
+    /// The fair queue's identity of this client.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The metrics' class of this client.
+    pub fn class(&self) -> &str {
+        &self.class
+    }
+
+    /// The client's own limit on jobs at once.
+    pub fn limit(&self) -> Option<usize> {
+        self.limit
+    }
+
+    /// The same client with its own limit on jobs at once set to `limit`.
+    pub fn with_limit(mut self, limit: Option<usize>) -> Client {
+        self.limit = limit;
+        self
+    }
+}
+
+/// A queued job and how to find it again.
+struct Queued {
+    id: u64,
+    job: Job,
+    stop: StopFlag,
+    queued_at: Instant,
+}
+
+/// What the pool's lock guards.
+#[derive(Default)]
+struct State {
+    /// Clients with queued jobs, in the order they are served.
+    turns: VecDeque<Arc<str>>,
+    /// Each client's queued jobs, oldest first.
+    queued: HashMap<Arc<str>, VecDeque<Queued>>,
+    /// Jobs admitted and not finished (queued + running), in all and per client.
+    admitted: usize,
+    admitted_by: HashMap<Arc<str>, usize>,
+    /// The stop flags of the jobs running now, by job id.
+    running: HashMap<u64, StopFlag>,
+    next_id: u64,
+    closed: bool,
+}
+
+impl State {
+    fn queued_len(&self) -> usize {
+        self.admitted - self.running.len()
+    }
+
+    /// Gives back the places of a finished or withdrawn job of `client`.
+    fn release(&mut self, client: &Arc<str>) {
+        self.admitted -= 1;
+        if let Some(count) = self.admitted_by.get_mut(client) {
+            *count -= 1;
+            if *count == 0 {
+                self.admitted_by.remove(client);
+            }
+        }
+    }
+
+    /// The next job in turn: the first queued job of the client whose turn
+    /// it is, who then goes to the back of the line if it has more.
+    fn next_job(&mut self) -> Option<(Arc<str>, Queued)> {
+        let client = self.turns.pop_front()?;
+        let jobs = self.queued.get_mut(&client)?;
+        let job = jobs.pop_front()?;
+        if jobs.is_empty() {
+            self.queued.remove(&client);
+        } else {
+            self.turns.push_back(client.clone());
+        }
+        Some((client, job))
+    }
+
+    /// Takes a queued job out of the line, if it is still there.
+    fn withdraw(&mut self, client: &Arc<str>, id: u64) -> Option<Queued> {
+        let jobs = self.queued.get_mut(client)?;
+        let at = jobs.iter().position(|job| job.id == id)?;
+        let job = jobs.remove(at);
+        if jobs.is_empty() {
+            self.queued.remove(client);
+            self.turns.retain(|c| c != client);
+        }
+        job
+    }
+}
+
+/// What the pool handle, its workers and the callers' guards share.
+struct Shared {
+    lane: &'static str,
+    capacity: usize,
+    state: Mutex<State>,
+    /// Wakes a worker when a job is queued or the pool closes.
+    work: Condvar,
+    /// Wakes callers waiting for a place when one is given back.
+    freed: Notify,
     queue_gauge: metrics::Gauge,
     running_gauge: metrics::Gauge,
 }
 
-impl Load {
-    fn new() -> Self {
-        Load {
-            admitted: AtomicUsize::new(0),
-            running: AtomicUsize::new(0),
-            queue_gauge: metrics::gauge!("gamebot_compute_queue_depth"),
-            running_gauge: metrics::gauge!("gamebot_compute_running"),
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A job runs outside the lock, so a poisoned lock means a bug in
+        // this module; its data is still consistent enough to go on.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn publish(&self, state: &State) {
+        self.queue_gauge.set(state.queued_len() as f64);
+        self.running_gauge.set(state.running.len() as f64);
+    }
+
+    /// Gives back a job's places and wakes anyone waiting for one.
+    fn finish(&self, client: &Arc<str>, id: Option<u64>) {
+        let mut state = self.lock();
+        if let Some(id) = id {
+            state.running.remove(&id);
         }
-    }
-
-    fn publish(&self) {
-        let admitted = self.admitted.load(Ordering::Relaxed);
-        let running = self.running.load(Ordering::Relaxed);
-        self.queue_gauge
-            .set(admitted.saturating_sub(running) as f64);
-        self.running_gauge.set(running as f64);
+        state.release(client);
+        self.publish(&state);
+        drop(state);
+        self.freed.notify_waiters();
     }
 }
 
-/// A place in the admission budget, released when the job finishes or is dropped.
-struct Permit(Arc<Load>);
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        self.0.admitted.fetch_sub(1, Ordering::AcqRel);
-        self.0.publish();
-    }
-}
-
-/// Raises the stop flag when dropped: held by the waiting caller, so that a
-/// dropped request future cancels its job.
-struct CancelOnDrop(StopFlag);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.raise();
-    }
-}
-
-/// A fixed pool of compute threads with bounded, non-blocking admission.
+/// A fixed pool of compute threads with bounded, non-blocking, fair admission.
 pub struct ComputePool {
-    sender: Option<crossbeam_channel::Sender<Job>>,
+    shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
-    capacity: usize,
-    load: Arc<Load>,
 }
 
 impl ComputePool {
-    /// A pool of `workers` threads (at least 1) admitting at most `queue` jobs beyond them.
+    /// A search pool of `workers` threads (at least 1) admitting at most
+    /// `queue` jobs beyond them.
     pub fn new(workers: usize, queue: usize) -> Self {
+        ComputePool::lane("search", workers, queue)
+    }
+
+    /// A pool for the lane named `lane` (its metrics' label) of `workers`
+    /// threads (at least 1) admitting at most `queue` jobs beyond them.
+    pub fn lane(lane: &'static str, workers: usize, queue: usize) -> Self {
         let workers = workers.max(1);
-        let (sender, receiver) = crossbeam_channel::unbounded::<Job>();
+        let shared = Arc::new(Shared {
+            lane,
+            capacity: workers + queue,
+            state: Mutex::new(State::default()),
+            work: Condvar::new(),
+            freed: Notify::new(),
+            queue_gauge: metrics::gauge!("gamebot_compute_queue_depth", "lane" => lane),
+            running_gauge: metrics::gauge!("gamebot_compute_running", "lane" => lane),
+        });
+        shared.publish(&shared.lock());
         let handles = (0..workers)
             .map(|i| {
-                let receiver = receiver.clone();
+                let shared = shared.clone();
                 std::thread::Builder::new()
-                    .name(format!("gamebot-compute-{i}"))
+                    .name(format!("gamebot-{lane}-{i}"))
                     .stack_size(16 << 20)
-                    .spawn(move || {
-                        for job in receiver {
-                            job();
-                        }
-                    })
+                    .spawn(move || work(&shared))
                     .expect("the OS refused to start a compute thread")
             })
             .collect();
-        let load = Arc::new(Load::new());
-        load.publish();
         ComputePool {
-            sender: Some(sender),
+            shared,
             workers: handles,
-            capacity: workers + queue,
-            load,
         }
     }
 
@@ -126,100 +278,264 @@ impl ComputePool {
         self.workers.len()
     }
 
+    /// The most jobs running and queued at once.
+    pub fn capacity(&self) -> usize {
+        self.shared.capacity
+    }
+
     /// Jobs admitted and not finished (queued + running).
     pub fn admitted(&self) -> usize {
-        self.load.admitted.load(Ordering::Relaxed)
+        self.shared.lock().admitted
     }
 
     /// Jobs being executed right now.
     pub fn running(&self) -> usize {
-        self.load.running.load(Ordering::Relaxed)
+        self.shared.lock().running.len()
     }
 
-    fn try_admit(&self) -> Option<Permit> {
-        let admitted = &self.load.admitted;
-        let mut current = admitted.load(Ordering::Acquire);
+    /// Jobs waiting for a worker.
+    pub fn queued(&self) -> usize {
+        self.shared.lock().queued_len()
+    }
+
+    /// Runs `job` on a worker for `client` and waits for its value without
+    /// blocking the runtime.
+    ///
+    /// Fails at once when the admission budget (or the client's own limit)
+    /// is full. If the returned future is dropped before the job ends, the
+    /// job's stop flag is raised (and a job that has not started yet leaves
+    /// the queue at once).
+    pub async fn run<T, F>(&self, client: &Client, job: F) -> Result<T, ComputeError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> T + Send + 'static,
+    {
+        self.submit(client, job)?.await
+    }
+
+    /// Admits `job` now (or fails) and queues it; the returned future waits
+    /// for its value, and dropping it cancels the job as for
+    /// [`ComputePool::run`]. For a caller that must know it was admitted
+    /// before it answers (a stream's headers).
+    pub fn submit<T, F>(&self, client: &Client, job: F) -> Result<Pending<T>, ComputeError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> T + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let task: Job = Box::new(move |stop| {
+            let result = catch_unwind(AssertUnwindSafe(|| job(stop)));
+            Box::new(move || {
+                let _ = reply.send(result.map_err(panic_message));
+            })
+        });
+        let ticket = self.enqueue(client, task)?;
+        Ok(Pending { answer, ticket })
+    }
+
+    /// [`ComputePool::submit`], waiting for a place while the pool or the
+    /// client's limit is full instead of failing (for the later parts of a
+    /// request already admitted, such as a review's next positions).
+    pub async fn submit_waiting<T, F>(
+        &self,
+        client: &Client,
+        job: F,
+    ) -> Result<Pending<T>, ComputeError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> T + Send + 'static,
+    {
+        let job = Arc::new(Mutex::new(Some(job)));
         loop {
-            if current >= self.capacity {
-                return None;
-            }
-            match admitted.compare_exchange_weak(
-                current,
-                current + 1,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => {
-                    self.load.publish();
-                    return Some(Permit(self.load.clone()));
+            let freed = self.shared.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            let attempt = job.clone();
+            // Only an admitted attempt runs, so the job is there to take.
+            let result = self.submit(client, move |stop| {
+                let job = attempt
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .take()
+                    .expect("only the admitted attempt runs the job");
+                job(stop)
+            });
+            match result {
+                Err(ComputeError::Overloaded { .. } | ComputeError::ClientLimit { .. }) => {
+                    // A place given back wakes us; the timeout covers a
+                    // place freed between the attempt and the wait.
+                    let _ = tokio::time::timeout(Duration::from_millis(50), freed).await;
                 }
-                Err(actual) => current = actual,
+                other => return other,
             }
         }
     }
 
-    /// Runs `job` on a worker and waits for its value without blocking the runtime.
-    ///
-    /// Fails at once with `Overloaded` when the admission budget is full. If the
-    /// returned future is dropped before the job ends, the job's stop flag is
-    /// raised (and a job that has not started yet is skipped).
-    pub async fn run<T, F>(&self, job: F) -> Result<T, ComputeError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&StopFlag) -> T + Send + 'static,
-    {
-        self.submit(job)?.await
-    }
-
-    /// Admits `job` now (or fails with `Overloaded`) and queues it; the
-    /// returned future waits for its value, and dropping it cancels the job
-    /// as for [`ComputePool::run`]. For a caller that must know it was
-    /// admitted before it answers (a stream's headers).
-    pub fn submit<T, F>(&self, job: F) -> Result<Pending<T>, ComputeError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&StopFlag) -> T + Send + 'static,
-    {
-        let Some(permit) = self.try_admit() else {
-            metrics::counter!("gamebot_compute_rejected_total").increment(1);
+    /// Queues `task` for `client` if the budgets allow it.
+    fn enqueue(&self, client: &Client, task: Job) -> Result<Ticket, ComputeError> {
+        let shared = &self.shared;
+        let mut state = shared.lock();
+        if state.closed {
+            return Err(ComputeError::ShuttingDown);
+        }
+        let of_client = state.admitted_by.get(&client.id).copied().unwrap_or(0);
+        if let Some(limit) = client.limit.filter(|&limit| of_client >= limit) {
+            drop(state);
+            count_job(shared.lane, client, "limited");
+            return Err(ComputeError::ClientLimit {
+                name: client.class.to_string(),
+                limit,
+            });
+        }
+        if state.admitted >= shared.capacity {
+            drop(state);
+            count_job(shared.lane, client, "refused");
+            metrics::counter!("gamebot_compute_rejected_total", "lane" => shared.lane).increment(1);
             return Err(ComputeError::Overloaded {
-                capacity: self.capacity,
+                capacity: shared.capacity,
                 retry_after_s: 1,
             });
-        };
-        let stop = StopFlag::new();
-        let cancel = CancelOnDrop(stop.clone());
-        let (reply, answer) = oneshot::channel();
-        let load = self.load.clone();
-        let task: Job = Box::new(move || {
-            if stop.is_raised() {
-                return;
-            }
-            load.running.fetch_add(1, Ordering::AcqRel);
-            load.publish();
-            let result = catch_unwind(AssertUnwindSafe(|| job(&stop)));
-            load.running.fetch_sub(1, Ordering::AcqRel);
-            // Free the slot before answering, so the caller's next job is admitted.
-            drop(permit);
-            let _ = reply.send(result.map_err(panic_message));
-        });
-        let sender = self.sender.as_ref().expect("the pool is running");
-        if sender.send(task).is_err() {
-            return Err(ComputeError::Panicked(
-                "the compute pool has stopped".into(),
-            ));
         }
-        Ok(Pending {
-            answer,
-            _cancel: cancel,
+        state.next_id += 1;
+        let id = state.next_id;
+        state.admitted += 1;
+        *state.admitted_by.entry(client.id.clone()).or_insert(0) += 1;
+        let stop = StopFlag::new();
+        let queued = Queued {
+            id,
+            job: task,
+            stop: stop.clone(),
+            queued_at: Instant::now(),
+        };
+        if !state.queued.contains_key(&client.id) {
+            state.turns.push_back(client.id.clone());
+        }
+        state
+            .queued
+            .entry(client.id.clone())
+            .or_default()
+            .push_back(queued);
+        shared.publish(&state);
+        drop(state);
+        shared.work.notify_one();
+        count_job(shared.lane, client, "admitted");
+        Ok(Ticket {
+            shared: shared.clone(),
+            client: client.id.clone(),
+            id,
+            stop,
         })
+    }
+
+    /// Stops taking work: queued jobs are dropped (their callers are told
+    /// the pool stopped) and running ones are asked to stop, so that the
+    /// workers are free soon and the pool can be dropped without waiting
+    /// for long searches.
+    pub fn close(&self) {
+        let shared = &self.shared;
+        let mut state = shared.lock();
+        state.closed = true;
+        let clients: Vec<Arc<str>> = state.queued.keys().cloned().collect();
+        let mut dropped = Vec::new();
+        for client in clients {
+            if let Some(jobs) = state.queued.remove(&client) {
+                for job in jobs {
+                    state.release(&client);
+                    dropped.push(job);
+                }
+            }
+        }
+        state.turns.clear();
+        for stop in state.running.values() {
+            stop.raise();
+        }
+        shared.publish(&state);
+        drop(state);
+        // Dropped outside the lock: each drop closes a caller's channel.
+        drop(dropped);
+        shared.work.notify_all();
+        shared.freed.notify_waiters();
     }
 }
 
-/// A job admitted to the pool: resolves to its value; dropped, it cancels the job.
+/// A worker: takes the next job in turn and runs it, until the pool closes.
+fn work(shared: &Shared) {
+    loop {
+        let (client, queued) = {
+            let mut state = shared.lock();
+            loop {
+                if let Some(next) = state.next_job() {
+                    state.running.insert(next.1.id, next.1.stop.clone());
+                    shared.publish(&state);
+                    break next;
+                }
+                if state.closed {
+                    return;
+                }
+                state = shared
+                    .work
+                    .wait(state)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
+        };
+        metrics::histogram!("gamebot_compute_wait_seconds", "lane" => shared.lane)
+            .record(queued.queued_at.elapsed().as_secs_f64());
+        let Queued { id, job, stop, .. } = queued;
+        let deliver = (!stop.is_raised()).then(|| job(&stop));
+        shared.finish(&client, Some(id));
+        if let Some(deliver) = deliver {
+            deliver();
+        }
+    }
+}
+
+/// Counts a job's admission by lane, client class and result.
+fn count_job(lane: &'static str, client: &Client, result: &'static str) {
+    metrics::counter!(
+        "gamebot_compute_jobs_total",
+        "lane" => lane,
+        "class" => client.class.to_string(),
+        "result" => result
+    )
+    .increment(1);
+}
+
+/// A caller's hold on an admitted job: dropped, it takes the job out of
+/// the queue (giving its place back at once) or, if it is running, raises
+/// its stop flag.
+struct Ticket {
+    shared: Arc<Shared>,
+    client: Arc<str>,
+    id: u64,
+    stop: StopFlag,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.stop.raise();
+        let mut state = self.shared.lock();
+        let Some(withdrawn) = state.withdraw(&self.client, self.id) else {
+            return;
+        };
+        state.release(&self.client);
+        self.shared.publish(&state);
+        drop(state);
+        drop(withdrawn);
+        self.shared.freed.notify_waiters();
+    }
+}
+
+/// A job admitted to a pool: resolves to its value; dropped, it cancels the job.
 pub struct Pending<T> {
     answer: oneshot::Receiver<Result<T, String>>,
-    _cancel: CancelOnDrop,
+    ticket: Ticket,
+}
+
+impl<T> Pending<T> {
+    /// The stop flag of the job, raised when the job is cancelled.
+    pub fn stop_flag(&self) -> &StopFlag {
+        &self.ticket.stop
+    }
 }
 
 impl<T> std::future::Future for Pending<T> {
@@ -229,11 +545,13 @@ impl<T> std::future::Future for Pending<T> {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Self::Output> {
+        let closed = self.ticket.shared.lock().closed;
         std::pin::Pin::new(&mut self.answer)
             .poll(cx)
             .map(|answer| match answer {
                 Ok(Ok(value)) => Ok(value),
                 Ok(Err(message)) => Err(ComputeError::Panicked(message)),
+                Err(_) if closed => Err(ComputeError::ShuttingDown),
                 Err(_) => Err(ComputeError::Panicked(
                     "the job ended without an answer".into(),
                 )),
@@ -241,86 +559,11 @@ impl<T> std::future::Future for Pending<T> {
     }
 }
 
-/// The results of [`ComputePool::run_each`], arriving as each finishes, with
-/// its index. Dropping it cancels what has not run yet and raises the stop
-/// flag of what is running.
-pub struct Batch<T> {
-    /// `(index, value)` as each job ends; a panicked job's value is its message.
-    pub results: tokio::sync::mpsc::UnboundedReceiver<(usize, Result<T, String>)>,
-    _cancel: CancelOnDrop,
-}
-
-impl ComputePool {
-    /// Runs `job` for every index in `0..count`, at most `slots` at a time
-    /// (each on a worker of its own), admitted as one job of `slots` places:
-    /// all of them or, with [`ComputeError::Overloaded`], none. Each place
-    /// takes the next index until none is left or the batch is dropped.
-    pub fn run_each<T, F>(
-        &self,
-        slots: usize,
-        count: usize,
-        job: F,
-    ) -> Result<Batch<T>, ComputeError>
-    where
-        T: Send + 'static,
-        F: Fn(usize, &StopFlag) -> T + Send + Sync + 'static,
-    {
-        let slots = slots.clamp(1, count.max(1));
-        let mut permits = Vec::with_capacity(slots);
-        for _ in 0..slots {
-            match self.try_admit() {
-                Some(permit) => permits.push(permit),
-                None => {
-                    metrics::counter!("gamebot_compute_rejected_total").increment(1);
-                    return Err(ComputeError::Overloaded {
-                        capacity: self.capacity,
-                        retry_after_s: 1,
-                    });
-                }
-            }
-        }
-        let stop = StopFlag::new();
-        let (sender, results) = tokio::sync::mpsc::unbounded_channel();
-        let next = Arc::new(AtomicUsize::new(0));
-        let job = Arc::new(job);
-        let queue = self.sender.as_ref().expect("the pool is running");
-        for permit in permits {
-            let (stop, sender, next, job) =
-                (stop.clone(), sender.clone(), next.clone(), job.clone());
-            let load = self.load.clone();
-            let task: Job = Box::new(move || {
-                load.running.fetch_add(1, Ordering::AcqRel);
-                load.publish();
-                while !stop.is_raised() {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= count {
-                        break;
-                    }
-                    let result = catch_unwind(AssertUnwindSafe(|| job(index, &stop)));
-                    if sender.send((index, result.map_err(panic_message))).is_err() {
-                        break;
-                    }
-                }
-                load.running.fetch_sub(1, Ordering::AcqRel);
-                drop(permit);
-            });
-            if queue.send(task).is_err() {
-                return Err(ComputeError::Panicked(
-                    "the compute pool has stopped".into(),
-                ));
-            }
-        }
-        Ok(Batch {
-            results,
-            _cancel: CancelOnDrop(stop),
-        })
-    }
-}
-
 impl Drop for ComputePool {
-    /// Closes the queue and waits for the workers to finish what they hold.
+    /// Closes the pool and waits for the workers to finish what they hold
+    /// (asked to stop, they end within a few milliseconds).
     fn drop(&mut self) {
-        self.sender.take();
+        self.close();
         for worker in self.workers.drain(..) {
             let _ = worker.join();
         }
@@ -338,84 +581,4 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::{Duration, Instant};
-
-    /// A job that spins until stopped or until `limit` passes; returns whether it was stopped.
-    fn spin(stop: &StopFlag, limit: Duration) -> bool {
-        let start = Instant::now();
-        while start.elapsed() < limit {
-            if stop.is_raised() {
-                return true;
-            }
-            std::hint::spin_loop();
-        }
-        false
-    }
-
-    #[tokio::test]
-    async fn runs_a_job_and_returns_its_value() {
-        let pool = ComputePool::new(1, 0);
-        assert_eq!(pool.run(|_| 6 * 7).await, Ok(42));
-        assert_eq!(pool.admitted(), 0);
-    }
-
-    #[tokio::test]
-    async fn a_full_pool_refuses_at_once() {
-        let pool = Arc::new(ComputePool::new(1, 1));
-        let (a, b) = (pool.clone(), pool.clone());
-        let first =
-            tokio::spawn(async move { a.run(|s| spin(s, Duration::from_millis(300))).await });
-        let second =
-            tokio::spawn(async move { b.run(|s| spin(s, Duration::from_millis(300))).await });
-        while pool.admitted() < 2 {
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        let refused = pool.run(|_| ()).await;
-        assert!(matches!(
-            refused,
-            Err(ComputeError::Overloaded { capacity: 2, .. })
-        ));
-        assert!(first.await.unwrap().is_ok());
-        assert!(second.await.unwrap().is_ok());
-        assert_eq!(pool.admitted(), 0);
-    }
-
-    #[tokio::test]
-    async fn dropping_the_caller_stops_the_job_and_frees_the_worker() {
-        let pool = Arc::new(ComputePool::new(1, 0));
-        let stopped = Arc::new(std::sync::Mutex::new(None));
-        let (runner, flag) = (pool.clone(), stopped.clone());
-        let waiting = tokio::spawn(async move {
-            runner
-                .run(move |s| {
-                    let was_stopped = spin(s, Duration::from_secs(30));
-                    *flag.lock().unwrap() = Some(was_stopped);
-                })
-                .await
-        });
-        while pool.running() == 0 {
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        waiting.abort();
-        let dropped_at = Instant::now();
-        while pool.admitted() > 0 {
-            assert!(
-                dropped_at.elapsed() < Duration::from_secs(5),
-                "job never stopped"
-            );
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        assert_eq!(*stopped.lock().unwrap(), Some(true));
-        assert_eq!(pool.run(|_| "next").await, Ok("next"));
-    }
-
-    #[tokio::test]
-    async fn a_panicking_job_is_reported_and_the_worker_survives() {
-        let pool = ComputePool::new(1, 0);
-        let result: Result<(), _> = pool.run(|_| panic!("boom")).await;
-        assert_eq!(result, Err(ComputeError::Panicked("boom".into())));
-        assert_eq!(pool.run(|_| 1).await, Ok(1));
-    }
-}
+mod tests;

@@ -1,6 +1,7 @@
 //! Settings of the `serve` command: flags, environment variables, embedded defaults.
 
 use crate::search::memory::DEFAULT_TABLE_MB;
+use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
 
@@ -28,6 +29,37 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
 
 /// Time a client has to send a request body, in milliseconds, by default.
 pub const DEFAULT_BODY_TIMEOUT_MS: u64 = 10_000;
+
+/// Rules workers (new, legal-moves, play, replay), by default.
+pub const DEFAULT_RULES_WORKERS: usize = 2;
+
+/// Rules jobs that may wait for a rules worker, by default.
+pub const DEFAULT_RULES_QUEUE: usize = 256;
+
+/// A review's whole work (positions × time per position), in milliseconds
+/// of one worker, by default.
+pub const DEFAULT_MAX_REVIEW_MS: u64 = 120_000;
+
+/// Time a new connection has to send its first request's headers (and a
+/// request its headers), in milliseconds, by default.
+pub const DEFAULT_HEADER_TIMEOUT_MS: u64 = 10_000;
+
+/// Time a connection may stay open with no request in flight, by default.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
+
+/// Time a client may leave its answer unread before it is dropped, by default.
+pub const DEFAULT_WRITE_TIMEOUT_MS: u64 = 15_000;
+
+/// Connections open at once on the API address, by default (and never more
+/// than the process's file descriptor limit allows, less a reserve).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+/// Time the server keeps answering after SIGTERM, with `/readyz` at 503,
+/// before it closes its listener, by default (none).
+pub const DEFAULT_DRAIN_DELAY_MS: u64 = 0;
+
+/// Time requests in flight have to finish once the listener is closed, by default.
+pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 30;
 
 /// The largest `table_mb` accepted (64 GiB per worker).
 pub const MAX_TABLE_MB: u64 = 1 << 16;
@@ -110,6 +142,68 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_API_KEYS_FILE")]
     pub api_keys_file: Option<std::path::PathBuf>,
 
+    /// Workers of the rules lane, where `new`, `legal-moves`, `play` and
+    /// `replay` run, apart from the searches so that they never wait behind one.
+    #[arg(long, env = "GAMEBOT_RULES_WORKERS", default_value_t = DEFAULT_RULES_WORKERS,
+          value_parser = clap::value_parser!(u64).range(1..=256).map(|n| n as usize))]
+    pub rules_workers: usize,
+
+    /// Rules jobs that may wait for a rules worker; more get 503.
+    #[arg(long, env = "GAMEBOT_RULES_QUEUE", default_value_t = DEFAULT_RULES_QUEUE)]
+    pub rules_queue: usize,
+
+    /// The most work one review may take, in milliseconds of one worker:
+    /// its positions × its time per position. A longer review is given less
+    /// time per position and says so (`budget.clamped`, `Warning`).
+    #[arg(long, env = "GAMEBOT_MAX_REVIEW_MS", default_value_t = DEFAULT_MAX_REVIEW_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_review_ms: u64,
+
+    /// A header set by a trusted proxy in front of the server that names
+    /// the client (`x-forwarded-for`, `x-real-ip`): clients without an API
+    /// key are then told apart by its value (its first address) instead of
+    /// the peer address, for the fair queue. Only set it behind a proxy
+    /// that overwrites the header [default: none, the peer address].
+    #[arg(long, env = "GAMEBOT_CLIENT_HEADER")]
+    pub client_header: Option<axum::http::HeaderName>,
+
+    /// Time a connection has to send its request headers, counted from
+    /// when it opens for its first request; a silent socket is closed then.
+    #[arg(long, env = "GAMEBOT_HEADER_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_ms: u64,
+
+    /// Time an HTTP/1.1 or HTTP/2 connection may stay open with no request
+    /// in flight before the server closes it.
+    #[arg(long, env = "GAMEBOT_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_ms: u64,
+
+    /// Time a client may take no bytes of its answer before the server
+    /// drops the connection and frees the answer.
+    #[arg(long, env = "GAMEBOT_WRITE_TIMEOUT_MS", default_value_t = DEFAULT_WRITE_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub write_timeout_ms: u64,
+
+    /// Connections open at once on the API address; more are closed as
+    /// they arrive (health, readiness and metrics on `--admin-bind` have
+    /// their own). Never more than the file descriptor limit less a reserve.
+    #[arg(long, env = "GAMEBOT_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000).map(|n| n as usize))]
+    pub max_connections: usize,
+
+    /// After SIGTERM, time to keep serving with `/readyz` at 503 before the
+    /// listener closes, so that load balancers stop sending traffic first
+    /// (Kubernetes' preStop); in milliseconds.
+    #[arg(long, env = "GAMEBOT_DRAIN_DELAY_MS", default_value_t = DEFAULT_DRAIN_DELAY_MS)]
+    pub drain_delay_ms: u64,
+
+    /// After the listener closes, time requests in flight have to finish,
+    /// in seconds; the process then exits whatever is left. A second
+    /// SIGTERM or SIGINT exits at once.
+    #[arg(long, env = "GAMEBOT_SHUTDOWN_GRACE_S", default_value_t = DEFAULT_SHUTDOWN_GRACE_S)]
+    pub shutdown_grace_s: u64,
+
     /// Log format.
     #[arg(long, env = "GAMEBOT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
     pub log_format: LogFormat,
@@ -141,6 +235,16 @@ impl Default for ServeConfig {
             table_mb: DEFAULT_TABLE_MB,
             cache_mb: DEFAULT_CACHE_MB,
             api_keys_file: None,
+            rules_workers: DEFAULT_RULES_WORKERS,
+            rules_queue: DEFAULT_RULES_QUEUE,
+            max_review_ms: DEFAULT_MAX_REVIEW_MS,
+            client_header: None,
+            header_timeout_ms: DEFAULT_HEADER_TIMEOUT_MS,
+            idle_timeout_ms: DEFAULT_IDLE_TIMEOUT_MS,
+            write_timeout_ms: DEFAULT_WRITE_TIMEOUT_MS,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            drain_delay_ms: DEFAULT_DRAIN_DELAY_MS,
+            shutdown_grace_s: DEFAULT_SHUTDOWN_GRACE_S,
             log_format: LogFormat::Pretty,
             cors_origins: Vec::new(),
         }

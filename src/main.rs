@@ -103,7 +103,7 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         .enable_all()
         .build()
         .map_err(|error| in_context(error, "cannot start the async runtime"))?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|error| in_context(error, &format!("cannot listen on {addr}")))?;
@@ -127,7 +127,11 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         }
         api::serve_with_admin(listener, admin, state, api::shutdown_signal()).await;
         Ok(())
-    })
+    });
+    // What the grace period left (a connection's task, a stalled write)
+    // is not waited for: the process ends now.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    served
 }
 
 /// `error`, its message led by what was being done.

@@ -468,7 +468,7 @@ async fn moves_in_a_finished_game_are_409() {
 }
 
 #[tokio::test]
-async fn a_full_pool_answers_503_with_retry_after() {
+async fn a_full_pool_answers_503_with_retry_after_and_rules_calls_go_on() {
     let state = AppState::new(ServeConfig {
         workers: Some(1),
         queue: 0,
@@ -491,8 +491,8 @@ async fn a_full_pool_answers_503_with_retry_after() {
     }
     let refused = post_json(
         &app,
-        "/v1/games/reversi/legal-moves",
-        &json!({"state": start()}),
+        "/v1/games/reversi/bot-move",
+        &json!({"state": start(), "level": "random"}),
     )
     .await;
     assert_eq!(
@@ -500,6 +500,18 @@ async fn a_full_pool_answers_503_with_retry_after() {
         (StatusCode::SERVICE_UNAVAILABLE, "overloaded")
     );
     assert_eq!(refused.headers.get("retry-after").unwrap(), "1");
+    // Rules calls have a lane of their own: they never wait behind a search.
+    let rules = post_json(
+        &app,
+        "/v1/games/reversi/legal-moves",
+        &json!({"state": start()}),
+    )
+    .await;
+    assert_eq!(rules.status, StatusCode::OK, "{}", rules.text);
+    assert!(
+        !busy.is_finished(),
+        "legal-moves was answered while the search still ran"
+    );
     // Health, readiness and metrics never wait behind the pool.
     assert_eq!(get(&app, "/healthz").await.status, StatusCode::OK);
     assert_eq!(get(&app, "/readyz").await.status, StatusCode::OK);

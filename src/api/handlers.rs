@@ -8,6 +8,7 @@ use super::requests::{
     AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
 use super::{stream, ApiError, AppState};
+use crate::compute::Client;
 use crate::game::erased::{BotReply, StateInput, TextParams};
 use crate::game::placement::{self, PlacementRequest};
 use crate::game::{Budget, Clamped, DynGame, GameError, StopFlag};
@@ -39,13 +40,51 @@ pub struct GameRequest {
     payload: Payload,
     /// When the request arrived.
     arrived: Instant,
+    /// Who asked, as the fair queue and the metrics know them.
+    client: Client,
 }
 
 impl GameRequest {
-    /// The game the path names and the body, for handlers that need no more.
-    pub(super) fn into_game_and_payload(self) -> (&'static dyn DynGame, Payload) {
-        (self.game, self.payload)
+    /// The game the path names, the body and the client, for handlers that need no more.
+    pub(super) fn into_parts(self) -> (&'static dyn DynGame, Payload, Client) {
+        (self.game, self.payload, self.client)
     }
+}
+
+/// The longest client identity kept from a proxy's header, in bytes.
+const MAX_CLIENT_ID_BYTES: usize = 64;
+
+/// Who sent a request: its API key's holder, else the first value of the
+/// trusted proxy's header when the server is told of one, else the peer's
+/// address, else the server itself (a request that came through no socket).
+pub(super) fn client_of(parts: &axum::http::request::Parts, app: &AppState) -> Client {
+    if let Some(holder) = parts.extensions.get::<super::keys::KeyHolder>() {
+        return Client::keyed(&holder.name, holder.max_searches);
+    }
+    let proxied = app.config.client_header.as_ref().and_then(|name| {
+        let value = parts.headers.get(name)?.to_str().ok()?;
+        let first = value.split(',').next()?.trim();
+        (!first.is_empty()).then(|| clip_to(first, MAX_CLIENT_ID_BYTES))
+    });
+    if let Some(identity) = proxied {
+        return Client::anonymous(identity);
+    }
+    match parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+    {
+        Some(peer) => Client::anonymous(&peer.0.ip().to_string()),
+        None => Client::local(),
+    }
+}
+
+/// `text` cut to at most `bytes` bytes at a character boundary.
+fn clip_to(text: &str, bytes: usize) -> &str {
+    let mut end = text.len().min(bytes);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 impl FromRequest<AppState> for GameRequest {
@@ -72,6 +111,7 @@ impl FromRequest<AppState> for GameRequest {
             query,
             payload,
             arrived,
+            client: client_of(&parts, app),
         })
     }
 }
@@ -183,18 +223,28 @@ impl AppState {
         .collect()
     }
 
-    /// Runs `job` on the compute pool.
-    pub(super) async fn compute<T, F>(&self, job: F) -> Result<T, ApiError>
+    /// Runs a search `job` for `client` on the search pool.
+    pub(super) async fn search<T, F>(&self, client: &Client, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
     {
-        Ok(self.pool.run(job).await??)
+        Ok(self.pool.run(client, job).await??)
+    }
+
+    /// Runs a rules `job` (no search) for `client` in the rules lane.
+    pub(super) async fn rules<T, F>(&self, client: &Client, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
+    {
+        Ok(self.rules.run(client, job).await??)
     }
 }
 
 fn record_search(game: &str, search: &crate::game::SearchReport, outcome: &Value) {
-    let labels = [("game", game.to_string()), ("level", search.level.clone())];
+    let level = super::telemetry::level_label(game, &search.level);
+    let labels = [("game", game.to_string()), ("level", level.to_string())];
     metrics::counter!("gamebot_search_nodes_total", &labels).increment(search.nodes.unwrap_or(0));
     metrics::histogram!("gamebot_search_seconds", &labels).record(search.elapsed_ms / 1000.0);
     tracing::info!(
@@ -239,9 +289,11 @@ pub async fn new_game(
     State(app): State<AppState>,
     request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let GameRequest { game, payload, .. } = request;
+    let (game, payload, client) = request.into_parts();
     let body: NewRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
-    let reply = app.compute(move |_| game.new_game(&body.options)).await?;
+    let reply = app
+        .rules(&client, move |_| game.new_game(&body.options))
+        .await?;
     Ok(Json(reply).into_response())
 }
 
@@ -254,19 +306,22 @@ pub async fn legal_moves(
         game,
         query,
         payload,
+        client,
         ..
     } = request;
     match payload {
         Payload::Text(text) => {
             let params = TextParams::from_pairs(query);
             let reply = app
-                .compute(move |_| game.text_legal_moves(&text, &params))
+                .rules(&client, move |_| game.text_legal_moves(&text, &params))
                 .await?;
             Ok(text_response(reply))
         }
         payload => {
             let body: StateRequest = body::parse_json(&json_bytes(payload, None)?)?;
-            let reply = app.compute(move |_| game.legal_moves(&body.state)).await?;
+            let reply = app
+                .rules(&client, move |_| game.legal_moves(&body.state))
+                .await?;
             Ok(Json(reply).into_response())
         }
     }
@@ -274,10 +329,10 @@ pub async fn legal_moves(
 
 /// `POST /v1/games/{game}/play`.
 pub async fn play(State(app): State<AppState>, request: GameRequest) -> Result<Response, ApiError> {
-    let GameRequest { game, payload, .. } = request;
+    let (game, payload, client) = request.into_parts();
     let body: PlayRequest = body::parse_json(&json_bytes(payload, None)?)?;
     let reply = app
-        .compute(move |_| game.play(&body.state, &body.mv))
+        .rules(&client, move |_| game.play(&body.state, &body.mv))
         .await?;
     Ok(Json(reply).into_response())
 }
@@ -294,6 +349,7 @@ pub async fn bot_move(
         query,
         payload,
         arrived,
+        client,
     } = request;
     let (call, is_text) = match payload {
         Payload::Text(text) => (BotMoveRequest::from_text(text, query)?, true),
@@ -330,7 +386,9 @@ pub async fn bot_move(
     })?;
     let worker_app = app.clone();
     let mut answer = app
-        .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
+        .search(&client, move |stop| {
+            job(&worker_app.budget(&limits, arrived, stop))
+        })
         .await?;
     answer.reply.search.clamped = clamped;
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
@@ -449,11 +507,12 @@ pub async fn analyze(
         game,
         payload,
         arrived,
+        client,
         ..
     } = request;
     let call = AnalyzeRequest::from_json(&json_bytes(payload, None)?)?;
     if accepts_event_stream(&headers) {
-        return stream::analysis(app, game, call, arrived);
+        return stream::analysis(app, game, call, arrived, &client);
     }
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
@@ -468,7 +527,9 @@ pub async fn analyze(
     let job = game.prepare_analysis(call.request, call.top, None)?;
     let worker_app = app.clone();
     let mut reply = app
-        .compute(move |stop| job(&worker_app.budget(&limits, arrived, stop)))
+        .search(&client, move |stop| {
+            job(&worker_app.budget(&limits, arrived, stop))
+        })
         .await?;
     reply.search.clamped = clamped;
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
@@ -489,10 +550,10 @@ pub async fn replay(
     State(app): State<AppState>,
     request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let GameRequest { game, payload, .. } = request;
+    let (game, payload, client) = request.into_parts();
     let body: ReplayRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
     let replay = body.into_replay()?;
-    let reply = app.compute(move |_| game.replay(&replay)).await?;
+    let reply = app.rules(&client, move |_| game.replay(&replay)).await?;
     Ok(Json(reply).into_response())
 }
 
@@ -500,7 +561,7 @@ pub async fn replay(
 /// ladder from their results against numbered levels, and the level to
 /// play next. Cheap (one small fit), so it runs here, not on the pool.
 pub async fn placement(request: GameRequest) -> Result<Response, ApiError> {
-    let GameRequest { game, payload, .. } = request;
+    let (game, payload, _) = request.into_parts();
     let body: PlacementRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
     let listing = game.listing();
     let placement = placement::place(listing.name, &listing.numbered_levels, &body)?;

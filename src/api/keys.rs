@@ -24,9 +24,10 @@ pub struct ApiKeys {
     by_key: HashMap<String, Client>,
 }
 
-/// One key's holder: its name and its limiter.
+/// One key's holder: its name, its limiter and its limit of searches at once.
 struct Client {
     name: String,
+    max_searches: Option<usize>,
     per_second: NonZeroU32,
     limiter: DefaultDirectRateLimiter,
 }
@@ -38,6 +39,8 @@ pub enum Verdict {
     Allowed {
         /// The key's name.
         name: String,
+        /// The most searches the key may have running or queued at once.
+        max_searches: Option<usize>,
     },
     /// No `Authorization: Bearer` header.
     Missing,
@@ -55,8 +58,10 @@ pub enum Verdict {
 }
 
 impl ApiKeys {
-    /// Reads the keys file: one key a line, `NAME KEY REQUESTS_PER_SECOND`
-    /// separated by spaces; blank lines and lines starting with `#` are
+    /// Reads the keys file: one key a line, `NAME KEY REQUESTS_PER_SECOND
+    /// [MAX_SEARCHES]` separated by spaces, the last the most searches the
+    /// key may have running or queued at once (none: only the server's
+    /// queue bounds them); blank lines and lines starting with `#` are
     /// skipped. An error names the line and what is wrong with it.
     pub fn load(path: &Path) -> Result<ApiKeys, String> {
         let text = std::fs::read_to_string(path).map_err(|error| {
@@ -76,12 +81,16 @@ impl ApiKeys {
             }
             let at = |why: String| format!("line {}: {why}", index + 1);
             let fields: Vec<&str> = line.split_whitespace().collect();
-            let [name, key, rate] = fields[..] else {
-                return Err(at(format!(
-                    "expected NAME KEY REQUESTS_PER_SECOND, found {} field{}",
-                    fields.len(),
-                    if fields.len() == 1 { "" } else { "s" }
-                )));
+            let (name, key, rate, searches) = match fields[..] {
+                [name, key, rate] => (name, key, rate, None),
+                [name, key, rate, searches] => (name, key, rate, Some(searches)),
+                _ => {
+                    return Err(at(format!(
+                        "expected NAME KEY REQUESTS_PER_SECOND [MAX_SEARCHES], found {} field{}",
+                        fields.len(),
+                        if fields.len() == 1 { "" } else { "s" }
+                    )))
+                }
             };
             if key.len() < MIN_KEY_LENGTH || !key.bytes().all(|b| b.is_ascii_graphic()) {
                 return Err(at(format!(
@@ -93,11 +102,21 @@ impl ApiKeys {
                 .ok()
                 .and_then(NonZeroU32::new)
                 .ok_or_else(|| at(format!("the limit of '{name}' must be a whole number of requests a second from 1, not '{rate}'")))?;
+            let max_searches = searches
+                .map(|searches| {
+                    searches
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&n| n > 0 && !searches.starts_with('0'))
+                        .ok_or_else(|| at(format!("the searches at once of '{name}' must be a whole number from 1, not '{searches}'")))
+                })
+                .transpose()?;
             if !names.insert(name.to_string()) {
                 return Err(at(format!("the name '{name}' is given twice")));
             }
             let client = Client {
                 name: name.to_string(),
+                max_searches,
                 per_second,
                 limiter: RateLimiter::direct(Quota::per_second(per_second)),
             };
@@ -123,6 +142,7 @@ impl ApiKeys {
         match client.limiter.check() {
             Ok(()) => Verdict::Allowed {
                 name: client.name.clone(),
+                max_searches: client.max_searches,
             },
             Err(not_until) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
@@ -134,6 +154,16 @@ impl ApiKeys {
             }
         }
     }
+}
+
+/// The holder of the key a request was allowed with, as the handlers see
+/// it (a request extension): its name and its limit of searches at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyHolder {
+    /// The key's name.
+    pub name: String,
+    /// The most searches it may have running or queued at once.
+    pub max_searches: Option<usize>,
 }
 
 /// The key of an `Authorization: Bearer KEY` header.
@@ -159,7 +189,7 @@ pub async fn require_key(State(app): State<AppState>, request: Request, next: Ne
     }
     let verdict = keys.check(request.headers());
     let name = match &verdict {
-        Verdict::Allowed { name } | Verdict::Limited { name, .. } => name.as_str(),
+        Verdict::Allowed { name, .. } | Verdict::Limited { name, .. } => name.as_str(),
         Verdict::Missing | Verdict::Unknown => "",
     };
     let result = match &verdict {
@@ -171,7 +201,13 @@ pub async fn require_key(State(app): State<AppState>, request: Request, next: Ne
     metrics::counter!("gamebot_api_key_requests_total", "key" => name.to_string(), "result" => result)
         .increment(1);
     match verdict {
-        Verdict::Allowed { .. } => next.run(request).await,
+        Verdict::Allowed { name, max_searches } => {
+            let mut request = request;
+            request
+                .extensions_mut()
+                .insert(KeyHolder { name, max_searches });
+            next.run(request).await
+        }
         Verdict::Missing => {
             let mut response = ApiError::Unauthorized.into_response();
             response.headers_mut().insert(
@@ -219,9 +255,15 @@ mod tests {
         assert_eq!(keys.by_key.len(), 2);
         for (text, wanted) in [
             (
-                "a 0123456789abcdef 5 extra",
-                "line 1: expected NAME KEY REQUESTS_PER_SECOND, found 4 fields",
+                "a 0123456789abcdef 5 4 extra",
+                "line 1: expected NAME KEY REQUESTS_PER_SECOND [MAX_SEARCHES], found 5 fields",
             ),
+            (
+                "a 0123456789abcdef 5 0",
+                "searches at once of 'a' must be a whole number from 1, not '0'",
+            ),
+            ("a 0123456789abcdef 5 02", "not '02'"),
+            ("a 0123456789abcdef 5 x", "not 'x'"),
             ("a short 5", "line 1: the key of 'a' must be at least 16"),
             (
                 "a 0123456789abcdef 0",
@@ -244,10 +286,23 @@ mod tests {
     }
 
     #[test]
+    fn a_key_may_limit_its_searches_at_once() {
+        let keys = ApiKeys::parse("portal 0123456789abcdef0123 100 3").unwrap();
+        assert_eq!(
+            keys.check(&headers("Bearer 0123456789abcdef0123")),
+            Verdict::Allowed {
+                name: "portal".into(),
+                max_searches: Some(3)
+            }
+        );
+    }
+
+    #[test]
     fn a_bearer_key_is_allowed_until_its_limit_then_told_when_to_retry() {
         let keys = ApiKeys::parse("portal 0123456789abcdef0123 2").unwrap();
         let allowed = Verdict::Allowed {
             name: "portal".into(),
+            max_searches: None,
         };
         assert_eq!(keys.check(&headers("Bearer 0123456789abcdef0123")), allowed);
         assert_eq!(

@@ -52,8 +52,11 @@ use tower_http::trace::TraceLayer;
 pub struct AppState {
     /// The settings the server runs with.
     pub config: Arc<ServeConfig>,
-    /// Where every rules check and search runs.
+    /// Where every search runs (`bot-move`, `analyze`, a review's positions).
     pub pool: Arc<ComputePool>,
+    /// The rules lane: where `new`, `legal-moves`, `play`, `replay` and a
+    /// review's replay run, so that they never wait behind a search.
+    pub rules: Arc<ComputePool>,
     /// Raised when shutdown begins: `/readyz` then answers 503.
     pub draining: Arc<AtomicBool>,
     /// Renders `/metrics`.
@@ -70,12 +73,14 @@ impl AppState {
         // The recorder first: the pool registers its gauges when it is made.
         let metrics = telemetry::prometheus();
         let pool = ComputePool::new(config.worker_count(), config.queue);
+        let rules = ComputePool::lane("rules", config.rules_workers, config.rules_queue);
         let cache = ReplyCache::new(config.cache_mb);
         AppState {
             cache,
             keys: None,
             config: Arc::new(config),
             pool: Arc::new(pool),
+            rules: Arc::new(rules),
             draining: Arc::new(AtomicBool::new(false)),
             metrics,
         }

@@ -172,6 +172,14 @@ impl ApiError {
             ApiError::Compute(ComputeError::Overloaded { .. }) => {
                 (S::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
             }
+            ApiError::Compute(ComputeError::ClientLimit { .. }) => (
+                S::TOO_MANY_REQUESTS,
+                "concurrency_limited",
+                "Too many searches at once",
+            ),
+            ApiError::Compute(ComputeError::ShuttingDown) => {
+                (S::SERVICE_UNAVAILABLE, "shutting_down", "Shutting down")
+            }
             ApiError::Compute(ComputeError::Panicked(_)) => {
                 (S::INTERNAL_SERVER_ERROR, "internal_error", "Internal error")
             }
@@ -191,7 +199,7 @@ impl ApiError {
             kind: format!("https://gamebot.dev/problems/{code}"),
             title,
             status: status.as_u16(),
-            detail: self.to_string(),
+            detail: clip(self.to_string()),
             code,
             pointer: match self {
                 ApiError::Placed { pointer, .. } => Some(pointer.clone()),
@@ -209,6 +217,27 @@ impl ApiError {
     }
 }
 
+/// The longest `detail` a problem carries, in bytes: a detail may quote
+/// the request, and an answer never echoes more than this of it.
+pub const MAX_DETAIL_BYTES: usize = 600;
+
+/// `detail`, cut to [`MAX_DETAIL_BYTES`] at a character boundary, saying
+/// how much was left out.
+fn clip(detail: String) -> String {
+    if detail.len() <= MAX_DETAIL_BYTES {
+        return detail;
+    }
+    let mut end = MAX_DETAIL_BYTES;
+    while !detail.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}… ({} more bytes left out)",
+        &detail[..end],
+        detail.len() - end
+    )
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let problem = self.problem();
@@ -223,8 +252,14 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         );
-        if let ApiError::Compute(ComputeError::Overloaded { retry_after_s, .. }) = self {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+        match self {
+            ApiError::Compute(ComputeError::Overloaded { retry_after_s, .. }) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+            }
+            ApiError::Compute(ComputeError::ClientLimit { .. } | ComputeError::ShuttingDown) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(1));
+            }
+            _ => {}
         }
         response
     }

@@ -1,7 +1,8 @@
 //! `POST /v1/games/{game}/review`: a whole game analysed position by
-//! position on the compute pool's workers at once, admitted or refused as
-//! one job of as many places as it uses, each move judged as soon as the
-//! positions on both sides of it are analysed. JSON answers once at the
+//! position, each position a job of its own in the client's fair queue
+//! (several at once on idle workers), the whole review's work within the
+//! server's cap, each move judged as soon as the positions on both sides
+//! of it are analysed. JSON answers once at the
 //! end; `Accept: application/x-ndjson` streams one line per move, in
 //! order, as each is judged, then a summary line. A client that goes away
 //! stops the searches.
@@ -10,18 +11,20 @@ use super::body;
 use super::handlers::GameRequest;
 use super::requests::{ReviewCall, ReviewRequest};
 use super::{ApiError, AppState};
-use crate::compute::Batch;
+use crate::compute::{Client, ComputeError, ComputePool};
+use crate::config::ServeConfig;
 use crate::game::review::{PlyReview, PositionEval, Review, ReviewSummary};
-use crate::game::{Budget, GameError};
+use crate::game::{Budget, Clamped, GameError, StopFlag};
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
 
 /// The content type of a streamed review.
 const NDJSON: &str = "application/x-ndjson";
@@ -40,16 +43,86 @@ pub struct ReviewReply {
 }
 
 /// The budget of each position's analysis, after the server's caps.
-#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ReviewBudget {
-    /// Milliseconds per position, if timed.
+    /// Milliseconds per position (the request's, or the server's longest
+    /// search when it asks for none), after the server's caps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_ms_per_ply: Option<u64>,
     /// Positions visited per analysis at most, if capped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_nodes_per_ply: Option<u64>,
-    /// Analyses run at once.
+    /// Analyses run at once at most (they queue with everyone else's jobs).
     pub workers: usize,
+    /// The fields the server's caps cut: its longest search and node cap
+    /// per position, and its cap on a review's whole work (`--max-review-ms`
+    /// over the positions); absent when nothing was cut.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clamped: Vec<Clamped>,
+}
+
+impl ReviewBudget {
+    /// The budget of a review of `positions` positions asking for
+    /// `time_ms` and `max_nodes` per position, within the server's caps:
+    /// the longest search and node cap of one position, and the whole
+    /// review's work of `max_review_ms`.
+    fn capped(
+        config: &ServeConfig,
+        positions: usize,
+        time_ms: Option<u64>,
+        max_nodes: Option<u64>,
+        workers: usize,
+    ) -> ReviewBudget {
+        let mut clamped = Vec::new();
+        let asked = time_ms.unwrap_or(config.max_time_ms);
+        // The tighter of the longest search and the review's share of its
+        // whole-work cap, reported once against what was asked.
+        let share = (config.max_review_ms / (positions.max(1) as u64)).max(1);
+        let per_position = asked.min(config.max_time_ms).min(share).max(1);
+        if per_position < asked {
+            clamped.push(Clamped {
+                field: "time_ms_per_ply",
+                requested: asked,
+                used: per_position,
+            });
+        }
+        let max_nodes = max_nodes.map(|asked| {
+            let used = asked.clamp(1, config.max_nodes);
+            if used < asked {
+                clamped.push(Clamped {
+                    field: "max_nodes_per_ply",
+                    requested: asked,
+                    used,
+                });
+            }
+            used
+        });
+        ReviewBudget {
+            time_ms_per_ply: Some(per_position),
+            max_nodes_per_ply: max_nodes,
+            workers: workers.min(positions).max(1),
+            clamped,
+        }
+    }
+
+    /// The `Warning` header's value for what was cut, if anything was.
+    fn warning(&self) -> Option<HeaderValue> {
+        if self.clamped.is_empty() {
+            return None;
+        }
+        let text = self
+            .clamped
+            .iter()
+            .map(|c| {
+                format!(
+                    "299 gamebot \"{}={} was cut to the server's cap of {}\"",
+                    c.field, c.requested, c.used
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        HeaderValue::from_str(&text).ok()
+    }
 }
 
 /// One line of a streamed review: a judged move, the summary at the end,
@@ -68,7 +141,7 @@ pub async fn review(
     headers: HeaderMap,
     request: GameRequest,
 ) -> Result<Response, ApiError> {
-    let (game, payload) = request.into_game_and_payload();
+    let (game, payload, client) = request.into_parts();
     let body: ReviewRequest = body::parse_json(&super::handlers::json_body(payload)?)?;
     let ReviewCall {
         replay,
@@ -77,51 +150,59 @@ pub async fn review(
         seed,
     } = body.into_call()?;
     let review: Arc<dyn Review> = app
-        .compute(move |_| game.prepare_review(&replay, seed))
+        .rules(&client, move |_| game.prepare_review(&replay, seed))
         .await?;
-    let config = &app.config;
-    let budget = ReviewBudget {
-        time_ms_per_ply: time_ms.map(|t| t.clamp(1, config.max_time_ms)),
-        max_nodes_per_ply: max_nodes.map(|n| n.clamp(1, config.max_nodes)),
-        workers: app.pool.workers().min(review.positions()),
-    };
+    let budget = ReviewBudget::capped(
+        &app.config,
+        review.positions(),
+        time_ms,
+        max_nodes,
+        app.pool.workers(),
+    );
     let started = Instant::now();
-    let analyses = Arc::clone(&review);
-    // Without a time per position, each has the server's longest, so that a
-    // position is analysed exactly as an `analyze` with the same node cap
-    // and that time would be.
-    let time_ms = budget.time_ms_per_ply.unwrap_or(config.max_time_ms);
-    let batch = app
-        .pool
-        .run_each(budget.workers, review.positions(), move |index, stop| {
-            let mut search = Budget::with_time_ms(time_ms);
-            search.max_nodes = budget.max_nodes_per_ply;
-            search.stop = stop.clone();
-            analyses.analyse(index, &search)
-        })
-        .map_err(ApiError::from)?;
-    let judge = Judge::new(review, batch);
+    let mut judge = Judge::new(review, app.pool.clone(), client, &budget);
+    // The first position is admitted or refused now, before any byte is
+    // sent; the others queue as the ones before them end.
+    judge.start()?;
     let streams = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|accept| accept.contains(NDJSON));
-    if streams {
-        return Ok(stream(judge));
+    let warning = budget.warning();
+    let mut response = if streams {
+        stream(judge)
+    } else {
+        let (plies, summary) = judge.all().await?;
+        Json(ReviewReply {
+            plies,
+            summary,
+            budget,
+            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+        })
+        .into_response()
+    };
+    if let Some(warning) = warning {
+        response.headers_mut().insert(header::WARNING, warning);
     }
-    let (plies, summary) = judge.all().await?;
-    Ok(Json(ReviewReply {
-        plies,
-        summary,
-        budget,
-        elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
-    })
-    .into_response())
+    Ok(response)
 }
 
-/// The moves of a review judged in order as the analyses come in.
+/// A position's analysis as it comes back from its job.
+type Analysed = (usize, Result<Result<PositionEval, GameError>, ComputeError>);
+
+/// The moves of a review judged in order as the analyses come in. Each
+/// position is a job of its own in the client's fair queue, at most
+/// `slots` queued or running at once, so a review uses idle workers but
+/// never holds the pool: another client's job waits for one position at
+/// most. Dropped (the client left), it cancels what is queued or running.
 struct Judge {
     review: Arc<dyn Review>,
-    batch: Batch<Result<PositionEval, GameError>>,
+    pool: Arc<ComputePool>,
+    client: Client,
+    search: Budget,
+    slots: usize,
+    next_position: usize,
+    in_flight: JoinSet<Analysed>,
     evals: Vec<Option<PositionEval>>,
     next_ply: usize,
     judged: Vec<PlyReview>,
@@ -129,16 +210,73 @@ struct Judge {
 }
 
 impl Judge {
-    fn new(review: Arc<dyn Review>, batch: Batch<Result<PositionEval, GameError>>) -> Self {
+    fn new(
+        review: Arc<dyn Review>,
+        pool: Arc<ComputePool>,
+        client: Client,
+        budget: &ReviewBudget,
+    ) -> Self {
         let positions = review.positions();
+        let mut search = Budget::with_time_ms(budget.time_ms_per_ply.unwrap_or(1));
+        search.max_nodes = budget.max_nodes_per_ply;
         Judge {
             review,
-            batch,
+            pool,
+            client,
+            search,
+            slots: budget.workers,
+            next_position: 0,
+            in_flight: JoinSet::new(),
             evals: vec![None; positions],
             next_ply: 0,
             judged: Vec::new(),
             nodes: 0,
         }
+    }
+
+    /// The job that analyses position `index`.
+    fn job(&self, index: usize) -> impl FnOnce(&StopFlag) -> Result<PositionEval, GameError> {
+        let review = Arc::clone(&self.review);
+        let mut search = self.search.clone();
+        move |stop| {
+            search.stop = stop.clone();
+            search.deadline = search
+                .time_ms
+                .map(|ms| Instant::now() + Duration::from_millis(ms));
+            review.analyse(index, &search)
+        }
+    }
+
+    /// Admits the first position now, or refuses the review as any job is refused.
+    fn start(&mut self) -> Result<(), ApiError> {
+        let pending = self.pool.submit(&self.client, self.job(0))?;
+        self.in_flight.spawn(async move { (0, pending.await) });
+        self.next_position = 1;
+        Ok(())
+    }
+
+    /// Queues the next positions while fewer than `slots` are in flight,
+    /// waiting for a place only when none of this review's is in flight.
+    async fn top_up(&mut self) -> Result<(), ApiError> {
+        while self.in_flight.len() < self.slots && self.next_position < self.review.positions() {
+            let index = self.next_position;
+            let pending = if self.in_flight.is_empty() {
+                self.pool
+                    .submit_waiting(&self.client, self.job(index))
+                    .await?
+            } else {
+                match self.pool.submit(&self.client, self.job(index)) {
+                    Ok(pending) => pending,
+                    Err(ComputeError::Overloaded { .. } | ComputeError::ClientLimit { .. }) => {
+                        return Ok(())
+                    }
+                    Err(other) => return Err(other.into()),
+                }
+            };
+            self.in_flight.spawn(async move { (index, pending.await) });
+            self.next_position += 1;
+        }
+        Ok(())
     }
 
     /// The next move judged, `None` once every move is.
@@ -161,14 +299,18 @@ impl Judge {
             if self.next_ply >= self.review.moves() {
                 return Ok(None);
             }
-            let Some((index, result)) = self.batch.results.recv().await else {
-                return Err(ApiError::from(crate::compute::ComputeError::Panicked(
+            self.top_up().await?;
+            let Some(joined) = self.in_flight.join_next().await else {
+                return Err(ApiError::from(ComputeError::Panicked(
                     "the review's analyses ended early".into(),
                 )));
             };
-            let eval = result
-                .map_err(|message| ApiError::from(crate::compute::ComputeError::Panicked(message)))?
-                .map_err(ApiError::from)?;
+            let (index, result) = joined.map_err(|error| {
+                ApiError::from(ComputeError::Panicked(format!(
+                    "a review's analysis was lost: {error}"
+                )))
+            })?;
+            let eval = result??;
             self.nodes += eval.nodes();
             self.evals[index] = Some(eval);
         }

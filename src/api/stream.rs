@@ -6,7 +6,7 @@
 
 use super::requests::AnalysisCall;
 use super::{ApiError, AppState};
-use crate::compute::{ComputeError, Pending};
+use crate::compute::{Client, ComputeError, Pending};
 use crate::game::erased::AnalyzeReply;
 use crate::game::{Clamped, DynGame, GameError};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -73,6 +73,7 @@ pub fn analysis(
     game: &'static dyn DynGame,
     call: AnalysisCall,
     arrived: Instant,
+    client: &Client,
 ) -> Result<Response, ApiError> {
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
@@ -82,9 +83,9 @@ pub fn analysis(
     });
     let job = game.prepare_analysis(call.request, call.top, Some(sink))?;
     let worker_app = app.clone();
-    let pending = app
-        .pool
-        .submit(move |stop| job(&worker_app.budget(&limits, arrived, stop)))?;
+    let pending = app.pool.submit(client, move |stop| {
+        job(&worker_app.budget(&limits, arrived, stop))
+    })?;
     let analysis = Analysis {
         job: Some(Box::pin(pending)),
         depths,

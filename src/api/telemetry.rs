@@ -71,8 +71,25 @@ fn describe() {
     );
     metrics::describe_histogram!(
         "gamebot_search_seconds",
-        "Bot search time, by game and level"
+        "Bot search time, by game and level (a level with options is `custom`)"
     );
+    metrics::describe_counter!(
+        "gamebot_compute_jobs_total",
+        "Jobs offered to a compute lane (search or rules), by client class (an API key's name, or anonymous) and result (admitted, refused: the lane was full, limited: the key's limit of searches at once)"
+    );
+    metrics::describe_histogram!(
+        "gamebot_compute_wait_seconds",
+        "Time jobs waited in a lane's queue before a worker took them"
+    );
+    metrics::describe_counter!(
+        "gamebot_connections_total",
+        "Connections accepted, by listener (api, admin) and result (served, refused: over --max-connections)"
+    );
+    metrics::describe_counter!(
+        "gamebot_connections_closed_total",
+        "Connections the server closed itself, by reason (header_timeout, idle_timeout, write_timeout, shutdown)"
+    );
+    metrics::describe_gauge!("gamebot_connections_open", "Connections open, by listener");
 }
 
 /// The game id in a path, if it names a known game (unknown ids are grouped,
@@ -89,6 +106,39 @@ fn game_label(path: &str) -> &'static str {
             .find(|known| *known == id)
             .unwrap_or("unknown"),
     }
+}
+
+/// The label of a level that is not one of the game's own plain ids: a
+/// level with options, or a string no game knows.
+pub const CUSTOM_LEVEL: &str = "custom";
+
+/// The level label of a search by `level` in game `game`: the level's id
+/// when it is one of the game's named or numbered levels as written, else
+/// [`CUSTOM_LEVEL`], so that no request can add a label value.
+pub fn level_label(game: &str, level: &str) -> &'static str {
+    static LEVELS: OnceLock<Vec<(&'static str, Vec<&'static str>)>> = OnceLock::new();
+    let levels = LEVELS.get_or_init(|| {
+        games::REGISTRY
+            .iter()
+            .map(|game| {
+                let listing = game.listing();
+                let mut ids: Vec<&'static str> = listing.levels.iter().map(|l| l.id).collect();
+                // Made once for the process's life: the numbered levels' names.
+                ids.extend(
+                    listing
+                        .numbered_levels
+                        .iter()
+                        .map(|numbered| &*Box::leak(numbered.level.to_string().into_boxed_str())),
+                );
+                (game.info().id, ids)
+            })
+            .collect()
+    });
+    levels
+        .iter()
+        .find(|(id, _)| *id == game)
+        .and_then(|(_, ids)| ids.iter().copied().find(|id| *id == level))
+        .unwrap_or(CUSTOM_LEVEL)
 }
 
 /// The route label: a game's own route is counted under its generic

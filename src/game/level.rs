@@ -163,6 +163,10 @@ macro_rules! declare_levels {
     };
 }
 
+/// The longest level string accepted, in bytes: far more than any level's
+/// name and options take.
+pub const MAX_LEVEL_BYTES: usize = 256;
+
 /// A level as requested, `name[:key=value,...]`: the game's [`Level`] and
 /// the options in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,8 +178,16 @@ pub struct LevelSpec<L> {
 }
 
 impl<L: FromStr<Err = GameError>> LevelSpec<L> {
-    /// Parses `name[:key=value,...]`; an unknown name is `unknown_level`.
+    /// Parses `name[:key=value,...]`; an unknown name is `unknown_level`,
+    /// and a level longer than [`MAX_LEVEL_BYTES`] or an option given twice
+    /// is refused (a level is a short, closed thing: one spelling each).
     pub fn parse(text: &str) -> Result<Self, GameError> {
+        if text.len() > MAX_LEVEL_BYTES {
+            return Err(GameError::invalid_option(format!(
+                "a level is at most {MAX_LEVEL_BYTES} bytes (name:key=value,...), not {}",
+                text.len()
+            )));
+        }
         let (name, rest) = match text.split_once(':') {
             Some((name, rest)) => (name, Some(rest)),
             None => (text, None),
@@ -193,7 +205,13 @@ impl<L: FromStr<Err = GameError>> LevelSpec<L> {
                     "level option '{pair}' in '{text}' is not key=value"
                 )));
             };
-            options.push((key.trim().to_string(), value.trim().to_string()));
+            let key = key.trim();
+            if options.iter().any(|(given, _)| given == key) {
+                return Err(GameError::invalid_option(format!(
+                    "level option '{key}' is given twice in '{text}'; give each option once"
+                )));
+            }
+            options.push((key.to_string(), value.trim().to_string()));
         }
         Ok(LevelSpec {
             level: name.parse()?,
@@ -242,10 +260,12 @@ impl<L: Display> LevelSpec<L> {
         let Some((_, raw)) = self.options.iter().rev().find(|(k, _)| k == key) else {
             return Ok(None);
         };
+        // One spelling a number (`8`, never `08` or `+8`), so that a level
+        // written two ways is never two levels.
         match raw.parse::<u64>() {
-            Ok(v) if range.contains(&v) => Ok(Some(v)),
+            Ok(v) if range.contains(&v) && v.to_string() == *raw => Ok(Some(v)),
             _ => Err(GameError::invalid_option(format!(
-                "level option {key}={raw}: expected a whole number from {} to {}",
+                "level option {key}={raw}: expected a whole number from {} to {}, written without leading zeros",
                 range.start(),
                 range.end()
             ))),
@@ -305,6 +325,30 @@ pub struct NoOptions {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_level_is_short_with_each_option_once_and_numbers_in_one_spelling() {
+        let parse = |text: &str| LevelSpec::<Demo>::parse(text).map_err(|e| e.to_string());
+        let spec = parse("strong:book=0,depth=8").unwrap();
+        assert_eq!(spec.int_option("depth", 1..=20).unwrap(), Some(8));
+        let twice = parse("strong:book=0,book=0").unwrap_err();
+        assert!(twice.contains("'book' is given twice"), "{twice}");
+        let long = parse(&format!("strong:{}", "book=0,".repeat(100_000))).unwrap_err();
+        assert!(long.contains("at most 256 bytes"), "{long}");
+        assert!(long.len() < 200, "the message does not echo the level");
+        for raw in ["08", "+8", " 8x"] {
+            let spec = parse(&format!("strong:depth={raw}")).unwrap();
+            let error = spec.int_option("depth", 1..=20).unwrap_err().to_string();
+            assert!(error.contains("without leading zeros"), "{raw}: {error}");
+        }
+        assert_eq!(
+            parse("strong:depth=0")
+                .unwrap()
+                .int_option("depth", 0..=1)
+                .unwrap(),
+            Some(0)
+        );
+    }
 
     #[test]
     fn a_switch_option_is_zero_or_one_and_defaults_when_absent() {
