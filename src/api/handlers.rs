@@ -385,11 +385,17 @@ pub async fn bot_move(
         }
     })?;
     let worker_app = app.clone();
+    // A level's options are read by the level itself as it starts: what
+    // it refuses there is still about the body's level.
     let mut answer = app
         .search(&client, move |stop| {
             job(&worker_app.budget(&limits, arrived, stop))
         })
-        .await?;
+        .await
+        .map_err(|error| match error {
+            ApiError::Game(GameError::InvalidOption { .. }) if level_in_body => error.at("/level"),
+            other => other,
+        })?;
     answer.reply.search.clamped = clamped;
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "bot-move", false);

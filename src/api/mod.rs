@@ -224,6 +224,7 @@ pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(
             ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(bounded_request_id))
                 .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
                 .layer(
                     // Failures are logged where they are made (500s as errors);
@@ -240,6 +241,38 @@ pub fn with_middleware(routes: Router<AppState>, state: AppState) -> Router {
                 .layer(CatchPanicLayer::custom(panic_response)),
         )
         .with_state(state)
+}
+
+/// The longest `x-request-id` kept, in bytes; a longer one (or one with
+/// characters a log line should not carry) is replaced by a fresh id.
+pub const MAX_REQUEST_ID_BYTES: usize = 128;
+
+/// Replaces an `x-request-id` longer than [`MAX_REQUEST_ID_BYTES`] or with
+/// anything but visible ASCII by a fresh one, and says so in a `Warning`,
+/// so that no client makes the server echo or log a header of its choosing.
+async fn bounded_request_id(
+    mut request: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let unfit = request.headers().get_all("x-request-id").iter().any(|id| {
+        id.len() > MAX_REQUEST_ID_BYTES || !id.as_bytes().iter().all(u8::is_ascii_graphic)
+    }) || request.headers().get_all("x-request-id").iter().count() > 1;
+    if !unfit {
+        return next.run(request).await;
+    }
+    let fresh = uuid::Uuid::new_v4().to_string();
+    request.headers_mut().remove("x-request-id");
+    if let Ok(value) = HeaderValue::from_str(&fresh) {
+        request.headers_mut().insert("x-request-id", value);
+    }
+    let mut response = next.run(request).await;
+    let warning = format!(
+        "299 gamebot \"x-request-id was replaced by {fresh}: give one of at most {MAX_REQUEST_ID_BYTES} visible ASCII characters\""
+    );
+    if let Ok(value) = HeaderValue::from_str(&warning) {
+        response.headers_mut().append(header::WARNING, value);
+    }
+    response
 }
 
 /// How long a browser may reuse a preflight's answer before asking again.

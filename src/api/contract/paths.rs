@@ -260,7 +260,7 @@ pub(super) fn generic_operation(operation: &GameOperation) -> Value {
     }
     let mut ok = json!({"description": operation.reply_description, "content": reply});
     if operation.suffix == "bot-move" {
-        ok["headers"] = json!({"Gamebot-Move": {"description": "The move played, in notation.", "schema": {"type": "string"}}});
+        ok["headers"] = json!({"Gamebot-Move": {"description": "The move played, in notation.", "required": true, "schema": {"type": "string"}}});
     }
     responses.insert("200".into(), ok);
     json!({
@@ -326,7 +326,7 @@ pub(super) fn problem_responses() -> Value {
         "Unauthorized".into(),
         json!({
             "description": "`unauthorized`: the server has API keys and the request sent none (`Authorization: Bearer <key>`).",
-            "headers": {"WWW-Authenticate": {"description": "`Bearer realm=\"gamebot\"`.", "schema": {"type": "string"}}},
+            "headers": {"WWW-Authenticate": {"description": "`Bearer realm=\"gamebot\"`.", "required": true, "schema": {"type": "string"}}},
             "content": problem.clone(),
         }),
     );
@@ -338,13 +338,13 @@ pub(super) fn problem_responses() -> Value {
     responses.insert(
         "RateLimited".into(),
         json!({
-            "description": "`rate_limited`: the key is over its requests-a-second limit; retry after `Retry-After` seconds.",
+            "description": "`rate_limited`: the key is over its requests-a-second limit (the `RateLimit-*` headers say it); `concurrency_limited`: the key already has as many searches running or queued as the keys file allows it. Retry after `Retry-After` seconds.",
             "headers": {
-                "Retry-After": {"description": "Seconds to wait before retrying.", "schema": integer},
-                "RateLimit-Limit": {"description": "The key's requests a second.", "schema": integer},
-                "RateLimit-Remaining": {"description": "Requests left in the window (0).", "schema": integer},
-                "RateLimit-Reset": {"description": "Seconds until the window allows a request.", "schema": integer},
-                "RateLimit-Policy": {"description": "The limit and its window in seconds (`10;w=1`).", "schema": {"type": "string"}},
+                "Retry-After": {"description": "Seconds to wait before retrying.", "required": true, "schema": integer},
+                "RateLimit-Limit": {"description": "The key's requests a second (with `rate_limited`).", "schema": integer},
+                "RateLimit-Remaining": {"description": "Requests left in the window (0; with `rate_limited`).", "schema": integer},
+                "RateLimit-Reset": {"description": "Seconds until the window allows a request (with `rate_limited`).", "schema": integer},
+                "RateLimit-Policy": {"description": "The limit and its window in seconds (`10;w=1`; with `rate_limited`).", "schema": {"type": "string"}},
             },
             "content": problem.clone(),
         }),
@@ -352,8 +352,8 @@ pub(super) fn problem_responses() -> Value {
     responses.insert(
         "Overloaded".into(),
         json!({
-            "description": "`overloaded`: the compute pool is full; retry after `Retry-After` seconds.",
-            "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}},
+            "description": "`overloaded`: the compute lane is full; `shutting_down`: the server is stopping. Retry after `Retry-After` seconds (another replica, behind a load balancer).",
+            "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "required": true, "schema": {"type": "integer"}}},
             "content": problem,
         }),
     );
