@@ -1,7 +1,9 @@
 //! Stopping the referee stops its programs: the real binary, running
 //! outside programs that hang (each in a process group of its own, which
-//! a terminal's Ctrl-C never reaches), is sent SIGINT or SIGTERM, exits
-//! with 128 plus the signal, and leaves none of their processes behind.
+//! a terminal's Ctrl-C never reaches, some with a child in a session of
+//! its own, which a kill of the group misses), is sent SIGINT or SIGTERM,
+//! exits with 128 plus the signal, and leaves none of their processes and
+//! none of its temporary folders behind.
 
 mod common;
 
@@ -34,11 +36,25 @@ fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     done()
 }
 
-/// Starts `args`, waits until its programs run, sends `signal`, and checks
-/// the exit code and that nothing tagged is left.
+/// The referee's temporary folders in `dir`.
+fn referee_folders(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("gamebot-referee-"))
+        .collect()
+}
+
+/// Starts `args` with a temporary directory of its own, waits until its
+/// programs run, sends `signal`, and checks the exit code, that nothing
+/// tagged is left, and that the referee removed its temporary folders.
 fn stop_with(signal: i32, tag: &str, args: &[String]) {
+    let tmp = scratch(tag).join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     let mut referee = Command::new(GAMEBOT)
         .args(args)
+        .env("TMPDIR", &tmp)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -60,8 +76,29 @@ fn stop_with(signal: i32, tag: &str, args: &[String]) {
     let gone = wait_for(Duration::from_secs(2), || {
         processes_mentioning(tag).is_empty()
     });
-    assert!(gone, "left behind: {:#?}", processes_mentioning(tag));
+    let left = processes_mentioning(tag);
+    clean_up(&left);
+    assert!(gone, "left behind: {left:#?}");
+    assert_eq!(referee_folders(&tmp), Vec::<String>::new());
     std::fs::remove_dir_all(std::env::temp_dir().join(tag)).ok();
+}
+
+/// Kills what a failed test left, with the group each leads.
+fn clean_up(left: &[String]) {
+    for line in left {
+        if let Some(pid) = line
+            .split(':')
+            .next()
+            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+        {
+            // SAFETY: kill has no memory effects; the pids are this test's
+            // processes, found by their unique tag.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
 }
 
 #[test]
@@ -103,6 +140,33 @@ fn sigterm_stops_a_crush_benchmark_with_its_programs() {
         "2",
         "--levels",
         &format!("exec:{}", script.display()),
+    ]
+    .map(String::from);
+    stop_with(libc::SIGTERM, &tag, &args);
+}
+
+#[test]
+fn sigterm_stops_programs_that_moved_to_a_session_of_their_own() {
+    // The hanging agent's child leaves the group the referee kills.
+    let tag = unique_tag("signals", "setsid");
+    let dir = scratch(&tag);
+    let path = dir.join(format!("hang-{tag}.sh"));
+    let body = format!("#!/bin/sh\nsetsid sh -c 'sleep 1000; :' {tag}-child &\nsleep 1000\n");
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let args = [
+        "arena",
+        "halma",
+        "--a",
+        "random",
+        "--b",
+        &format!("halma-agent:{}", path.display()),
+        "--clock-s",
+        "600",
+        "--games",
+        "2",
+        "--threads",
+        "2",
     ]
     .map(String::from);
     stop_with(libc::SIGTERM, &tag, &args);

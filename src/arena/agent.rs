@@ -7,14 +7,14 @@
 //! time of the run is charged to the mover's clock, as the course's referee
 //! did, and the program is killed with its group when its time (plus
 //! grace) is up. Anything else forfeits: `timeout after N ms`, `exit code
-//! 1`, `no output.txt`, or `illegal: …` (garbage, or a move the state's
-//! rules refuse, its camp rule included).
+//! 1`, `no output.txt`, `output.txt is not a regular file (a FIFO)` (a
+//! FIFO, a link or a device is never opened), or `illegal: …` (garbage, or
+//! a move the state's rules refuse, its camp rule included).
 
 use super::player::{Choice, Forfeit, Player, Turn};
-use super::process::{self, FreshDir, Program};
+use super::process::{self, FreshDir, OutputFile, Program};
 use crate::game::{Game, Referee};
 use serde_json::Value;
-use std::io::Read;
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -69,12 +69,11 @@ impl<G: Game> Player<G> for AgentPlayer<G> {
         if let Some(failure) = run.ending.failure() {
             return Err(Forfeit(failure));
         }
-        let mut text = Vec::new();
-        match std::fs::File::open(dir.path().join(OUTPUT)) {
-            Ok(file) => file.take(process::OUTPUT_CAP as u64).read_to_end(&mut text),
-            Err(_) => return Err(Forfeit(format!("no {OUTPUT}"))),
-        }
-        .map_err(|e| Forfeit(format!("referee: cannot read {OUTPUT}: {e}")))?;
+        let text = match process::read_output(&dir.path().join(OUTPUT)) {
+            Ok(text) => text,
+            Err(OutputFile::Missing) => return Err(Forfeit(format!("no {OUTPUT}"))),
+            Err(refused) => return Err(Forfeit(format!("{OUTPUT} {refused}"))),
+        };
         let text = String::from_utf8_lossy(&text);
         if text.trim().is_empty() {
             return Err(Forfeit(format!("no move in {OUTPUT}")));

@@ -4,11 +4,12 @@
 //! directory, runs `PATH ARGS SIDE IN OUT` there under the move's time
 //! limit, and reads `OUT`, which must be exactly one legal successor of the
 //! board. Anything else forfeits: `timeout after 250 ms`, `exit code 1`,
-//! `no output`, or `illegal: …` (unchanged, garbage, two moves, a rule
-//! broken). `PATH ARGS name` names the program once for the results table.
+//! `no output`, `OUT is not a regular file (a FIFO)` (a FIFO, a link or a
+//! device is never opened), or `illegal: …` (unchanged, garbage, two
+//! moves, a rule broken). `PATH ARGS name` names the program once for the results table.
 
 use super::player::{Choice, Forfeit, Player, Turn};
-use super::process::{self, FreshDir, Program};
+use super::process::{self, FreshDir, OutputFile, Program};
 use crate::game::{Game, Referee};
 use std::marker::PhantomData;
 use std::time::Duration;
@@ -78,13 +79,11 @@ impl<G: Game> Player<G> for BoardFilePlayer<G> {
         if let Some(failure) = run.ending.failure() {
             return Err(Forfeit(failure));
         }
-        let mut text = Vec::new();
-        if let Ok(file) = std::fs::File::open(&output) {
-            use std::io::Read;
-            file.take(process::OUTPUT_CAP as u64)
-                .read_to_end(&mut text)
-                .ok();
-        }
+        let text = match process::read_output(&output) {
+            Ok(text) => text,
+            Err(OutputFile::Missing) => Vec::new(),
+            Err(refused) => return Err(Forfeit(format!("OUT {refused}"))),
+        };
         if text.iter().all(u8::is_ascii_whitespace) {
             return Err(Forfeit("no output".to_string()));
         }

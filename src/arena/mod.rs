@@ -10,7 +10,9 @@
 //!   parallel with alternating colours and seeded random openings
 //!   ([`play_games`]).
 //! - [`process`]: the referee's process runner for outside programs (a
-//!   time limit, a process group killed whole, capped output), and the
+//!   time limit, a process group killed whole, capped output), with
+//!   [`contain`], the keeper that kills a program's whole tree (`setsid`
+//!   and double forks included), and the
 //!   outside players, one module per contract: [`board_file`]: programs
 //!   that play by board file (`cab201:`), [`agent`]: programs that play in
 //!   a working folder (`halma-agent:`), [`gtp`]: engines that speak GTP
@@ -27,6 +29,7 @@
 pub mod agent;
 pub mod board_file;
 pub mod clock;
+pub mod contain;
 pub mod engine;
 pub mod gtp;
 pub mod line_program;
