@@ -118,9 +118,12 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
         // A repeated seeded request would come from the cache, not the
         // full pool this test needs it to meet.
         cache_mb: 0,
+        rules_workers: 1,
+        rules_queue: 0,
         ..config()
     });
     let pool = state.pool.clone();
+    let rules = state.rules.clone();
     let app = router(state);
     let mut produced = BTreeSet::new();
     let game_routes = [
@@ -185,16 +188,28 @@ async fn every_documented_response_is_produced_and_matches_its_schema() {
                 cases.push(post_json(&app, &uri, &with_state(&broken)).await);
                 cases.push(post_json(&app, &uri, &with_state(&over)).await);
             }
-            // Overloaded: hold the only worker with a long search.
+            // Overloaded: hold the only search worker with a long search,
+            // and the only rules worker with a job that waits to be let go.
             let busy_app = app.clone();
             let busy = tokio::spawn(async move {
                 post_json(&busy_app, "/v1/games/reversi/bot-move", &json!({"state": {"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"}, "level": "strong:book=0", "time_ms": 400})).await
             });
-            while pool.running() == 0 {
+            let held = rules
+                .submit(&gamebot::compute::Client::local(), |stop| {
+                    while !stop.is_raised() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                })
+                .unwrap();
+            while pool.running() == 0 || rules.running() == 0 {
                 tokio::time::sleep(Duration::from_millis(1)).await;
             }
             cases.push(post_json(&app, &uri, &good).await);
+            drop(held);
             busy.await.unwrap();
+            while rules.admitted() > 0 {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
             for reply in cases {
                 for template in &templates {
                     produced.insert((template.clone(), reply.status.as_u16().to_string()));

@@ -52,12 +52,14 @@ pub struct ReviewBudget {
     /// Positions visited per analysis at most, if capped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_nodes_per_ply: Option<u64>,
-    /// Analyses run at once at most (they queue with everyone else's jobs).
+    /// Analyses run at once at most: one fewer than the server's workers
+    /// (at least one), so that a review never holds every worker; they
+    /// queue with everyone else's jobs.
     pub workers: usize,
     /// The fields the server's caps cut: its longest search and node cap
     /// per position, and its cap on a review's whole work (`--max-review-ms`
     /// over the positions); absent when nothing was cut.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clamped: Vec<Clamped>,
 }
 
@@ -100,7 +102,9 @@ impl ReviewBudget {
         ReviewBudget {
             time_ms_per_ply: Some(per_position),
             max_nodes_per_ply: max_nodes,
-            workers: workers.min(positions).max(1),
+            // Never the last worker: another client's search finds one
+            // free at once, not after one of this review's positions.
+            workers: workers.saturating_sub(1).min(positions).max(1),
             clamped,
         }
     }
