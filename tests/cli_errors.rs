@@ -475,3 +475,97 @@ fn serve_refuses_an_origin_that_could_never_match_and_exits_2() {
     let stderr = String::from_utf8_lossy(&env.stderr);
     assert!(stderr.contains("'*' is not accepted"), "{stderr}");
 }
+
+// ------------------------------------------------ numbers and input sizes
+
+/// Checks that clap refused `flag`'s value with exit code 2 and the range.
+fn assert_refused_flag(output: &Output, flag: &str, range: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{flag}: {stderr}");
+    assert!(stderr.contains("invalid value"), "{flag}: {stderr}");
+    assert!(stderr.contains(flag), "{flag}: {stderr}");
+    assert!(stderr.contains(range), "{flag}: {stderr}");
+}
+
+#[test]
+fn clocks_that_are_no_duration_exit_2_with_a_message() {
+    for flag in ["--clock-s", "--a-clock-s", "--b-clock-s"] {
+        for value in ["NaN", "inf", "-1", "1e30", "0"] {
+            let given = format!("{flag}={value}");
+            let args = ["arena", "halma", "--a", "random", "--b", "random", &given];
+            assert_refused_flag(&gamebot(&args, ""), flag, "at most 86400");
+        }
+    }
+}
+
+#[test]
+fn times_beyond_a_day_exit_2_with_a_message() {
+    let huge = "18446744073709551615";
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let out = dir.path().join("out.txt");
+    std::fs::write(&input, advance_start()).unwrap();
+    let arena = |flag: &'static str| {
+        vec![
+            "arena", "advance", "--a", "greedy", "--b", "greedy", flag, huge,
+        ]
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (arena("--time-ms"), "--time-ms"),
+        (arena("--a-time-ms"), "--a-time-ms"),
+        (arena("--b-time-ms"), "--b-time-ms"),
+        (arena("--grace-ms"), "--grace-ms"),
+        (vec!["ladder", "naughts", "--time-ms", huge], "--time-ms"),
+        (
+            vec![
+                "advance",
+                "white",
+                path(&input),
+                path(&out),
+                "--time-ms",
+                huge,
+            ],
+            "--time-ms",
+        ),
+        (vec!["naughts", "--bot-time-ms", huge], "--bot-time-ms"),
+        (vec!["crush", "--time-ms", huge], "--time-ms"),
+    ];
+    for (args, flag) in cases {
+        assert_refused_flag(&gamebot(&args, ""), flag, "from 0 to 86400000");
+    }
+    assert!(!out.exists(), "an error wrote OUT");
+}
+
+#[test]
+fn a_halma_clock_that_is_no_duration_exits_1_naming_line_3() {
+    for clock in ["1e30", "86401", "NaN", "inf", "-1"] {
+        let dir = halma_dir(&HALMA_INPUT.replacen("1.0", clock, 1));
+        let output = halma(dir.path(), &["--level", "strong"]);
+        assert_fails(&output, 1, "halma", "line 3");
+        assert!(!dir.path().join("output.txt").exists(), "{clock}");
+    }
+}
+
+#[test]
+fn an_endless_input_file_exits_1_at_once_and_leaves_out_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let started = std::time::Instant::now();
+    let output = gamebot(&["advance", "white", "/dev/zero", path(&out)], "");
+    assert_fails(&output, 1, "advance", "cannot read /dev/zero: larger than");
+    assert!(!out.exists(), "an error wrote OUT");
+    // A Halma input.txt that never ends, too.
+    let halma_dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/dev/zero", halma_dir.path().join("input.txt")).unwrap();
+    assert_fails(&halma(halma_dir.path(), &[]), 1, "halma", "larger than");
+    assert!(!halma_dir.path().join("output.txt").exists());
+    // A FIFO nobody writes to reads as empty instead of waiting.
+    let fifo = dir.path().join("fifo");
+    let name = std::ffi::CString::new(path(&fifo)).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let output = gamebot(&["advance", "white", path(&fifo), path(&out)], "");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!out.exists(), "an error wrote OUT");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}

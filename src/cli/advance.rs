@@ -31,7 +31,7 @@ pub struct AdvanceArgs {
     #[arg(long, default_value = "strong")]
     pub level: String,
     /// The time the bot may think, in milliseconds.
-    #[arg(long, default_value_t = DEFAULT_TIME_MS)]
+    #[arg(long, default_value_t = DEFAULT_TIME_MS, value_parser = super::limits::time_ms)]
     pub time_ms: u64,
 }
 
@@ -69,10 +69,7 @@ fn play_file(
     output: &Path,
     args: &AdvanceArgs,
 ) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(input).map_err(|source| CliError::Unreadable {
-        path: input.to_path_buf(),
-        source,
-    })?;
+    let text = super::limits::read_text(input, super::limits::BOARD_FILE_CAP)?;
     let state = parse_board_text(&text, colour, None).map_err(|detail| CliError::Input {
         path: input.to_path_buf(),
         detail,

@@ -8,7 +8,7 @@
 //! run in parallel on the available cores, each game on one thread.
 
 use super::games_log::{GamesLog, MatchSetup};
-use super::{arena_solo, CliError};
+use super::{arena_solo, limits, CliError};
 use crate::arena::agent::{self, AgentPlayer};
 use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
@@ -61,27 +61,27 @@ pub struct ArenaArgs {
     /// game's own: 250 ms a move for advance (the studio's harness), a
     /// 300 s game clock for halma (the course's referee), 100 ms a move
     /// for the others].
-    #[arg(long)]
+    #[arg(long, value_parser = limits::time_ms)]
     pub time_ms: Option<u64>,
     /// A's think time per move, overriding --time-ms (with a game clock: the
     /// most one move is offered).
-    #[arg(long)]
+    #[arg(long, value_parser = limits::time_ms)]
     pub a_time_ms: Option<u64>,
     /// B's think time per move, overriding --time-ms.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::time_ms)]
     pub b_time_ms: Option<u64>,
     /// Give each side a game clock of this many seconds instead of a time per
     /// move; a side whose clock runs out loses.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::clock_s)]
     pub clock_s: Option<f64>,
     /// A's game clock in seconds, overriding --clock-s.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::clock_s)]
     pub a_clock_s: Option<f64>,
     /// B's game clock in seconds, overriding --clock-s.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::clock_s)]
     pub b_clock_s: Option<f64>,
     /// How late a move may come, beyond its time per move, before it loses on time.
-    #[arg(long, default_value_t = DEFAULT_GRACE_MS)]
+    #[arg(long, default_value_t = DEFAULT_GRACE_MS, value_parser = limits::time_ms)]
     pub grace_ms: u64,
     /// Seed of the openings and of the bots' random choices.
     #[arg(long, default_value_t = DEFAULT_SEED)]
@@ -203,7 +203,11 @@ impl ArenaArgs {
             Seat::A => (self.a_time_ms, self.a_clock_s),
             Seat::B => (self.b_time_ms, self.b_clock_s),
         };
-        let clock = own_clock.or(self.clock_s).map(Duration::from_secs_f64);
+        // The command line's clocks are checked as they are read
+        // ([`limits::clock_s`]); one set in code is held to the same range.
+        let clock = own_clock.or(self.clock_s).map(|seconds| {
+            Duration::try_from_secs_f64(seconds.clamp(0.0, limits::MAX_CLOCK_S)).unwrap_or_default()
+        });
         let per_move = own_ms.or(self.time_ms);
         let clock = match (clock, per_move, default) {
             (None, None, MatchTime::GameClock(total)) => Some(total),

@@ -43,7 +43,7 @@ pub struct CrushArgs {
     #[arg(long)]
     pub bot: Option<String>,
     /// Time the bot gets for each swap, in milliseconds.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = super::limits::time_ms)]
     pub time_ms: u64,
     /// A node cap for the bot on top of the time (makes its choices
     /// reproducible and independent of the machine's load).

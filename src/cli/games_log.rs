@@ -116,16 +116,8 @@ impl GamesLog {
         setup: MatchSetup,
         games: usize,
     ) -> Result<(GamesLog, Vec<GameRecord>), CliError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(source) => {
-                return Err(CliError::Unreadable {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
-        };
+        let text = super::limits::read_text_if_any(path, super::limits::RECORD_FILE_CAP)?
+            .unwrap_or_default();
         let finished = read_games(path, &text, &setup, games)?;
         let log = Self::starting_with(path, setup, &finished)?;
         Ok((log, finished))
@@ -189,10 +181,7 @@ pub fn read_log(path: &Path) -> Result<(MatchSetup, Vec<GameRecord>), CliError> 
         path: path.to_path_buf(),
         detail: detail.to_string(),
     };
-    let text = std::fs::read_to_string(path).map_err(|source| CliError::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = super::limits::read_text(path, super::limits::RECORD_FILE_CAP)?;
     if text.is_empty() {
         return Err(refuse("no games"));
     }

@@ -41,10 +41,7 @@ fn play(args: &HalmaArgs) -> Result<(), CliError> {
     };
     let level = LevelSpec::parse(&args.level)?;
     let input_path = args.dir.join("input.txt");
-    let body = std::fs::read_to_string(&input_path).map_err(|source| CliError::Unreadable {
-        path: input_path.clone(),
-        source,
-    })?;
+    let body = super::limits::read_text(&input_path, super::limits::BOARD_FILE_CAP)?;
     let output = answer(&input_path, &body, camp_rule, &level)?;
     write_output(&args.dir, &output)
 }
@@ -61,6 +58,17 @@ pub fn answer(
         path: path.to_path_buf(),
         detail: e.to_string(),
     })?;
+    // The clock becomes the bot's time for the move: it must be one.
+    let seconds = input.clock.time_left_s;
+    if !(seconds > 0.0 && seconds <= super::limits::MAX_CLOCK_S) {
+        return Err(CliError::Input {
+            path: path.to_path_buf(),
+            detail: format!(
+                "line 3 is '{seconds}': expected the seconds of play time left, above 0 and at most {}",
+                super::limits::MAX_CLOCK_S
+            ),
+        });
+    }
     if Halma::outcome(&input.state).is_over() {
         return Err(CliError::NoMove(format!(
             "{}: the game is over: there is no move to play",

@@ -62,7 +62,7 @@ pub struct LadderArgs {
     pub levels: Option<(u8, u8)>,
     /// Time per move [default: the service's default, 1000 ms]: the top
     /// level's budget in the service, so a published ladder keeps it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::limits::time_ms)]
     pub time_ms: Option<u64>,
     /// Resign adjudication for every pair, as in the arena: it shortens
     /// the top pairs' long games.
@@ -205,10 +205,14 @@ fn reuse(
     every_pair: &[(u8, u8)],
     played: &mut Vec<JournalEntry>,
 ) -> Result<f64, CliError> {
-    let text = std::fs::read_to_string(earlier).map_err(|e| CliError::Input {
-        path: earlier.to_path_buf(),
-        detail: format!("--reuse: {e}"),
-    })?;
+    let text =
+        super::limits::read_text(earlier, super::limits::RECORD_FILE_CAP).map_err(|e| match e {
+            CliError::Unreadable { path, source } => CliError::Input {
+                path,
+                detail: format!("--reuse: {source}"),
+            },
+            other => other,
+        })?;
     let file = LadderFile::parse(&text).map_err(|e| {
         CliError::usage(format!(
             "--reuse {}: not a ladder file: {e}",

@@ -50,15 +50,8 @@ pub fn start<T: DeserializeOwned>(
     command: &str,
     resume: bool,
 ) -> Result<Vec<JournalEntry<T>>, CliError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(CliError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
+    let Some(text) = super::limits::read_text_if_any(path, super::limits::RECORD_FILE_CAP)? else {
+        return Ok(Vec::new());
     };
     let entries = parse(path, &text)?;
     if !resume {

@@ -14,11 +14,11 @@
 //! | code | variant | when |
 //! |---|---|---|
 //! | 0 | — | success (also `naughts` when standard output is closed under it) |
-//! | 1 | [`Unreadable`](CliError::Unreadable) | an input file cannot be read (`advance`'s IN, `halma`'s `input.txt`) |
+//! | 1 | [`Unreadable`](CliError::Unreadable) | an input file cannot be read (`advance`'s IN, `halma`'s `input.txt`), or is larger than its format allows or never ends (`/dev/zero`): each is read with a bound ([`limits`]) |
 //! | 1 | [`Input`](CliError::Input) | an input file is malformed; the message names the file and the line (and column) |
 //! | 1 | [`Game`](CliError::Game) | the game refused the position or the bot failed on it |
 //! | 1 | [`Io`](CliError::Io) | standard input or output failed (`naughts`, `crush`); `serve` could not start its runtime or listen |
-//! | 2 | [`Usage`](CliError::Usage) | bad arguments: wrong words, an unknown game, level or level option, a value out of range, bad `--options`, a bad `serve` address; clap's own refusals (unknown flags, conflicts) are 2 too |
+//! | 2 | [`Usage`](CliError::Usage) | bad arguments: wrong words, an unknown game, level or level option, a value out of range, bad `--options`, a bad `serve` address; clap's own refusals (unknown flags, conflicts, and a time or clock flag that is no duration: NaN, infinite, negative, beyond a day, [`limits`]) are 2 too |
 //! | 2 | [`NoMove`](CliError::NoMove) | the position has no move to play (`halma`: the game is over; `advance`: the colour is stuck) |
 //! | 2 | [`Output`](CliError::Output) | the result could not be written (`advance`'s OUT, `halma`'s `output.txt`, `arena --games-log`); nothing was written |
 //!
@@ -35,6 +35,7 @@ pub mod ladder;
 pub mod ladder_journal;
 pub mod ladder_pool;
 pub mod ladder_solo;
+pub mod limits;
 pub mod naughts;
 
 pub use error::{report, CliError};

@@ -62,7 +62,7 @@ pub struct NaughtsArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Time the bot may think per move, in milliseconds.
-    #[arg(long, default_value_t = 2_000)]
+    #[arg(long, default_value_t = 2_000, value_parser = super::limits::time_ms)]
     pub bot_time_ms: u64,
 }
 
