@@ -246,3 +246,50 @@ fn an_output_file_that_is_not_a_regular_file_forfeits_without_hanging() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn a_program_that_kills_its_keeper_leaves_nothing_behind() {
+    let tag = unique_tag("hostile", "keeper");
+    let dir = scratch(&tag);
+    // The shell's parent is the process the referee runs it under.
+    let bot = script(
+        &dir,
+        "bot.sh",
+        &format!(
+            "[ \"$1\" = name ] && exit 1\n\
+             setsid sh -c 'sleep 1000; :' {tag}-session &\n\
+             sleep 0.1\n\
+             kill -KILL $PPID\n\
+             sleep 1000\n"
+        ),
+    );
+    let log = dir.join("games.jsonl");
+    let (ended, code, stderr) = arena(
+        &strings(&[
+            "arena",
+            "advance",
+            "--a",
+            "legal",
+            "--b",
+            &format!("cab201:{}", bot.display()),
+            "--time-ms",
+            "3000",
+            "--games",
+            "2",
+            "--threads",
+            "2",
+            "--games-log",
+            log.to_str().unwrap(),
+        ]),
+        Duration::from_secs(60),
+    );
+    let left = left_behind(&tag);
+    clean_up(&tag);
+    assert!(ended, "the match never ended");
+    assert_eq!(code, Some(0), "{stderr}");
+    for record in log_records(&log) {
+        assert_eq!(record["reason"], "killed by signal 9", "{record}");
+    }
+    assert_eq!(left, Vec::<String>::new(), "left behind");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -15,6 +15,13 @@
 //! exits, with the program's status. So when the referee sees the keeper
 //! end, nothing the program started is running.
 //!
+//! A program that kills its own keeper (SIGKILL cannot be caught) dies
+//! with it (its parent-death signal), but what it started in another
+//! session or group would be left to the system. So a command that runs
+//! programs makes its own process a subreaper too ([`adopt_orphans`]):
+//! such leftovers come to the referee, which kills and reaps them
+//! ([`sweep_orphans`]) whenever one of its programs ends.
+//!
 //! The keeper runs between `fork` and `exec` of a process that has other
 //! threads, so it does only async-signal-safe things: system calls on stack
 //! buffers, no allocation and no locks. It finds its children by reading
@@ -30,6 +37,100 @@ const STOPPED: i32 = 125;
 
 /// Set by the keeper's SIGTERM handler: stop the program now.
 static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Set once the referee's process adopts orphans ([`adopt_orphans`]).
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process a child subreaper, so that what a program left
+/// behind after killing its keeper comes to the referee instead of the
+/// system, for [`sweep_orphans`] to end. Only for a process whose every
+/// child in another process group is one of the referee's programs (the
+/// commands that run programs; not a library's user, whose own children
+/// in groups of their own the sweep would end).
+pub fn adopt_orphans() -> std::io::Result<()> {
+    // SAFETY: prctl with these arguments touches no memory.
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    ADOPTING.store(true, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Whether this process adopts orphans.
+pub fn adopting() -> bool {
+    ADOPTING.load(Ordering::SeqCst)
+}
+
+/// Kills (SIGKILL) and reaps every child of this process in another
+/// process group than its own that is not one of `keepers` (the
+/// programs' keepers, running or not yet reaped): the orphans adopted
+/// from programs ([`adopt_orphans`]). A child started in this process's
+/// own group (a `git` the ladder runs) is left alone. Does nothing unless
+/// this process adopts orphans.
+pub fn sweep_orphans(keepers: &[libc::pid_t]) {
+    if !adopting() {
+        return;
+    }
+    // SAFETY: getpid and getpgrp have no preconditions.
+    let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((parent, pgid)) = parent_and_group(&stat) else {
+            continue;
+        };
+        if parent != me || pgid == group || keepers.contains(&pid) {
+            continue;
+        }
+        // SAFETY: the pid is an unreaped child of this process, so it
+        // names that process; kill and waitpid have no memory effects.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+    }
+}
+
+/// [`sweep_orphans`] until the process group `group` of a keeper just
+/// reaped is empty (a moment at most): the program it left may still be
+/// dying, and its children come to this process only once it is dead.
+pub fn sweep_after(group: libc::pid_t, keepers: &[libc::pid_t]) {
+    if !adopting() {
+        return;
+    }
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    loop {
+        sweep_orphans(keepers);
+        // SAFETY: signal 0 only asks whether the group has members.
+        let empty = unsafe { libc::kill(-group, 0) } != 0;
+        if empty || std::time::Instant::now() > until {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    sweep_orphans(keepers);
+}
+
+/// The parent and the process group in a `/proc/PID/stat` line.
+fn parent_and_group(stat: &[u8]) -> Option<(libc::pid_t, libc::pid_t)> {
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    let text = std::str::from_utf8(&stat[close + 1..]).ok()?;
+    let mut fields = text.split_whitespace().skip(1);
+    let parent = fields.next()?.parse().ok()?;
+    let group = fields.next()?.parse().ok()?;
+    Some((parent, group))
+}
 
 extern "C" fn on_stop(_: libc::c_int) {
     STOP.store(true, Ordering::SeqCst);
@@ -274,6 +375,13 @@ unsafe fn parent_of(pid: libc::pid_t) -> Option<libc::pid_t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_parents_and_groups() {
+        let stat = b"42 (a (b) c) S 7 42 42 0 -1";
+        assert_eq!(parent_and_group(stat), Some((7, 42)));
+        assert_eq!(parent_and_group(b"42 (x"), None);
+    }
 
     #[test]
     fn reads_process_numbers_and_parents() {

@@ -102,7 +102,9 @@ pub fn run(program: &str, args: &[String], dir: &Path, limit: Duration) -> std::
     let elapsed = started.elapsed();
     stop(pid);
     PROGRAMS.untrack(pid);
-    let status = child.wait()?;
+    let status = child.wait();
+    PROGRAMS.reaped(pid);
+    let status = status?;
     let ending = if timed_out {
         Ending::TimedOut(limit)
     } else {
@@ -159,6 +161,8 @@ struct Live {
     stopping: bool,
     /// The running programs' keepers (each the leader of its group).
     leaders: Vec<libc::pid_t>,
+    /// Keepers that have ended and are about to be reaped.
+    closing: Vec<libc::pid_t>,
     /// The fresh directories not yet removed.
     dirs: Vec<PathBuf>,
 }
@@ -171,6 +175,7 @@ impl Registry {
         Registry(Mutex::new(Live {
             stopping: false,
             leaders: Vec::new(),
+            closing: Vec::new(),
             dirs: Vec::new(),
         }))
     }
@@ -200,7 +205,21 @@ impl Registry {
     /// Called after the group is killed and before the leader is reaped,
     /// so the pid cannot have been reused meanwhile.
     fn untrack(&self, pid: libc::pid_t) {
-        self.live().leaders.retain(|&leader| leader != pid);
+        let mut live = self.live();
+        live.leaders.retain(|&leader| leader != pid);
+        live.closing.push(pid);
+    }
+
+    /// Called once the keeper `pid` is reaped: forgets it, and ends what
+    /// programs left behind in this process's care
+    /// ([`contain::sweep_orphans`]).
+    fn reaped(&self, pid: libc::pid_t) {
+        let mut live = self.live();
+        live.closing.retain(|&keeper| keeper != pid);
+        if contain::adopting() {
+            let keepers = [live.leaders.as_slice(), live.closing.as_slice()].concat();
+            contain::sweep_after(pid, &keepers);
+        }
     }
 
     /// Ends every program still running (its keeper empties its tree,
@@ -227,6 +246,8 @@ impl Registry {
                 libc::kill(-pid, libc::SIGKILL);
             }
         }
+        let keepers = [live.leaders.as_slice(), live.closing.as_slice()].concat();
+        contain::sweep_orphans(&keepers);
         for dir in live.dirs.drain(..) {
             std::fs::remove_dir_all(dir).ok();
         }
@@ -270,8 +291,12 @@ pub fn kill_all() {
 /// running program is ended with its whole tree, the fresh directories
 /// are removed, and the process exits with 128 plus the signal, as a shell
 /// reports it. For the commands that run programs.
+///
+/// It also makes the process adopt what a program leaves behind when it
+/// kills its own keeper ([`contain::adopt_orphans`]), to end it.
 pub fn end_programs_on_signals() -> std::io::Result<()> {
     use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGTERM};
+    contain::adopt_orphans()?;
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
@@ -647,6 +672,7 @@ impl LineChild {
         stop(pid);
         PROGRAMS.untrack(pid);
         self.child.wait().ok();
+        PROGRAMS.reaped(pid);
     }
 }
 
