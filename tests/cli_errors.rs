@@ -569,3 +569,20 @@ fn an_endless_input_file_exits_1_at_once_and_leaves_out_alone() {
     assert!(!out.exists(), "an error wrote OUT");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+#[test]
+fn standard_input_without_line_ends_exits_1_at_once() {
+    let started = std::time::Instant::now();
+    for args in [vec!["naughts"], vec!["crush", "--ai-player"]] {
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_gamebot"))
+            .args(&args)
+            .stdin(zero)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_fails(&output, 1, args[0], "a line longer than 4096 bytes");
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}

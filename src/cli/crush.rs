@@ -490,22 +490,25 @@ pub fn benchmark<W: Write>(args: &CrushArgs, out: &mut W) -> Result<(), CliError
 /// swap for every `K BOARD` line of `input`, one line each on `out`. The
 /// swap number, which a level's seed and plan use, is counted from the
 /// lines, starting at the game's first swap. A malformed line is an input
-/// error naming the line (exit 1).
+/// error naming the line, and a line longer than
+/// [`super::limits::LINE_CAP`] fails reading (both exit 1).
 pub fn ai_player<R: BufRead, W: Write>(
     args: &CrushArgs,
-    input: R,
+    mut input: R,
     out: &mut W,
 ) -> Result<(), CliError> {
     let level = bot_level(args.bot.as_deref().unwrap_or("strong"))?;
     let mut swaps_left = SWAPS_PER_GAME;
-    for (index, line) in input.lines().enumerate() {
-        let line = line?;
+    for number in 1u64.. {
+        let Some(line) = super::limits::read_line(&mut input, super::limits::LINE_CAP)? else {
+            break;
+        };
         if line.trim().is_empty() {
             continue;
         }
         let state = Crush::from_program_line(&line, swaps_left).map_err(|e| CliError::Input {
             path: "standard input".into(),
-            detail: format!("line {}: {e}", index + 1),
+            detail: format!("line {number}: {e}"),
         })?;
         let swap = bot_swap(&state, &level, SwapBudget::of(args), args.bot_seed)?;
         writeln!(out, "{}", swap.notation())?;

@@ -6,7 +6,7 @@
 //! can make a subcommand panic or read without end.
 
 use super::CliError;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// The longest time a flag may give, in milliseconds: a day, beyond any
@@ -24,6 +24,56 @@ pub const BOARD_FILE_CAP: u64 = 16 * 1024;
 /// The largest record file the arena and the ladder read (a games log, a
 /// ladder file, a ladder journal): far beyond a long match's log.
 pub const RECORD_FILE_CAP: u64 = 1 << 30;
+
+/// The longest line read from standard input (`naughts`' moves, `crush
+/// --ai-player`'s `K BOARD` lines, of about a hundred bytes).
+pub const LINE_CAP: usize = 4096;
+
+/// Reads a line of at most `cap` bytes without its line end (`\n` or
+/// `\r\n`); `None` at the end of the input. A longer line is an error as
+/// soon as it passes `cap` (so an input with no line end, `/dev/zero`,
+/// ends at once), and so is one that is not UTF-8.
+pub fn read_line(input: &mut impl BufRead, cap: usize) -> std::io::Result<Option<String>> {
+    let invalid = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let mut kept = Vec::new();
+    let mut read_any = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        read_any = true;
+        let (end, found) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (buffer.len(), false),
+        };
+        // One byte more for a `\r` before the `\n`, checked below.
+        if kept.len() + end > cap + 1 {
+            return Err(invalid(format!("a line longer than {cap} bytes")));
+        }
+        kept.extend_from_slice(&buffer[..end]);
+        input.consume(end + usize::from(found));
+        if found {
+            break;
+        }
+    }
+    if !read_any {
+        return Ok(None);
+    }
+    if kept.last() == Some(&b'\r') {
+        kept.pop();
+    }
+    if kept.len() > cap {
+        return Err(invalid(format!("a line longer than {cap} bytes")));
+    }
+    String::from_utf8(kept)
+        .map(Some)
+        .map_err(|_| invalid("stream did not contain valid UTF-8".to_string()))
+}
 
 /// Reads a time in milliseconds from a flag: a whole number from 0 to
 /// [`MAX_TIME_MS`]. For clap's `value_parser`.
@@ -113,6 +163,24 @@ mod tests {
             let refused = clock_s(bad).unwrap_err();
             assert!(refused.contains("at most 86400"), "{bad}: {refused}");
         }
+    }
+
+    #[test]
+    fn lines_are_read_up_to_their_bound() {
+        let mut input = std::io::Cursor::new(b"ab\r\ncd\nef".to_vec());
+        // (`ab\r` is three bytes, the line two.)
+        assert_eq!(read_line(&mut input, 2).unwrap().as_deref(), Some("ab"));
+        assert_eq!(read_line(&mut input, 2).unwrap().as_deref(), Some("cd"));
+        assert_eq!(read_line(&mut input, 2).unwrap().as_deref(), Some("ef"));
+        assert_eq!(read_line(&mut input, 2).unwrap(), None);
+        let mut long = std::io::Cursor::new(b"abc\n".to_vec());
+        let error = read_line(&mut long, 2).unwrap_err();
+        assert_eq!(error.to_string(), "a line longer than 2 bytes");
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        let mut endless = std::io::BufReader::new(zero);
+        assert!(read_line(&mut endless, LINE_CAP).is_err());
+        let mut bad = std::io::Cursor::new(vec![0xff, b'\n']);
+        assert!(read_line(&mut bad, 10).is_err());
     }
 
     #[test]

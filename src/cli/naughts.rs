@@ -177,16 +177,10 @@ fn board_row(state: &State, row: usize) -> String {
     format!("{}|{cells}", row + 1)
 }
 
-/// Reads a line without its line ending; `None` at end of input.
+/// Reads a line without its line ending; `None` at end of input. A line
+/// longer than [`super::limits::LINE_CAP`] is an error (exit code 1).
 fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    let trimmed = line.strip_suffix('\n').unwrap_or(&line);
-    Ok(Some(
-        trimmed.strip_suffix('\r').unwrap_or(trimmed).to_string(),
-    ))
+    super::limits::read_line(input, super::limits::LINE_CAP)
 }
 
 /// What became of one game.
