@@ -337,6 +337,11 @@ impl Connection {
                     shutting = true;
                 }
                 () = tokio::time::sleep(tick) => {
+                    if asked_to_end == Some(Closed::Shutdown) && activity.idle() {
+                        // Nothing in flight to finish: a silent socket, or
+                        // one between requests.
+                        break;
+                    }
                     let Some(reason) = activity.expired(&self.limits) else { continue };
                     if asked_to_end.is_some() {
                         // It was asked to end and has been idle since: drop it.
@@ -412,6 +417,11 @@ impl Activity {
             quiet.1 = true;
         }
         RequestGuard(self.clone())
+    }
+
+    /// Whether no request is in flight.
+    fn idle(&self) -> bool {
+        self.0.in_flight.load(Ordering::SeqCst) == 0
     }
 
     /// Why the connection should close now, if it should: no request yet
