@@ -154,6 +154,7 @@ pub fn kept(command: &mut Command) -> &mut Command {
             let mut before: libc::sigset_t = std::mem::zeroed();
             libc::sigfillset(&mut all);
             libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut before);
+            let keeper = libc::getpid();
             let program = libc::fork();
             if program < 0 {
                 let error = std::io::Error::last_os_error();
@@ -164,6 +165,10 @@ pub fn kept(command: &mut Command) -> &mut Command {
                 // The program: dies with its keeper, and starts with the
                 // signal mask it would have had without one.
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                if libc::getppid() != keeper {
+                    // The keeper died before the signal was set.
+                    libc::_exit(127);
+                }
                 libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
                 return Ok(());
             }
@@ -183,7 +188,7 @@ unsafe fn keep(program: libc::pid_t, mask: &libc::sigset_t) -> ! {
     close_everything();
     // A signal the program sends its own group does not end the keeper
     // (which would leave its tree to escape); SIGTERM asks it to stop.
-    for signal in 1..32 {
+    for signal in 1..=64 {
         if signal != libc::SIGKILL && signal != libc::SIGSTOP && signal != libc::SIGCHLD {
             libc::signal(signal, libc::SIG_IGN);
         }
@@ -253,7 +258,6 @@ unsafe fn close_everything() {
 unsafe fn empty_tree() {
     let me = libc::getpid();
     loop {
-        kill_children(me);
         let mut status = 0;
         loop {
             let pid = libc::waitpid(-1, &mut status, libc::WNOHANG);
@@ -266,6 +270,7 @@ unsafe fn empty_tree() {
             }
             break;
         }
+        kill_children(me);
         let pause = libc::timespec {
             tv_sec: 0,
             tv_nsec: 1_000_000,

@@ -132,9 +132,11 @@ const KEEPER_WAIT: Duration = Duration::from_secs(2);
 /// (SIGKILL), which reaches whatever is left in it.
 fn stop(pid: libc::pid_t) {
     if !has_exited(pid) {
-        // SAFETY: kill has no memory effects.
+        // SAFETY: kill has no memory effects. SIGCONT wakes a keeper its
+        // program stopped, to take the request.
         unsafe {
             libc::kill(pid, libc::SIGTERM);
+            libc::kill(pid, libc::SIGCONT);
         }
         wait_for_exit(&[pid], KEEPER_WAIT);
     }
@@ -237,6 +239,7 @@ impl Registry {
             // reaped while tracked, so each pid still names its process.
             unsafe {
                 libc::kill(pid, libc::SIGTERM);
+                libc::kill(pid, libc::SIGCONT);
             }
         }
         wait_for_exit(&live.leaders, KEEPER_WAIT);
@@ -865,6 +868,17 @@ mod tests {
         let t = tag("setsid-timeout");
         let run = sh(&format!("setsid sh -c 'sleep 1000; :' {t} & sleep 30"), 300);
         assert_eq!(run.ending, Ending::TimedOut(Duration::from_millis(300)));
+        assert_eq!(left_with(&t), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_program_that_stops_its_keeper_is_still_ended_whole() {
+        let t = tag("stopped-keeper");
+        let script = format!("setsid sh -c 'sleep 1000; :' {t} & kill -STOP $PPID; sleep 30");
+        let started = Instant::now();
+        let run = sh(&script, 300);
+        assert_eq!(run.ending, Ending::TimedOut(Duration::from_millis(300)));
+        assert!(started.elapsed() < KEEPER_WAIT, "{:?}", started.elapsed());
         assert_eq!(left_with(&t), Vec::<String>::new());
     }
 
