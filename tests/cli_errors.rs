@@ -567,6 +567,18 @@ fn an_endless_input_file_exits_1_at_once_and_leaves_out_alone() {
     let output = gamebot(&["advance", "white", path(&fifo), path(&out)], "");
     assert_eq!(output.status.code(), Some(1));
     assert!(!out.exists(), "an error wrote OUT");
+    // A ladder file to reuse, the same.
+    let ladder = dir.path().join("ladder.json");
+    let args = [
+        "ladder",
+        "naughts",
+        "--reuse",
+        "/dev/zero",
+        "--out",
+        path(&ladder),
+    ];
+    assert_fails(&gamebot(&args, ""), 1, "ladder", "larger than");
+    assert!(!ladder.exists());
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
 

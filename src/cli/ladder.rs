@@ -206,7 +206,7 @@ fn reuse(
     played: &mut Vec<JournalEntry>,
 ) -> Result<f64, CliError> {
     let text =
-        super::limits::read_text(earlier, super::limits::RECORD_FILE_CAP).map_err(|e| match e {
+        super::limits::read_text(earlier, super::limits::LADDER_FILE_CAP).map_err(|e| match e {
             CliError::Unreadable { path, source } => CliError::Input {
                 path,
                 detail: format!("--reuse: {source}"),

@@ -22,8 +22,12 @@ pub const MAX_CLOCK_S: f64 = 86_400.0;
 pub const BOARD_FILE_CAP: u64 = 16 * 1024;
 
 /// The largest record file the arena and the ladder read (a games log, a
-/// ladder file, a ladder journal): far beyond a long match's log.
-pub const RECORD_FILE_CAP: u64 = 1 << 30;
+/// ladder journal): far beyond a long match's log.
+pub const RECORD_FILE_CAP: u64 = 256 << 20;
+
+/// The largest ladder file `gamebot ladder --reuse` reads: a game's
+/// levels with their ratings and pairs, far smaller.
+pub const LADDER_FILE_CAP: u64 = 16 << 20;
 
 /// The longest line read from standard input (`naughts`' moves, `crush
 /// --ai-player`'s `K BOARD` lines, of about a hundred bytes).
