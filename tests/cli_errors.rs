@@ -533,6 +533,17 @@ fn times_beyond_a_day_exit_2_with_a_message() {
     for (args, flag) in cases {
         assert_refused_flag(&gamebot(&args, ""), flag, "from 0 to 86400000");
     }
+    // A count of games that no match could hold.
+    for args in [
+        vec![
+            "arena", "naughts", "--a", "random", "--b", "random", "--games", huge,
+        ],
+        vec!["ladder", "naughts", "--games", huge],
+        vec!["ladder", "naughts", "--max-games", huge],
+    ] {
+        let flag = args[args.len() - 2];
+        assert_refused_flag(&gamebot(&args, ""), flag, "from 0 to 1000000");
+    }
     assert!(!out.exists(), "an error wrote OUT");
 }
 

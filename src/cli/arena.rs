@@ -55,7 +55,7 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub b: String,
     /// Games to play.
-    #[arg(long, default_value_t = DEFAULT_GAMES)]
+    #[arg(long, default_value_t = DEFAULT_GAMES, value_parser = limits::games)]
     pub games: usize,
     /// Think time per move of both sides, in milliseconds [default: the
     /// game's own: 250 ms a move for advance (the studio's harness), a

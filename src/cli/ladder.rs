@@ -39,10 +39,10 @@ pub struct LadderArgs {
     /// Games per pair of levels, played again in rounds of as many (with
     /// new openings) while the pair's 95% interval is wider than the gap it
     /// measures, up to `--max-games`.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::limits::games)]
     pub games: usize,
     /// The most games one pair plays.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = super::limits::games)]
     pub max_games: usize,
     /// Seed of the openings and the levels' random choices.
     #[arg(long, default_value_t = 1)]

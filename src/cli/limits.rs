@@ -79,6 +79,21 @@ pub fn read_line(input: &mut impl BufRead, cap: usize) -> std::io::Result<Option
         .map_err(|_| invalid("stream did not contain valid UTF-8".to_string()))
 }
 
+/// The most games a flag may ask for: far beyond any match, and small
+/// enough that every count made of it fits.
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// Reads a count of games from a flag: a whole number from 0 to
+/// [`MAX_GAMES`]. For clap's `value_parser`.
+pub fn games(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(games) if games <= MAX_GAMES => Ok(games),
+        _ => Err(format!(
+            "expected a number of games, a whole number from 0 to {MAX_GAMES}"
+        )),
+    }
+}
+
 /// Reads a time in milliseconds from a flag: a whole number from 0 to
 /// [`MAX_TIME_MS`]. For clap's `value_parser`.
 pub fn time_ms(text: &str) -> Result<u64, String> {
@@ -159,6 +174,8 @@ mod tests {
         for bad in ["86400001", "18446744073709551615", "-1", "1e3", "x"] {
             assert!(time_ms(bad).is_err(), "{bad}");
         }
+        assert_eq!(games("100"), Ok(100));
+        assert!(games("18446744073709551615").is_err());
         assert_eq!(clock_s("60"), Ok(60.0));
         assert_eq!(clock_s("0.5"), Ok(0.5));
         for bad in [
