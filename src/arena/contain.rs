@@ -193,6 +193,8 @@ unsafe fn keep(program: libc::pid_t, mask: &libc::sigset_t) -> ! {
             libc::signal(signal, libc::SIG_IGN);
         }
     }
+    // Whatever the referee set for SIGCHLD: the keeper reaps by waiting.
+    libc::signal(libc::SIGCHLD, libc::SIG_DFL);
     let mut action: libc::sigaction = std::mem::zeroed();
     action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as usize;
     libc::sigemptyset(&mut action.sa_mask);
