@@ -59,32 +59,32 @@ async fn a_misspelt_field_is_refused_with_a_pointer_at_it_on_every_endpoint_of_e
 }
 
 #[tokio::test]
-async fn a_games_own_bot_option_is_taken_by_it_alone() {
+async fn every_game_takes_a_clock_in_either_shape() {
     let app = app();
-    let clock = json!({"mode": "GAME", "time_left_s": 30});
-    for game in REGISTRY {
-        let id = game.info().id;
-        let mut body = valid_body(*game, "bot-move");
-        body["clock"] = clock.clone();
-        let reply = post_json(&app, &format!("/v1/games/{id}/bot-move"), &body).await;
-        if id == "halma" {
-            assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
-        } else {
-            assert_eq!(
-                reply.status,
-                StatusCode::BAD_REQUEST,
-                "{id}: {}",
-                reply.text
+    for clock in [
+        json!({"mode": "GAME", "time_left_s": 30}),
+        json!({"remaining_ms": 30000, "increment_ms": 100}),
+    ] {
+        for game in REGISTRY {
+            let id = game.info().id;
+            let state = game.new_game(&Value::Null).unwrap().state;
+            let body = json!({"state": state, "clock": clock, "max_depth": 1});
+            let reply = post_json(&app, &format!("/v1/games/{id}/bot-move"), &body).await;
+            assert_eq!(reply.status, StatusCode::OK, "{id} {clock}: {}", reply.text);
+            assert!(
+                reply.json["search"]["clock"]["planned_ms"].is_u64(),
+                "{}",
+                reply.json
             );
-            assert_eq!(reply.json["pointer"], "/clock");
         }
     }
-    // A bad value inside the option points into it.
+    // A bad value inside the clock points into it.
     let mut body = valid_body(REGISTRY[1], "bot-move");
     body["clock"] = json!({"mode": "BLITZ", "time_left_s": 30});
     let reply = post_json(&app, "/v1/games/halma/bot-move", &body).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
     assert!(reply.text.contains("BLITZ"), "{}", reply.text);
+    assert_eq!(reply.json["pointer"], "/clock");
 }
 
 /// The schema of a game's levels in the contract (`ReversiLevel`).

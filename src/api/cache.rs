@@ -112,6 +112,10 @@ impl ReplyCache {
         top: Option<usize>,
     ) -> Option<String> {
         self.entries.as_ref()?;
+        // A clocked answer reports its own clock: it is never another's.
+        if limits.clock.is_some() {
+            return None;
+        }
         let StateInput::Json(state) = &request.state else {
             return None;
         };

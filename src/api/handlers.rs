@@ -26,6 +26,9 @@ use std::time::{Duration, Instant};
 /// has no other place to say it.
 pub const MOVE_HEADER: HeaderName = HeaderName::from_static("gamebot-move");
 
+/// The header that says where a search's time went (queue, compute).
+pub const SERVER_TIMING: HeaderName = HeaderName::from_static("server-timing");
+
 /// What every game endpoint starts from: the game the path names, the query,
 /// the body sorted by content type, and when the request arrived (a search's
 /// deadline counts from then). Its rejections are the API's problem documents.
@@ -138,6 +141,26 @@ fn text_response(text: String) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
 }
 
+/// `duration` in milliseconds, to the microsecond.
+fn millis(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
+/// The `Server-Timing` of a search's answer: its time in the queue and
+/// its computing time (a cached answer says so instead).
+fn server_timing(search: &crate::game::SearchReport) -> Option<HeaderValue> {
+    let text = if search.cached {
+        "cache;desc=\"hit\"".to_string()
+    } else {
+        format!(
+            "queue;dur={:.3}, compute;dur={:.3}",
+            search.queued_ms.unwrap_or(0.0),
+            search.elapsed_ms
+        )
+    };
+    HeaderValue::from_str(&text).ok()
+}
+
 /// Adds the move and any cut budget to a bot's or an analysis' answer.
 fn with_search_headers(
     mut response: Response,
@@ -152,11 +175,19 @@ fn with_search_headers(
     if !clamped.is_empty() {
         let warning = clamped
             .iter()
-            .map(|c| {
-                format!(
+            .map(|c| match c.field {
+                "clock" => format!(
+                    "299 gamebot \"the level's budget of {} positions was cut by the clock's cap after {}\"",
+                    c.requested, c.used
+                ),
+                "max_time_ms" => format!(
+                    "299 gamebot \"the level's budget of {} positions was cut by the server's longest search after {}\"",
+                    c.requested, c.used
+                ),
+                _ => format!(
                     "299 gamebot \"{}={} was cut to the server's cap of {}\"",
                     c.field, c.requested, c.used
-                )
+                ),
             })
             .collect::<Vec<_>>()
             .join(", ");
@@ -199,6 +230,10 @@ impl AppState {
             stop: stop.clone(),
             game_time_left_ms: None,
             observer: None,
+            clock: limits
+                .clock
+                .map(|clock| crate::game::ClockedMove { clock, arrived }),
+            arrived: Some(arrived),
         }
     }
 
@@ -389,14 +424,17 @@ pub async fn bot_move(
     // it refuses there is still about the body's level.
     let mut answer = app
         .search(&client, move |stop| {
-            job(&worker_app.budget(&limits, arrived, stop))
+            let queued = arrived.elapsed();
+            let mut answer = job(&worker_app.budget(&limits, arrived, stop))?;
+            answer.reply.search.queued_ms = Some(millis(queued));
+            Ok(answer)
         })
         .await
         .map_err(|error| match error {
             ApiError::Game(GameError::InvalidOption { .. }) if level_in_body => error.at("/level"),
             other => other,
         })?;
-    answer.reply.search.clamped = clamped;
+    answer.reply.search.clamped.splice(0..0, clamped);
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "bot-move", false);
         app.cache.put(key, &answer.reply.search, || {
@@ -412,10 +450,14 @@ pub async fn bot_move(
         ..
     } = &answer.reply;
     record_search(&id, search, outcome);
-    let response = match answer.text {
+    let timing = server_timing(search);
+    let mut response = match answer.text {
         Some(text) => text_response(text),
         None => Json(&answer.reply).into_response(),
     };
+    if let Some(timing) = timing {
+        response.headers_mut().insert(SERVER_TIMING, timing);
+    }
     Ok(with_search_headers(
         response,
         Some(mv),
@@ -534,10 +576,13 @@ pub async fn analyze(
     let worker_app = app.clone();
     let mut reply = app
         .search(&client, move |stop| {
-            job(&worker_app.budget(&limits, arrived, stop))
+            let queued = arrived.elapsed();
+            let mut reply = job(&worker_app.budget(&limits, arrived, stop))?;
+            reply.search.queued_ms = Some(millis(queued));
+            Ok(reply)
         })
         .await?;
-    reply.search.clamped = clamped;
+    reply.search.clamped.splice(0..0, clamped);
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "analyze", false);
         app.cache.put(key, &reply.search, || {
@@ -547,7 +592,10 @@ pub async fn analyze(
         });
     }
     record_search(&id, &reply.search, &Value::Null);
-    let response = Json(&reply).into_response();
+    let mut response = Json(&reply).into_response();
+    if let Some(timing) = server_timing(&reply.search) {
+        response.headers_mut().insert(SERVER_TIMING, timing);
+    }
     Ok(with_search_headers(response, None, &reply.search.clamped))
 }
 

@@ -307,6 +307,7 @@ fn cors_layer(origins: &[CorsOrigin]) -> Option<CorsLayer> {
                 header::RETRY_AFTER,
                 header::WARNING,
                 named("gamebot-move"),
+                named("server-timing"),
             ])
             .max_age(CORS_MAX_AGE),
     )

@@ -6,8 +6,9 @@
 
 use super::body;
 use super::ApiError;
+use crate::game::clock::{GameClock, DEFAULT_OVERHEAD_MS, MAX_REMAINING_MS};
 use crate::game::erased::{self as replay, BotRequest, StateInput, TextParams};
-use crate::game::location;
+use crate::game::{location, GameError};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -229,7 +230,8 @@ pub struct BotMoveRequest {
     pub state: Value,
     /// The bot level (default: the game's `default_level`). A numbered
     /// level carries its own budget, so `time_ms`, `max_depth` and
-    /// `max_nodes` beside it are refused (422 `invalid_option`).
+    /// `max_nodes` beside it are refused (422 `invalid_option`); a `clock`
+    /// is taken, and the level keeps its budget whenever the clock allows.
     #[serde(default)]
     pub level: Option<LevelId>,
     /// The search's time in milliseconds (default: the server's, 1000
@@ -257,6 +259,16 @@ pub struct BotMoveRequest {
     /// `"white"`…), as an evaluation bar that always shows one side needs.
     #[serde(default)]
     pub perspective: Option<String>,
+    /// The mover's clock in a timed game: the bot plans this move's time
+    /// from it (what is left, the increment, the moves the game probably
+    /// has left) and never risks the flag; the time the request waits in
+    /// the server's queue counts against it. Takes the place of `time_ms`;
+    /// a numbered level keeps its own budget whenever the clock allows it.
+    /// Halma's referee clock (`{"mode": "GAME", "time_left_s": 12.5}`) is
+    /// the same clock without an increment (`SINGLE`: the time is this
+    /// move's alone).
+    #[serde(default)]
+    pub clock: Option<ClockField>,
 }
 
 impl SharedFields for BotMoveRequest {
@@ -268,7 +280,115 @@ impl SharedFields for BotMoveRequest {
         "max_nodes",
         "seed",
         "perspective",
+        "clock",
     ];
+}
+
+/// A bot-move's `clock`: a live game's clock, or the course's Halma referee's.
+#[derive(Debug, Clone, Copy, JsonSchema)]
+#[serde(untagged)]
+pub enum ClockField {
+    /// The mover's time left, increment, moves to go and overhead.
+    Live(LiveClock),
+    /// The Halma course referee's clock: a mode and seconds.
+    Referee(RefereeClock),
+}
+
+/// A live game's clock, as UCI's `wtime`/`winc`/`movestogo` say it.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiveClock {
+    /// The mover's time left, in milliseconds (at most a day).
+    #[schemars(range(min = 0, max = 86_400_000))]
+    pub remaining_ms: u64,
+    /// Added to the mover's clock after each of its moves, in milliseconds
+    /// (default 0; at most an hour).
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 3_600_000))]
+    pub increment_ms: u64,
+    /// Moves until the clock is given more time: `remaining_ms` is for this
+    /// many moves (absent: sudden death, with the increment if any).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub moves_to_go: Option<u32>,
+    /// What the portal spends a move on its side (network, bookkeeping), in
+    /// milliseconds, taken off the time the bot thinks (default 20).
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 60_000))]
+    pub overhead_ms: Option<u64>,
+}
+
+/// The Halma course referee's clock.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefereeClock {
+    /// `GAME`: the time left for the whole game; `SINGLE`: for this move.
+    pub mode: RefereeMode,
+    /// Seconds, above 0 and at most a day.
+    #[schemars(range(max = 86_400))]
+    pub time_left_s: f64,
+}
+
+/// A referee clock's mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+pub enum RefereeMode {
+    /// The time left for the whole game.
+    #[serde(rename = "GAME")]
+    Game,
+    /// The time for this move alone.
+    #[serde(rename = "SINGLE")]
+    Single,
+}
+
+impl<'de> Deserialize<'de> for ClockField {
+    /// The referee's shape when the object names `mode` or `time_left_s`,
+    /// else the live one: each read with its own fields' errors.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let object = Map::<String, Value>::deserialize(deserializer)?;
+        let referee = object.contains_key("mode") || object.contains_key("time_left_s");
+        let value = Value::Object(object);
+        if referee {
+            RefereeClock::deserialize(value)
+                .map(ClockField::Referee)
+                .map_err(D::Error::custom)
+        } else {
+            LiveClock::deserialize(value)
+                .map(ClockField::Live)
+                .map_err(D::Error::custom)
+        }
+    }
+}
+
+impl ClockField {
+    /// The clock the time manager plans with, its bounds checked; errors
+    /// point under `/clock`.
+    pub fn into_clock(self) -> Result<GameClock, ApiError> {
+        let clock = match self {
+            ClockField::Live(live) => GameClock {
+                remaining_ms: live.remaining_ms,
+                increment_ms: live.increment_ms,
+                moves_to_go: live.moves_to_go,
+                overhead_ms: live.overhead_ms.unwrap_or(DEFAULT_OVERHEAD_MS),
+            },
+            ClockField::Referee(referee) => {
+                let seconds = referee.time_left_s;
+                let max_s = (MAX_REMAINING_MS / 1000) as f64;
+                if !(seconds > 0.0 && seconds <= max_s) {
+                    return Err(ApiError::from(GameError::invalid_option_at(
+                        "/clock/time_left_s",
+                        format!("time_left_s={seconds}: expected seconds above 0 and at most {max_s} (a day)"),
+                    )));
+                }
+                let mut clock = GameClock::sudden_death((seconds * 1000.0).round() as u64);
+                if referee.mode == RefereeMode::Single {
+                    clock.moves_to_go = Some(1);
+                }
+                clock
+            }
+        };
+        Ok(clock.checked("/clock")?)
+    }
 }
 
 /// `analyze`'s body: the fields every game shares, beside a game's own bot
@@ -326,6 +446,8 @@ pub struct Limits {
     pub max_depth: Option<u64>,
     /// `max_nodes`.
     pub max_nodes: Option<u64>,
+    /// `clock`, checked.
+    pub clock: Option<GameClock>,
 }
 
 impl Limits {
@@ -371,16 +493,25 @@ const TEXT_SHARED: &[&str] = &[
     "max_depth",
     "max_nodes",
     "perspective",
+    "remaining_ms",
+    "increment_ms",
+    "moves_to_go",
+    "overhead_ms",
 ];
 
 impl BotMoveRequest {
     /// The bot call of a JSON body.
     pub fn from_json(bytes: &[u8]) -> Result<BotCall, ApiError> {
         let (body, own_fields): (BotMoveRequest, _) = with_game_fields(bytes)?;
+        let clock = body.clock.map(ClockField::into_clock).transpose()?;
+        if clock.is_some() && body.time_ms.is_some() {
+            return Err(both("time_ms", "clock", "a clock or a time a move"));
+        }
         let limits = Limits {
             time_ms: body.time_ms,
             max_depth: body.max_depth,
             max_nodes: body.max_nodes,
+            clock,
         };
         Ok(BotCall {
             request: BotRequest {
@@ -400,11 +531,18 @@ impl BotMoveRequest {
     /// the query is the text form's own (`to_move`, `camp_rule`).
     pub fn from_text(body: String, query: HashMap<String, String>) -> Result<BotCall, ApiError> {
         let mut query = query;
+        let clock = query_clock(&mut query)?;
         let limits = Limits {
             time_ms: query_number(&mut query, "time_ms")?,
             max_depth: query_number(&mut query, "max_depth")?,
             max_nodes: query_number(&mut query, "max_nodes")?,
+            clock,
         };
+        if limits.clock.is_some() && limits.time_ms.is_some() {
+            return Err(ApiError::invalid_option(
+                "time_ms and remaining_ms are both given: a move takes a clock or a time a move, so leave out one of them",
+            ));
+        }
         let seed = query_number(&mut query, "seed")?;
         let level = query.remove("level");
         let perspective = query.remove("perspective");
@@ -440,6 +578,7 @@ impl AnalyzeRequest {
             time_ms: body.time_ms,
             max_depth: body.max_depth,
             max_nodes: body.max_nodes,
+            clock: None,
         };
         Ok(AnalysisCall {
             request: BotRequest {
@@ -484,6 +623,35 @@ fn with_game_fields<T: DeserializeOwned + SharedFields>(
 }
 
 /// Takes a whole-number query parameter out of the query.
+/// A text request's clock from its query (`remaining_ms`, `increment_ms`,
+/// `moves_to_go`, `overhead_ms`): none without `remaining_ms`, whose
+/// companions alone are refused.
+fn query_clock(query: &mut HashMap<String, String>) -> Result<Option<GameClock>, ApiError> {
+    let remaining = query_number(query, "remaining_ms")?;
+    let increment = query_number(query, "increment_ms")?;
+    let moves_to_go = query_number(query, "moves_to_go")?;
+    let overhead = query_number(query, "overhead_ms")?;
+    let Some(remaining_ms) = remaining else {
+        if increment.is_some() || moves_to_go.is_some() || overhead.is_some() {
+            return Err(ApiError::invalid_option(
+                "increment_ms, moves_to_go and overhead_ms belong to a clock: give remaining_ms too",
+            ));
+        }
+        return Ok(None);
+    };
+    let clock = GameClock {
+        remaining_ms,
+        increment_ms: increment.unwrap_or(0),
+        moves_to_go: moves_to_go.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+        overhead_ms: overhead.unwrap_or(DEFAULT_OVERHEAD_MS),
+    };
+    // A query has no pointer: the message names the parameter.
+    clock
+        .checked("")
+        .map(Some)
+        .map_err(|error| ApiError::invalid_option(error.to_string()))
+}
+
 fn query_number(query: &mut HashMap<String, String>, key: &str) -> Result<Option<u64>, ApiError> {
     query
         .remove(key)

@@ -1,5 +1,6 @@
 //! What a search may spend, how it is told to stop, and what it reports.
 
+use super::clock::{GameClock, TimePlan};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,6 +74,54 @@ pub struct Budget {
     /// Who wants each completed depth of an analysis while it runs (a
     /// stream of deepening results); `None` for a plain request.
     pub observer: Option<Observer>,
+    /// The mover's clock, when the request plays under one, and when the
+    /// request arrived: the game plans the move's time from it
+    /// ([`Budget::under_clock`]) once it knows the position.
+    pub clock: Option<ClockedMove>,
+    /// When the request arrived, on the server (a clock the request's text
+    /// gives counts from then).
+    pub arrived: Option<Instant>,
+}
+
+/// A move to be played under a clock: the clock as the request gave it and
+/// when the request arrived (the time it waits in the queue is the
+/// mover's own).
+#[derive(Clone, Copy, Debug)]
+pub struct ClockedMove {
+    /// The mover's clock.
+    pub clock: GameClock,
+    /// When the request arrived.
+    pub arrived: Instant,
+}
+
+/// What the time manager planned for a clocked move and what the move
+/// took, as `search.clock` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ClockReport {
+    /// The time the move was planned to take, in milliseconds.
+    pub planned_ms: u64,
+    /// The most it could take (a safe share of what was left), in milliseconds.
+    pub cap_ms: u64,
+    /// The time it took from the request's arrival to the answer (the
+    /// queue included), in milliseconds.
+    pub used_ms: u64,
+    /// The mover's clock after the move as the portal will show it: what
+    /// was left, less the time used and the overhead, plus the increment.
+    pub left_ms: u64,
+}
+
+impl ClockedMove {
+    /// The report of a move planned as `plan` that took until now.
+    pub fn report(&self, plan: &TimePlan) -> ClockReport {
+        let used = self.arrived.elapsed().as_millis() as u64;
+        ClockReport {
+            planned_ms: plan.target.as_millis() as u64,
+            cap_ms: plan.hard.as_millis() as u64,
+            used_ms: used,
+            left_ms: (self.clock.remaining_ms + self.clock.increment_ms)
+                .saturating_sub(used + self.clock.overhead_ms),
+        }
+    }
 }
 
 /// Receives an analysis' result after each completed depth, as the game's
@@ -112,7 +161,27 @@ impl Budget {
             hard_deadline: None,
             game_time_left_ms: None,
             observer: None,
+            clock: None,
+            arrived: None,
         }
+    }
+
+    /// The budget of a clocked move in a position where the mover probably
+    /// has `moves_left` moves to go: the plan's target is the deadline a
+    /// timed level searches to, and its cap the hard deadline no level
+    /// (a numbered one included, whose own budget is kept) passes. Both
+    /// count from now, after the time the request waited. `None` when the
+    /// budget has no clock.
+    pub fn under_clock(&self, moves_left: f64) -> Option<(Budget, TimePlan)> {
+        let clocked = self.clock?;
+        let plan = clocked.clock.plan(moves_left, clocked.arrived.elapsed());
+        let now = Instant::now();
+        let earliest = |a: Option<Instant>, b: Instant| Some(a.map_or(b, |a| a.min(b)));
+        let mut budget = self.clone();
+        budget.deadline = earliest(self.hard_deadline, now + plan.target);
+        budget.hard_deadline = earliest(self.hard_deadline, now + plan.hard);
+        budget.time_ms = Some(plan.target.as_millis() as u64);
+        Some((budget, plan))
     }
 
     /// A budget of `time_ms` milliseconds from now.
@@ -192,6 +261,14 @@ pub struct SearchReport {
     pub level: String,
     /// Wall time spent, in milliseconds.
     pub elapsed_ms: f64,
+    /// Time the request waited for a worker before the search began, in
+    /// milliseconds (on the server; under a clock it was the mover's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queued_ms: Option<f64>,
+    /// Under a clock: the time planned for the move, its cap, the time it
+    /// took from the request's arrival and the mover's time left after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockReport>,
     /// The time budget used, in milliseconds (after clamping), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,

@@ -14,8 +14,8 @@ pub use super::wire::{
     PlayReply, ReplayMoves, ReplayReply, ReplayRequest, ReplayStart, StateInput, TextParams,
 };
 use super::{
-    Analysis, BotChoice, BotParams, Budget, Game, GameError, GameInfo, Level, LevelInfo, Observer,
-    SearchReport, Side, Symmetry,
+    Analysis, BotChoice, BotParams, Budget, Clamped, ClockedMove, Game, GameError, GameInfo, Level,
+    LevelInfo, Observer, SearchReport, Side, StopReason, Symmetry,
 };
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -313,17 +313,32 @@ impl<G: Game> Erased<G> {
         Ok(choice)
     }
 
+    /// A numbered level heeds no time of its own, so one stopped by time
+    /// was cut by the clock's cap (`by_clock`) or the server's longest
+    /// search: `search.clamped` says which, with the level's node budget
+    /// and the positions it searched.
+    fn say_a_rung_was_cut(report: &mut SearchReport, by_clock: bool) {
+        if report.stopped_by != Some(StopReason::Time) {
+            return;
+        }
+        report.clamped.push(Clamped {
+            field: if by_clock { "clock" } else { "max_time_ms" },
+            requested: report.max_nodes.unwrap_or(0),
+            used: report.nodes.unwrap_or(0),
+        });
+    }
+
     /// The bot's move from a state read from JSON or text.
     fn run_bot(
         state: StateInput,
         setup: BotSetup<G>,
         budget: &Budget,
     ) -> Result<BotAnswer, GameError> {
-        let (state, text_level, is_text) = match state {
-            StateInput::Json(value) => (Self::state(&value)?, None, false),
+        let (state, text_level, text_clock, is_text) = match state {
+            StateInput::Json(value) => (Self::state(&value)?, None, None, false),
             StateInput::Text { body, params } => {
                 let request = G::parse_text(&body, &params)?;
-                (request.state, request.level, true)
+                (request.state, request.level, request.clock, true)
             }
         };
         let level = match (setup.level, text_level) {
@@ -332,7 +347,27 @@ impl<G: Game> Erased<G> {
             (None, None) => AnyLevel::default_of::<G>(),
         };
         Self::ongoing(&state)?;
-        let mut choice = Self::choose(&state, &level, &setup.params, budget)?;
+        let mut budget = budget.clone();
+        if budget.clock.is_none() {
+            budget.clock = text_clock.map(|clock| ClockedMove {
+                clock,
+                arrived: budget.arrived.unwrap_or_else(Instant::now),
+            });
+        }
+        let server_cap = budget.hard_deadline;
+        let planned = budget.under_clock(G::moves_left(&state));
+        let plan = planned.map(|(clocked, plan)| {
+            budget = clocked;
+            plan
+        });
+        let mut choice = Self::choose(&state, &level, &setup.params, &budget)?;
+        if let (Some(plan), Some(clocked)) = (plan, budget.clock) {
+            choice.report.clock = Some(clocked.report(&plan));
+        }
+        if let AnyLevel::Numbered(_) = level {
+            let by_clock = plan.is_some() && budget.hard_deadline != server_cap;
+            Self::say_a_rung_was_cut(&mut choice.report, by_clock);
+        }
         Self::judge_report(&state, &mut choice.report, setup.perspective);
         let after = G::apply(&state, &choice.mv);
         let text = is_text.then(|| G::text_bot_move(&state, &choice.mv, &after));

@@ -27,6 +27,7 @@
 
 mod budget;
 pub mod calibration;
+pub mod clock;
 pub mod erased;
 mod error;
 pub mod fields;
@@ -40,7 +41,9 @@ pub mod review;
 pub mod symmetry;
 pub mod wire;
 
-pub use budget::{Budget, Clamped, Observer, SearchReport, StopFlag, StopReason};
+pub use budget::{
+    Budget, Clamped, ClockReport, ClockedMove, Observer, SearchReport, StopFlag, StopReason,
+};
 pub use erased::{DynGame, Erased, TextParams};
 pub use error::{Fault, GameError};
 pub use ladder::{AnyLevel, Ladder, Rung};
@@ -310,6 +313,9 @@ pub struct TextRequest<S> {
     pub state: S,
     /// The level the text itself names, if any (a query's `level` overrides it).
     pub level: Option<String>,
+    /// The mover's clock the text itself gives, if any (Halma's
+    /// `input.txt`; a query's clock overrides it).
+    pub clock: Option<clock::GameClock>,
 }
 
 /// The rules of a game: positions, moves and how a game ends. This is all
@@ -399,6 +405,13 @@ pub trait Bots: Rules {
     /// phase.
     fn phase(_state: &Self::State) -> u32 {
         0
+    }
+
+    /// The moves the side to move probably still has to make: a clocked
+    /// move's time manager shares the clock over them ([`clock::GameClock::plan`]).
+    /// The default suits a game of middling length.
+    fn moves_left(_state: &Self::State) -> f64 {
+        30.0
     }
 
     /// Checks the values of a request's bot options once they are read,

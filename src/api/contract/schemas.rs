@@ -289,9 +289,13 @@ pub(super) fn game_schemas(
         &[("state", state.clone()), ("move", move_input.clone())],
     );
     let bot_options = bot_option_fields(&own.bot_options.clone().to_value(), generator);
+    // A field every game shares (bot-move's `clock`) is read by the API
+    // before the game sees the request: the shared schema stands.
     let with_options = |mut request: Value| {
         for (field, schema) in &bot_options {
-            request["properties"][field] = schema.clone();
+            if request["properties"].get(field).is_none() {
+                request["properties"][field] = schema.clone();
+            }
         }
         request
     };

@@ -33,6 +33,7 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
     MatchTime, NoOptions, Outcome, Referee, Rules, Rung, Side, TextRequest,
 };
+use board::PLY_LIMIT;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -154,6 +155,19 @@ impl Bots for Advance {
         (state.material(Color::White) + state.material(Color::Black)).max(0) as u32
     }
 
+    /// A game of about 40 moves a side shortened as the board empties, and
+    /// never more than the ply limit leaves the mover.
+    fn moves_left(state: &State) -> f64 {
+        static START_MATERIAL: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+        let start = *START_MATERIAL.get_or_init(|| Self::phase(&State::start()).max(1) as f64);
+        let material = Self::phase(state) as f64;
+        let estimate = 10.0 + 30.0 * (material / start).clamp(0.0, 1.0);
+        match state.ply() {
+            Some(ply) => estimate.min(f64::from(PLY_LIMIT.saturating_sub(ply).div_ceil(2).max(1))),
+            None => estimate,
+        }
+    }
+
     fn choose_move(
         state: &State,
         level: &LevelSpec<AdvanceLevel>,
@@ -247,6 +261,7 @@ impl Codec for Advance {
         Ok(TextRequest {
             state: state::parse_text_request(body, query)?,
             level: None,
+            clock: None,
         })
     }
 

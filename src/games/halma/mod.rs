@@ -174,6 +174,11 @@ impl Bots for Halma {
     /// The distance both sides' pieces still have to go: every piece's
     /// Manhattan distance to its goal corner, summed (it falls as the game
     /// goes on).
+    /// The pieces' distance to the goal camp over a move's typical progress.
+    fn moves_left(state: &HalmaState) -> f64 {
+        bots::expected_moves_left(state)
+    }
+
     fn phase(state: &HalmaState) -> u32 {
         [Side::First, Side::Second]
             .into_iter()
@@ -340,6 +345,7 @@ impl Codec for Halma {
         Ok(TextRequest {
             state: input.state,
             level: None,
+            clock: Some(input.clock.to_game_clock()),
         })
     }
 

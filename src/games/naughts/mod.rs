@@ -196,6 +196,11 @@ impl Bots for Naughts {
 
     const DEFAULT_LEVEL: NaughtsLevel = NaughtsLevel::Perfect;
 
+    /// The pieces the mover still holds: every move places one.
+    fn moves_left(state: &State) -> f64 {
+        state.hand(state.to_move()).len().max(1) as f64
+    }
+
     fn choose_move(
         state: &State,
         level: &LevelSpec<NaughtsLevel>,

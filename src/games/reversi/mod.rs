@@ -123,6 +123,11 @@ impl Bots for Reversi {
         64 - state.board().empties()
     }
 
+    /// Half the empty squares: each side fills about every other one.
+    fn moves_left(state: &State) -> f64 {
+        f64::from(state.board().empties()) / 2.0
+    }
+
     fn choose_move(
         state: &State,
         level: &LevelSpec<ReversiLevel>,
@@ -239,6 +244,7 @@ impl Codec for Reversi {
         Ok(TextRequest {
             state: state::parse_text(body, query)?,
             level: None,
+            clock: None,
         })
     }
 

@@ -96,6 +96,32 @@ impl Clock {
             .map_err(|detail| GameError::invalid_option_at("/clock/time_left_s", detail))
     }
 
+    /// The same clock as the time manager of every game reads it: GAME is
+    /// the time left with no increment, SINGLE the time for this move alone
+    /// (one move to go).
+    pub fn to_game_clock(self) -> crate::game::clock::GameClock {
+        let ms = (self.time_left_s.clamp(0.0, MAX_TIME_LEFT_S) * 1000.0).round() as u64;
+        let mut clock = crate::game::clock::GameClock::sudden_death(ms);
+        if self.mode == ClockMode::Single {
+            clock.moves_to_go = Some(1);
+        }
+        clock
+    }
+
+    /// The clock of Halma's own manager from the time manager's clock:
+    /// one move to go is SINGLE, anything else GAME, with the time left.
+    pub fn from_game_clock(clock: &crate::game::clock::GameClock) -> Clock {
+        Clock {
+            mode: if clock.moves_to_go == Some(1) {
+                ClockMode::Single
+            } else {
+                ClockMode::Game
+            },
+            time_left_s: (clock.remaining_ms.saturating_sub(clock.overhead_ms).max(1) as f64)
+                / 1000.0,
+        }
+    }
+
     /// The JSON form, as requests carry it.
     pub fn to_json(self) -> Value {
         let mode = match self.mode {
@@ -121,12 +147,20 @@ pub struct HalmaOptions {
 /// The mover's clock: the request's `clock` if it has one, else the game
 /// clock the budget carries (a match played under a clock), as a GAME clock.
 pub fn read_clock(params: &BotParams<HalmaOptions>, budget: &Budget) -> Option<Clock> {
-    params.options.clock.or_else(|| {
-        budget.game_time_left_ms.map(|ms| Clock {
-            mode: ClockMode::Game,
-            time_left_s: (ms.max(1) as f64) / 1000.0,
+    params
+        .options
+        .clock
+        .or_else(|| {
+            budget
+                .clock
+                .map(|clocked| Clock::from_game_clock(&clocked.clock))
         })
-    })
+        .or_else(|| {
+            budget.game_time_left_ms.map(|ms| Clock {
+                mode: ClockMode::Game,
+                time_left_s: (ms.max(1) as f64) / 1000.0,
+            })
+        })
 }
 
 /// The moves the mover probably still needs: its pieces' remaining distance
@@ -331,7 +365,7 @@ pub fn strong(
     options.taper = level.switch_option("taper", options.taper)?;
     let budget = strong_budget(state, clock, budget);
     let result = search(state, &budget, &options, shuffled_moves(state, params));
-    let mut report = SearchReport {
+    let report = SearchReport {
         depth: Some(result.depth),
         nodes: Some(result.nodes),
         score: Some(result.score as i64),
@@ -341,13 +375,6 @@ pub fn strong(
         proven: Some(result.score >= WIN - 1),
         ..SearchReport::plain()
     };
-    if let Some(clock) = clock {
-        report.notes.insert("clock".into(), clock.to_json());
-        report.notes.insert(
-            "planned_ms".into(),
-            json!((time_for_move(state, clock).as_secs_f64() * 1000.0).round()),
-        );
-    }
     Ok(BotChoice {
         mv: result.best,
         report,
