@@ -234,6 +234,7 @@ impl AppState {
                 .clock
                 .map(|clock| crate::game::ClockedMove { clock, arrived }),
             arrived: Some(arrived),
+            pace: None,
         }
     }
 

@@ -44,6 +44,8 @@ pub enum StopReason {
     Cancelled,
     /// The move came from the level's opening book, without a search.
     Book,
+    /// Under a clock, the only legal move: played at once, without a search.
+    Forced,
 }
 
 /// The limits of one search: a deadline, optional depth and node caps, and a
@@ -81,6 +83,19 @@ pub struct Budget {
     /// When the request arrived, on the server (a clock the request's text
     /// gives counts from then).
     pub arrived: Option<Instant>,
+    /// Under a clock: the move's planned time and when the move began, so
+    /// that a search whose best move has settled stops before it
+    /// ([`Budget::settled`]).
+    pub pace: Option<Pace>,
+}
+
+/// A clocked move's planned time and when it began.
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    /// When the move's search began.
+    pub started: Instant,
+    /// The time the move was planned to take.
+    pub target: std::time::Duration,
 }
 
 /// A move to be played under a clock: the clock as the request gave it and
@@ -163,6 +178,7 @@ impl Budget {
             observer: None,
             clock: None,
             arrived: None,
+            pace: None,
         }
     }
 
@@ -181,7 +197,28 @@ impl Budget {
         budget.deadline = earliest(self.hard_deadline, now + plan.target);
         budget.hard_deadline = earliest(self.hard_deadline, now + plan.hard);
         budget.time_ms = Some(plan.target.as_millis() as u64);
+        budget.pace = Some(Pace {
+            started: now,
+            target: plan.target,
+        });
         Some((budget, plan))
+    }
+
+    /// Whether a clocked search whose best move has stayed the same over
+    /// its last `stable` completed iterations may stop now instead of
+    /// starting another: the longer it has held, the smaller the share of
+    /// the planned time that is enough (the time saved goes to the moves
+    /// after it). Never for a search with no clock.
+    pub fn settled(&self, stable: u32) -> bool {
+        let Some(pace) = self.pace else {
+            return false;
+        };
+        let share = match stable {
+            0..=2 => return false,
+            3..=4 => 0.5,
+            _ => 0.25,
+        };
+        pace.started.elapsed().as_secs_f64() >= share * pace.target.as_secs_f64()
     }
 
     /// A budget of `time_ms` milliseconds from now.
@@ -337,5 +374,49 @@ impl SearchReport {
     /// A report for a level that does not search (random, rule-based levels).
     pub fn plain() -> Self {
         SearchReport::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn paced(target_ms: u64, started_ms_ago: u64) -> Budget {
+        Budget {
+            pace: Some(Pace {
+                started: Instant::now() - Duration::from_millis(started_ms_ago),
+                target: Duration::from_millis(target_ms),
+            }),
+            ..Budget::unlimited()
+        }
+    }
+
+    #[test]
+    fn a_clocked_search_stops_early_only_once_its_best_move_has_held() {
+        assert!(!Budget::unlimited().settled(10), "no clock, no early stop");
+        assert!(!paced(1000, 900).settled(2), "two iterations are not settled");
+        assert!(paced(1000, 600).settled(3));
+        assert!(!paced(1000, 300).settled(3), "too early for three");
+        assert!(paced(1000, 300).settled(5));
+        assert!(!paced(1000, 100).settled(8));
+    }
+
+    #[test]
+    fn a_clock_plans_the_deadline_within_the_servers_cap() {
+        let arrived = Instant::now();
+        let budget = Budget {
+            clock: Some(ClockedMove {
+                clock: GameClock::sudden_death(10_000),
+                arrived,
+            }),
+            hard_deadline: Some(arrived + Duration::from_millis(50)),
+            ..Budget::unlimited()
+        };
+        let (planned, plan) = budget.under_clock(10.0).unwrap();
+        assert!(plan.target > Duration::from_millis(500));
+        assert!(planned.deadline.unwrap() <= arrived + Duration::from_millis(50));
+        assert!(planned.pace.is_some());
+        assert!(Budget::unlimited().under_clock(10.0).is_none());
     }
 }

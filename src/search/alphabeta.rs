@@ -254,6 +254,8 @@ fn iterate<G: Evaluate>(
     let mut completed: Vec<RootScore<G::Move>> = Vec::new();
     let mut depth_done = 0;
     let mut stopped_by = StopReason::Depth;
+    // Completed iterations in a row whose best move was the same.
+    let mut stable = 0;
     for depth in 1..=max_depth {
         searcher.horizon = false;
         searcher.first_iteration = depth == 1;
@@ -284,6 +286,8 @@ fn iterate<G: Evaluate>(
             let shown = &completed[..completed.len().min(exact_top)];
             analysis_of(shown, shallower_out, depth_done, searcher.nodes)
         });
+        let same_best = completed.first().map(|r| &r.mv) == shallower_out.first().map(|r| &r.mv);
+        stable = if same_best { stable + 1 } else { 1 };
         if aborted {
             stopped_by = searcher.stopped.unwrap_or(StopReason::Time);
             break;
@@ -300,6 +304,10 @@ fn iterate<G: Evaluate>(
         }
         if budget.nodes_exhausted(searcher.nodes) {
             stopped_by = StopReason::Nodes;
+            break;
+        }
+        if budget.settled(stable) {
+            stopped_by = StopReason::Time;
             break;
         }
         // Between iterations the clock is read every time (inside one, only

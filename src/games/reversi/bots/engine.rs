@@ -309,6 +309,8 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     let mut last_complete: Vec<RootLine> = Vec::new();
     let mut stopped_by = StopReason::Depth;
     let max_depth = plan.max_depth.clamp(1, MAX_MID_DEPTH);
+    // Completed iterations in a row whose best move was the same.
+    let mut stable = 0;
 
     let mut depth = 1;
     loop {
@@ -356,6 +358,9 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
                 previous: last_complete.clone(),
             });
             if complete {
+                let same_best = exact_top.first().map(|l| l.square)
+                    == last_complete.first().map(|l| l.square);
+                stable = if same_best { stable + 1 } else { 1 };
                 last_complete = exact_top;
                 if let Some(thought) = &best {
                     budget.observe(|| super::analysis_of(thought, mid.solver.nodes, plan.top));
@@ -370,7 +375,7 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
             stopped_by = reason;
             break;
         }
-        if out_of_time_for_next(budget, started) {
+        if out_of_time_for_next(budget, started) || budget.settled(stable) {
             stopped_by = StopReason::Time;
             break;
         }
