@@ -80,12 +80,7 @@ impl<G: Game> Player<G> for AgentPlayer<G> {
         }
         let mv = G::parse_move(state, &Value::String(text.trim().to_string()))
             .map_err(|e| Forfeit(format!("illegal: {:?}: {e}", excerpt(text.trim()))))?;
-        Ok(Choice {
-            mv,
-            nodes: None,
-            depth: None,
-            score: None,
-        })
+        Ok(Choice::of(mv))
     }
 }
 
@@ -127,6 +122,7 @@ mod tests {
             seed: 0,
             budget: Duration::from_secs(5),
             game_time_left: Some(Duration::from_secs(5)),
+            clock: None,
         };
         let mut player = AgentPlayer::<Halma>::new(program, "back".into(), Duration::ZERO);
         assert!(player.choose(&state("basic"), &turn).is_ok());

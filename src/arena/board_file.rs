@@ -102,12 +102,7 @@ impl<G: Game> Player<G> for BoardFilePlayer<G> {
         legal
             .into_iter()
             .find(|mv| <G as Referee>::board_file(&G::apply(state, mv)).as_deref() == Some(&text))
-            .map(|mv| Choice {
-                mv,
-                nodes: None,
-                depth: None,
-                score: None,
-            })
+            .map(Choice::of)
             .ok_or_else(|| Forfeit("illegal: no legal move leads to this board".to_string()))
     }
 }

@@ -1,7 +1,7 @@
 //! One game between two players, and a match of many games in parallel.
 
 use super::clock::{SideClock, TimeControl};
-use super::player::{Choice, Forfeit, Player, Turn};
+use super::player::{Choice, Forfeit, MovePlan, Player, Turn};
 use crate::game::{Game, Outcome, Side};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
@@ -163,12 +163,34 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// Each seat's think time per move, in milliseconds.
     pub think_ms: [Vec<f64>; 2],
+    /// Under a game clock, what the time manager planned for each of a
+    /// seat's moves, beside `think_ms` move for move (`null` for a move it
+    /// did not plan); empty for a seat none of whose moves was planned (a
+    /// time per move, a numbered level, an outside program). Absent from
+    /// logs written before clocks were planned.
+    #[serde(default, skip_serializing_if = "no_plans")]
+    pub plans: [Vec<Option<MovePlan>>; 2],
+    /// Each seat's game clock when the game ended, in milliseconds (0 for
+    /// a side that lost on time); `None` for a seat without a game clock,
+    /// or one whose clock is not run (a numbered level).
+    #[serde(default, skip_serializing_if = "no_clock_left")]
+    pub clock_left_ms: [Option<f64>; 2],
     /// Each seat's positions searched, where its player counts them.
     pub nodes: [u64; 2],
     /// The final position's margin from seat A's view (Reversi's disc
     /// difference), for a game that has one and a game that ended on the
     /// board ([`Referee::margin`](crate::game::Referee::margin)).
     pub margin_a: Option<i64>,
+}
+
+/// Whether no seat has a planned move (what logs without clocks hold).
+fn no_plans(plans: &[Vec<Option<MovePlan>>; 2]) -> bool {
+    plans.iter().all(Vec::is_empty)
+}
+
+/// Whether no seat played under a clock that was run.
+fn no_clock_left(left: &[Option<f64>; 2]) -> bool {
+    left.iter().all(Option::is_none)
 }
 
 /// A seed for game `index`, ply `ply`: the same match seed gives the same games.
@@ -201,9 +223,38 @@ pub fn play_game<G: Game>(
     start: &G::State,
     players: &mut [Box<dyn Player<G>>; 2],
 ) -> GameRecord {
+    let mut clocks = spec.time.map(SideClock::new);
+    let mut record = play_out(spec, index, start, players, &mut clocks);
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        let run = !players[i].keeps_its_own_budget();
+        record.clock_left_ms[i] = clocks[i]
+            .game_time_left()
+            .filter(|_| run)
+            .map(|left| round_ms(left.as_secs_f64() * 1000.0));
+        // A seat none of whose moves was planned keeps no list of plans.
+        if record.plans[i].iter().all(Option::is_none) {
+            record.plans[i].clear();
+        }
+    }
+    record
+}
+
+/// Milliseconds to the hundredth.
+fn round_ms(ms: f64) -> f64 {
+    (ms * 100.0).round() / 100.0
+}
+
+/// [`play_game`]'s moves, with each seat's clock run in `clocks`.
+fn play_out<G: Game>(
+    spec: &MatchSpec,
+    index: usize,
+    start: &G::State,
+    players: &mut [Box<dyn Player<G>>; 2],
+    clocks: &mut [SideClock; 2],
+) -> GameRecord {
     let mut state = start.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(spec.seed, index, usize::MAX));
-    let mut clocks = spec.time.map(SideClock::new);
     let mut record = GameRecord {
         index,
         a_first: seat_of::<G>(Side::First, index) == Seat::A,
@@ -215,6 +266,8 @@ pub fn play_game<G: Game>(
         adjudicated: false,
         moves: Vec::new(),
         think_ms: [Vec::new(), Vec::new()],
+        plans: [Vec::new(), Vec::new()],
+        clock_left_ms: [None, None],
         nodes: [0, 0],
         margin_a: None,
     };
@@ -238,16 +291,9 @@ pub fn play_game<G: Game>(
                 seed: derive_seed(spec.seed, index, ply),
                 budget: clocks[seat.index()].move_budget(),
                 game_time_left: clocks[seat.index()].game_time_left(),
+                clock: clocks[seat.index()].game_clock(),
             };
-            match timed_move(
-                &state,
-                &legal,
-                &turn,
-                seat,
-                players,
-                &mut clocks,
-                &mut record,
-            ) {
+            match timed_move(&state, &legal, &turn, seat, players, clocks, &mut record) {
                 Ok(choice) => {
                     if let Some(winner) = resign.observe(seat, choice.score) {
                         adjudicate::<G>(&state, &choice.mv, winner, &mut record);
@@ -302,6 +348,7 @@ fn timed_move<G: Game>(
     let choice = player.choose(state, turn);
     let spent = started.elapsed();
     record.think_ms[seat.index()].push(spent.as_secs_f64() * 1000.0);
+    record.plans[seat.index()].push(choice.as_ref().ok().and_then(|choice| choice.plan));
     let clock = &mut clocks[seat.index()];
     let mut charge = || match player.keeps_its_own_budget() {
         true => Ok(()),

@@ -229,12 +229,7 @@ impl<G: Game> Player<G> for GtpPlayer<G> {
         let mv = G::parse_move(state, &Value::String(vertex))
             .map_err(|e| Forfeit(format!("illegal: {answer:?}: {e}")))?;
         self.generated = true;
-        Ok(Choice {
-            mv,
-            nodes: None,
-            depth: None,
-            score: None,
-        })
+        Ok(Choice::of(mv))
     }
 
     fn observe(&mut self, before: &G::State, mv: &G::Move) {
@@ -330,6 +325,7 @@ mod tests {
             seed: 0,
             budget: Duration::from_secs(1),
             game_time_left: None,
+            clock: None,
         };
         let black = Reversi::apply(&white, &legal[0]);
         let choice = player.choose(&black, &turn).unwrap();

@@ -88,11 +88,6 @@ impl<G: Game> Player<G> for LinePlayer<G> {
             self.child.kill();
             Forfeit(format!("illegal: {shown:?}: {e}"))
         })?;
-        Ok(Choice {
-            mv,
-            nodes: None,
-            depth: None,
-            score: None,
-        })
+        Ok(Choice::of(mv))
     }
 }

@@ -1,16 +1,20 @@
 //! A level of a gamebot service reached over HTTP (`service:URL [LEVEL]`
 //! in the arena): per move the referee posts the state to the service's
 //! `POST /v1/games/{game}/bot-move` with the level, the turn's seed and,
-//! for a named level, the turn's time, and plays the move it answers. Any
+//! for a named level, the turn's time (under a game clock, the mover's
+//! `clock`: what is left, the increment and an overhead, which the
+//! service's time manager plans the move from), and plays the move it
+//! answers. Any
 //! build that serves the API can play, so a new build meets the one
 //! deployed, or an older build of itself kept running beside it (how
 //! `docs/reversi-engine.md` measures the engine against itself before a
-//! change). The wall time of the call is charged to the mover's clock;
+//! change). The wall time of the call, lag included, is charged to the
+//! mover's clock;
 //! anything else forfeits: `no answer from URL: …` (refused, timed out),
 //! `URL answered 422: …` (the service's error), or `illegal: …` (a move
 //! the state's rules refuse).
 
-use super::player::{Choice, Forfeit, Player, Turn};
+use super::player::{Choice, Forfeit, MovePlan, Player, Turn};
 use crate::game::ladder::is_numbered;
 use crate::game::Game;
 use serde_json::{json, Value};
@@ -64,17 +68,33 @@ impl Service {
     }
 
     /// The body of a `bot-move` request for `state` on `turn`: a named
-    /// level (or the default) is given the turn's time; a numbered level
-    /// keeps its own budget, and a service refuses a time beside it.
+    /// level (or the default) is given the mover's clock under a game
+    /// clock, else the turn's time; a numbered level keeps its own budget,
+    /// and a service refuses a time beside it.
     fn request(&self, state: Value, turn: &Turn) -> Value {
         let mut body = json!({ "state": state, "seed": turn.seed });
         if let Some(level) = &self.level {
             body["level"] = json!(level);
         }
-        if !self.level.as_deref().is_some_and(is_numbered) {
-            body["time_ms"] = json!(turn.budget.as_millis().max(1) as u64);
+        if self.keeps_its_own_budget() {
+            return body;
+        }
+        match &turn.clock {
+            Some(clock) => {
+                body["clock"] = json!({
+                    "remaining_ms": clock.remaining_ms,
+                    "increment_ms": clock.increment_ms,
+                    "overhead_ms": clock.overhead_ms,
+                });
+            }
+            None => body["time_ms"] = json!(turn.budget.as_millis().max(1) as u64),
         }
         body
+    }
+
+    /// Whether the level asked for searches to its own caps (a numbered one).
+    fn keeps_its_own_budget(&self) -> bool {
+        self.level.as_deref().is_some_and(is_numbered)
     }
 }
 
@@ -131,7 +151,13 @@ impl<G: Game> Player<G> for ServicePlayer<G> {
 
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
         let body = self.service.request(G::state_to_json(state), turn);
-        let limit = turn.budget + self.grace + Duration::from_secs(1);
+        // Under a clock the service plans the move, so the call may take
+        // what is left of it.
+        let time = match body.get("clock") {
+            Some(_) => turn.game_time_left.unwrap_or(turn.budget),
+            None => turn.budget,
+        };
+        let limit = time + self.grace + Duration::from_secs(1);
         let reply = self.call(&body, limit)?;
         let mv = G::parse_move(state, &reply["move"])
             .map_err(|e| Forfeit(format!("illegal: {} ({e})", reply["move"])))?;
@@ -141,14 +167,25 @@ impl<G: Game> Player<G> for ServicePlayer<G> {
             nodes: search["nodes"].as_u64(),
             depth: search["depth"].as_u64().map(|depth| depth as u32),
             score: search["score"].as_i64(),
+            plan: served_plan(&search["clock"]),
         })
     }
 
     fn keeps_its_own_budget(&self) -> bool {
         // A numbered level of the service searches to its own caps: under
         // load it is slower, not weaker.
-        self.service.level.as_deref().is_some_and(is_numbered)
+        self.service.keeps_its_own_budget()
     }
+}
+
+/// A service's `search.clock` (`planned_ms`, `cap_ms`, `used_ms`) as a
+/// move's plan; `None` when the answer has none.
+fn served_plan(clock: &Value) -> Option<MovePlan> {
+    Some(MovePlan {
+        planned_ms: clock["planned_ms"].as_f64()?,
+        cap_ms: clock["cap_ms"].as_f64()?,
+        served_ms: clock["used_ms"].as_f64(),
+    })
 }
 
 #[cfg(test)]
@@ -161,7 +198,45 @@ mod tests {
             seed: 77,
             budget: Duration::from_millis(250),
             game_time_left: None,
+            clock: None,
         }
+    }
+
+    #[test]
+    fn under_a_clock_a_named_level_is_sent_the_clock_and_a_numbered_one_nothing() {
+        let clocked = Turn {
+            clock: Some(crate::game::clock::GameClock {
+                remaining_ms: 9_500,
+                increment_ms: 100,
+                moves_to_go: None,
+                overhead_ms: 20,
+            }),
+            game_time_left: Some(Duration::from_millis(9_500)),
+            ..turn()
+        };
+        let named = Service::parse("http://h:1 strong").unwrap();
+        assert_eq!(
+            named.request(json!(1), &clocked),
+            json!({"state": 1, "seed": 77, "level": "strong",
+                   "clock": {"remaining_ms": 9_500, "increment_ms": 100, "overhead_ms": 20}})
+        );
+        let numbered = Service::parse("http://h:1 12").unwrap();
+        assert_eq!(
+            numbered.request(json!(1), &clocked),
+            json!({"state": 1, "seed": 77, "level": "12"})
+        );
+        let plan = served_plan(
+            &json!({"planned_ms": 40, "cap_ms": 7_000, "used_ms": 41, "left_ms": 9_000}),
+        );
+        assert_eq!(
+            plan,
+            Some(MovePlan {
+                planned_ms: 40.0,
+                cap_ms: 7_000.0,
+                served_ms: Some(41.0)
+            })
+        );
+        assert_eq!(served_plan(&Value::Null), None);
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub fn play_solo_game<G: Game>(
             seed: turn_seed(seed, ply),
             budget: time,
             game_time_left: None,
+            clock: None,
         };
         match player.choose(&state, &turn) {
             Ok(choice) => state = G::apply(&state, &choice.mv),

@@ -33,6 +33,36 @@ pub struct SeatSummary {
     pub overruns: Option<usize>,
     /// Search speed, positions per second of thinking.
     pub nodes_per_s: f64,
+    /// Under a game clock: the time left at each game's end and the time
+    /// manager's plans against the time used (absent without a clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSummary>,
+}
+
+/// One seat's clock over a match: what was left at each game's end, and
+/// the planned time of its moves against the time they used.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ClockSummary {
+    /// The clock at each game's end, in milliseconds, in game order (0
+    /// after a loss on time; `null` for a game whose clock was not run).
+    pub left_ms: Vec<Option<f64>>,
+    /// The mean of `left_ms`.
+    pub mean_left_ms: f64,
+    /// The least of `left_ms`.
+    pub min_left_ms: f64,
+    /// Moves the time manager planned.
+    pub planned_moves: usize,
+    /// Their mean planned time, in milliseconds.
+    pub mean_planned_ms: f64,
+    /// The mean time they used (the referee's think time: for a service,
+    /// the whole call), in milliseconds.
+    pub mean_used_ms: f64,
+    /// Planned moves that took longer than their cap.
+    pub past_cap: usize,
+    /// For a service: the mean of each planned move's think time less the
+    /// time the service says it took (the network and the HTTP path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_lag_ms: Option<f64>,
 }
 
 /// An Elo difference with its 95% interval, from a score.
@@ -172,7 +202,45 @@ fn seat_summary(seat: Seat, setup: SeatSetup, records: &[GameRecord]) -> SeatSum
         } else {
             0.0
         },
+        clock: clock_summary(seat, records),
     }
+}
+
+/// `seat`'s clock over `records`: `None` when no game ran its clock and
+/// none of its moves was planned.
+fn clock_summary(seat: Seat, records: &[GameRecord]) -> Option<ClockSummary> {
+    let i = seat.index();
+    let left_ms: Vec<Option<f64>> = records.iter().map(|r| r.clock_left_ms[i]).collect();
+    // Each planned move with the time it used.
+    let planned: Vec<_> = records
+        .iter()
+        .flat_map(|r| r.plans[i].iter().zip(&r.think_ms[i]))
+        .filter_map(|(plan, &used)| plan.map(|plan| (plan, used)))
+        .collect();
+    let left: Vec<f64> = left_ms.iter().flatten().copied().collect();
+    if left.is_empty() && planned.is_empty() {
+        return None;
+    }
+    let of = |get: &dyn Fn(&(super::player::MovePlan, f64)) -> f64| {
+        round(mean(&planned.iter().map(get).collect::<Vec<_>>()), 2)
+    };
+    let lags: Vec<f64> = planned
+        .iter()
+        .filter_map(|(plan, used)| plan.served_ms.map(|served| used - served))
+        .collect();
+    Some(ClockSummary {
+        mean_left_ms: round(mean(&left), 2),
+        min_left_ms: round(left.iter().copied().reduce(f64::min).unwrap_or(0.0), 2),
+        left_ms,
+        planned_moves: planned.len(),
+        mean_planned_ms: of(&|(plan, _)| plan.planned_ms),
+        mean_used_ms: of(&|(_, used)| *used),
+        past_cap: planned
+            .iter()
+            .filter(|(plan, used)| *used > plan.cap_ms)
+            .count(),
+        mean_lag_ms: (!lags.is_empty()).then(|| round(mean(&lags), 2)),
+    })
 }
 
 /// The Elo difference implied by per-game points, with a 95% interval from

@@ -15,10 +15,11 @@ use crate::arena::gtp::{self, GtpPlayer};
 use crate::arena::line_program::{self, LinePlayer};
 use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::service::{self, Service, ServicePlayer};
-use crate::arena::stats::{summarise, SeatSetup};
+use crate::arena::stats::{summarise, ClockSummary, SeatSetup};
 use crate::arena::{
     play_games, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
 };
+use crate::game::clock::MAX_INCREMENT_MS;
 use crate::game::{AnyLevel, Game, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
@@ -80,6 +81,17 @@ pub struct ArenaArgs {
     /// B's game clock in seconds, overriding --clock-s.
     #[arg(long, value_parser = limits::clock_s)]
     pub b_clock_s: Option<f64>,
+    /// Milliseconds added to each side's game clock after each of its
+    /// moves (with a game clock: --clock-s, or Halma's own) [default: 0,
+    /// sudden death].
+    #[arg(long, value_parser = increment_ms)]
+    pub increment_ms: Option<u64>,
+    /// A's increment in milliseconds, overriding --increment-ms.
+    #[arg(long, value_parser = increment_ms)]
+    pub a_increment_ms: Option<u64>,
+    /// B's increment in milliseconds, overriding --increment-ms.
+    #[arg(long, value_parser = increment_ms)]
+    pub b_increment_ms: Option<u64>,
     /// How late a move may come, beyond its time per move, before it loses on time.
     #[arg(long, default_value_t = DEFAULT_GRACE_MS, value_parser = limits::time_ms)]
     pub grace_ms: u64,
@@ -183,6 +195,9 @@ impl ArenaArgs {
             clock_s: None,
             a_clock_s: None,
             b_clock_s: None,
+            increment_ms: None,
+            a_increment_ms: None,
+            b_increment_ms: None,
             grace_ms: DEFAULT_GRACE_MS,
             seed: DEFAULT_SEED,
             random_plies: DEFAULT_RANDOM_PLIES,
@@ -203,6 +218,9 @@ impl ArenaArgs {
             Seat::A => (self.a_time_ms, self.a_clock_s),
             Seat::B => (self.b_time_ms, self.b_clock_s),
         };
+        let increment = self
+            .increment_of(seat)
+            .map_or(Duration::ZERO, |(_, ms)| Duration::from_millis(ms));
         // The command line's clocks are checked as they are read
         // ([`limits::clock_s`]); one set in code is held to the same range.
         let clock = own_clock.or(self.clock_s).map(|seconds| {
@@ -216,6 +234,7 @@ impl ArenaArgs {
         match clock {
             Some(total) => TimeControl::GameClock {
                 total: total.max(Duration::from_millis(1)),
+                increment,
                 move_cap: own_ms.map(Duration::from_millis),
             },
             None => {
@@ -230,6 +249,35 @@ impl ArenaArgs {
                 }
             }
         }
+    }
+
+    /// Seat A's or B's increment and the flag that gave it, if any.
+    fn increment_of(&self, seat: Seat) -> Option<(&'static str, u64)> {
+        let own = match seat {
+            Seat::A => self.a_increment_ms.map(|ms| ("--a-increment-ms", ms)),
+            Seat::B => self.b_increment_ms.map(|ms| ("--b-increment-ms", ms)),
+        };
+        own.or(self.increment_ms.map(|ms| ("--increment-ms", ms)))
+    }
+
+    /// Refuses an increment for a seat that plays a time per move (an
+    /// increment is added to a game clock), rather than ignoring it.
+    pub(super) fn check_increments(&self, default: MatchTime) -> Result<(), CliError> {
+        for seat in Seat::BOTH {
+            if let Some((flag, _)) = self.increment_of(seat) {
+                if !self.time_control(seat, default).is_clock() {
+                    let own = match seat {
+                        Seat::A => "--a-clock-s",
+                        Seat::B => "--b-clock-s",
+                    };
+                    return Err(CliError::usage(format!(
+                        "{flag}: an increment is added to a game clock, and {seat:?} plays \
+                         a time per move; give it a clock (--clock-s or {own})"
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The match engine's settings, with `default` the game's own time.
@@ -346,6 +394,7 @@ impl GameVisitor for Arena<'_> {
             let index = seat.index();
             seats[index].player::<G>(names[index].clone(), grace)
         };
+        args.check_increments(G::match_time())?;
         let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
         // player that cannot be made is one the command line named wrongly.
@@ -514,6 +563,18 @@ pub fn seat_of<G: Game>(text: &str, start: &G::State) -> Result<SeatPlayer<G::Le
         .map_err(|e| CliError::usage(format!("{id}: {text}: {e}")))
 }
 
+/// Reads an increment in milliseconds from a flag: a whole number from 0
+/// to an hour, the most a clock's increment may be
+/// ([`MAX_INCREMENT_MS`]). For clap's `value_parser`.
+pub fn increment_ms(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(ms) if ms <= MAX_INCREMENT_MS => Ok(ms),
+        _ => Err(format!(
+            "expected milliseconds, a whole number from 0 to {MAX_INCREMENT_MS} (an hour)"
+        )),
+    }
+}
+
 /// A player written like a level (`strong`, `norvig:depth=8`, `3`).
 fn level_of<G: Game>(text: &str) -> Result<AnyLevel<G::Level>, CliError> {
     AnyLevel::parse::<G>(text).map_err(|e| CliError::usage(format!("{}: {e}", G::info().id)))
@@ -593,4 +654,34 @@ fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
         summary.a_score * 100.0,
         summary.capped
     );
+    for (name, seat) in [("A", &summary.a), ("B", &summary.b)] {
+        if let Some(clock) = &seat.clock {
+            println!("{name} {}", clock_line(seat.timeouts, clock));
+        }
+    }
+}
+
+/// A seat's clock in words, for the table: its losses on time, the time
+/// left at the games' ends, and the planned time of its moves against the
+/// time they used.
+fn clock_line(timeouts: usize, clock: &ClockSummary) -> String {
+    let games = clock.left_ms.iter().flatten().count();
+    let mut line = format!("lost {timeouts} on time");
+    if games > 0 {
+        line += &format!(
+            "; clock left at the end: {:.2} s on average, least {:.2} s ({games} games)",
+            clock.mean_left_ms / 1000.0,
+            clock.min_left_ms / 1000.0
+        );
+    }
+    if clock.planned_moves > 0 {
+        line += &format!(
+            "; {} moves planned {:.2} ms on average, used {:.2} ms, {} past their cap",
+            clock.planned_moves, clock.mean_planned_ms, clock.mean_used_ms, clock.past_cap
+        );
+    }
+    if let Some(lag) = clock.mean_lag_ms {
+        line += &format!("; {lag:.2} ms a move beyond the service's own time");
+    }
+    line
 }

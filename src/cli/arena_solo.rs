@@ -103,6 +103,9 @@ fn refuse_two_player_flags(args: &ArenaArgs) -> Result<(), CliError> {
         ("--clock-s", args.clock_s.is_some()),
         ("--a-clock-s", args.a_clock_s.is_some()),
         ("--b-clock-s", args.b_clock_s.is_some()),
+        ("--increment-ms", args.increment_ms.is_some()),
+        ("--a-increment-ms", args.a_increment_ms.is_some()),
+        ("--b-increment-ms", args.b_increment_ms.is_some()),
         ("--resign-margin", args.resign.resign_margin.is_some()),
         ("--games-log", args.games_log.is_some()),
         (
