@@ -24,10 +24,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, Notify};
 
-/// A queued job: it computes, and gives back how to deliver its value,
+/// A queued job: it computes (or, told it waited past its latest start,
+/// gives that as its answer), and gives back how to deliver its value,
 /// which the worker calls after it has given the job's place back (so the
 /// caller's next job is admitted as soon as it has this one's answer).
-type Job = Box<dyn FnOnce(&StopFlag) -> Deliver + Send + 'static>;
+type Job = Box<dyn FnOnce(&StopFlag, Option<ComputeError>) -> Deliver + Send + 'static>;
 
 /// Hands a job's value to its caller.
 type Deliver = Box<dyn FnOnce() + Send + 'static>;
@@ -54,6 +55,15 @@ pub enum ComputeError {
     /// The pool is shutting down and takes no more work.
     #[error("the service is shutting down")]
     ShuttingDown,
+    /// The job waited in the queue longer than its request allowed
+    /// (`max_queue_ms`), so it was not run.
+    #[error("the request waited {waited_ms} ms for a worker, more than the {allowed_ms} ms its max_queue_ms allows; it was not searched (retry, or ask another replica)")]
+    QueuedTooLong {
+        /// How long it waited.
+        waited_ms: u64,
+        /// How long it allowed.
+        allowed_ms: u64,
+    },
     /// The job panicked; the worker survived.
     #[error("the computation failed unexpectedly: {0}")]
     Panicked(String),
@@ -129,6 +139,8 @@ struct Queued {
     job: Job,
     stop: StopFlag,
     queued_at: Instant,
+    /// When it must have started, if its request said (`max_queue_ms`).
+    latest_start: Option<Instant>,
 }
 
 /// What the pool's lock guards.
@@ -322,14 +334,35 @@ impl ComputePool {
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> T + Send + 'static,
     {
+        self.submit_by(client, None, job)
+    }
+
+    /// [`ComputePool::submit`] for a job that must start by `latest_start`
+    /// if given: one still queued then is not run, and its caller gets
+    /// [`ComputeError::QueuedTooLong`] (a request that would rather be
+    /// refused than answered with what little time is left).
+    pub fn submit_by<T, F>(
+        &self,
+        client: &Client,
+        latest_start: Option<Instant>,
+        job: F,
+    ) -> Result<Pending<T>, ComputeError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&StopFlag) -> T + Send + 'static,
+    {
         let (reply, answer) = oneshot::channel();
-        let task: Job = Box::new(move |stop| {
-            let result = catch_unwind(AssertUnwindSafe(|| job(stop)));
+        let task: Job = Box::new(move |stop, refusal| {
+            let result = match refusal {
+                Some(refusal) => Err(refusal),
+                None => catch_unwind(AssertUnwindSafe(|| job(stop)))
+                    .map_err(|payload| ComputeError::Panicked(panic_message(payload))),
+            };
             Box::new(move || {
-                let _ = reply.send(result.map_err(panic_message));
+                let _ = reply.send(result);
             })
         });
-        let ticket = self.enqueue(client, task)?;
+        let ticket = self.enqueue(client, task, latest_start)?;
         Ok(Pending { answer, ticket })
     }
 
@@ -372,7 +405,12 @@ impl ComputePool {
     }
 
     /// Queues `task` for `client` if the budgets allow it.
-    fn enqueue(&self, client: &Client, task: Job) -> Result<Ticket, ComputeError> {
+    fn enqueue(
+        &self,
+        client: &Client,
+        task: Job,
+        latest_start: Option<Instant>,
+    ) -> Result<Ticket, ComputeError> {
         let shared = &self.shared;
         let mut state = shared.lock();
         if state.closed {
@@ -406,6 +444,7 @@ impl ComputePool {
             job: task,
             stop: stop.clone(),
             queued_at: Instant::now(),
+            latest_start,
         };
         if !state.queued.contains_key(&client.id) {
             state.turns.push_back(client.id.clone());
@@ -480,8 +519,20 @@ fn work(shared: &Shared) {
         };
         metrics::histogram!("gamebot_compute_wait_seconds", "lane" => shared.lane)
             .record(queued.queued_at.elapsed().as_secs_f64());
-        let Queued { id, job, stop, .. } = queued;
-        let deliver = (!stop.is_raised()).then(|| job(&stop));
+        let Queued {
+            id,
+            job,
+            stop,
+            queued_at,
+            latest_start,
+        } = queued;
+        let late = latest_start
+            .filter(|&latest| Instant::now() > latest)
+            .map(|latest| ComputeError::QueuedTooLong {
+                waited_ms: queued_at.elapsed().as_millis() as u64,
+                allowed_ms: latest.saturating_duration_since(queued_at).as_millis() as u64,
+            });
+        let deliver = (!stop.is_raised()).then(|| job(&stop, late));
         shared.finish(&client, Some(id));
         if let Some(deliver) = deliver {
             deliver();
@@ -527,7 +578,7 @@ impl Drop for Ticket {
 
 /// A job admitted to a pool: resolves to its value; dropped, it cancels the job.
 pub struct Pending<T> {
-    answer: oneshot::Receiver<Result<T, String>>,
+    answer: oneshot::Receiver<Result<T, ComputeError>>,
     ticket: Ticket,
 }
 
@@ -549,8 +600,7 @@ impl<T> std::future::Future for Pending<T> {
         std::pin::Pin::new(&mut self.answer)
             .poll(cx)
             .map(|answer| match answer {
-                Ok(Ok(value)) => Ok(value),
-                Ok(Err(message)) => Err(ComputeError::Panicked(message)),
+                Ok(result) => result,
                 Err(_) if closed => Err(ComputeError::ShuttingDown),
                 Err(_) => Err(ComputeError::Panicked(
                     "the job ended without an answer".into(),

@@ -99,6 +99,7 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         .map(api::keys::ApiKeys::load)
         .transpose()
         .map_err(CliError::Usage)?;
+    warm_up();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -132,6 +133,36 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
     // is not waited for: the process ends now.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     served
+}
+
+/// Loads what the engines load on first use (evaluation weights, opening
+/// books, solver tables), so that the first clocked move a new replica
+/// answers does not pay for it: each game's default level and a shallow
+/// analysis from its start, before the server takes any request.
+fn warm_up() {
+    use gamebot::game::erased::{BotRequest, StateInput};
+    use gamebot::game::Budget;
+    let started = std::time::Instant::now();
+    for game in gamebot::games::REGISTRY {
+        let Ok(new) = game.new_game(&serde_json::Value::Null) else {
+            continue;
+        };
+        let request = BotRequest {
+            state: StateInput::Json(new.state),
+            level: None,
+            seed: Some(1),
+            budget_fields: Vec::new(),
+            own_fields: serde_json::Map::new(),
+            perspective: None,
+        };
+        let budget = Budget::with_time_ms(200).depth(2);
+        let _ = game.bot_move(&request, &budget);
+        let _ = game.analyze(&request, 1, &budget);
+    }
+    tracing::info!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "engines warmed up"
+    );
 }
 
 /// `error`, its message led by what was being done.

@@ -167,17 +167,24 @@ async fn a_numbered_level_the_clock_cannot_afford_answers_in_time_and_says_so() 
         .json["state"]
             .clone();
     }
+    // The evaluation's tables are loaded on first use: not on this clock.
+    post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": state, "level": "strong", "max_depth": 2}),
+    )
+    .await;
     let reply = post_json(
         &app,
         "/v1/games/reversi/bot-move",
-        &json!({"state": state, "level": "12", "seed": 3, "clock": {"remaining_ms": 60, "overhead_ms": 0}}),
+        &json!({"state": state, "level": "12", "seed": 3, "clock": {"remaining_ms": 400, "overhead_ms": 0}}),
     )
     .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     let search = &reply.json["search"];
     assert!(
-        search["clock"]["used_ms"].as_u64().unwrap() < 60,
-        "{search}"
+        search["clock"]["used_ms"].as_u64().unwrap() < 400,
+        "the flag held: {search}"
     );
     let clamped = search["clamped"].as_array().expect("clamped says the cut");
     assert_eq!(clamped[0]["field"], "clock", "{search}");
@@ -259,4 +266,78 @@ async fn a_text_request_takes_its_clock_from_the_query() {
         "{}",
         lonely.text
     );
+}
+
+#[tokio::test]
+async fn under_a_clock_the_only_legal_move_is_played_at_once() {
+    let app = app();
+    let state = json!({"board": ["BW......", "........", "........", "........", "........", "........", "........", "........"], "to_move": "black"});
+    let reply = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": state, "clock": {"remaining_ms": 60000}}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(reply.json["move"]["notation"], "c1");
+    assert_eq!(
+        reply.json["search"]["stopped_by"], "forced",
+        "{}",
+        reply.json
+    );
+    assert_eq!(reply.json["search"]["nodes"], 0);
+    let unclocked = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": state, "level": "strong", "max_depth": 3}),
+    )
+    .await;
+    assert_ne!(
+        unclocked.json["search"]["stopped_by"], "forced",
+        "only under a clock"
+    );
+}
+
+#[tokio::test]
+async fn a_request_that_waited_past_its_max_queue_ms_is_refused_not_searched() {
+    let state = gamebot::api::AppState::new(gamebot::config::ServeConfig {
+        workers: Some(1),
+        ..common::config()
+    });
+    let pool = state.pool.clone();
+    let app = gamebot::api::router(state);
+    let busy_app = app.clone();
+    let busy = tokio::spawn(async move {
+        post_json(
+            &busy_app,
+            "/v1/games/reversi/bot-move",
+            &json!({"state": reversi_start(), "level": "strong:book=0", "time_ms": 600}),
+        )
+        .await
+    });
+    while pool.running() == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let refused = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": reversi_start(), "clock": {"remaining_ms": 1000}, "max_queue_ms": 50}),
+    )
+    .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        refused.text
+    );
+    assert_eq!(refused.json["code"], "queued_too_long");
+    assert!(refused.headers.contains_key("retry-after"));
+    let patient = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": reversi_start(), "level": "random", "max_queue_ms": 60000}),
+    )
+    .await;
+    assert_eq!(patient.status, StatusCode::OK, "{}", patient.text);
+    assert_eq!(busy.await.unwrap().status, StatusCode::OK);
 }

@@ -10,6 +10,8 @@ use super::requests::{
 use super::{stream, ApiError, AppState};
 use crate::compute::Client;
 use crate::game::erased::{BotReply, StateInput, TextParams};
+use crate::game::ladder::LadderFile;
+use crate::game::placement::scores::ScorePlacementRequest;
 use crate::game::placement::{self, PlacementRequest};
 use crate::game::{Budget, Clamped, DynGame, GameError, StopFlag};
 use crate::games;
@@ -259,13 +261,19 @@ impl AppState {
         .collect()
     }
 
-    /// Runs a search `job` for `client` on the search pool.
-    pub(super) async fn search<T, F>(&self, client: &Client, job: F) -> Result<T, ApiError>
+    /// Runs a search `job` for `client` on the search pool; one still
+    /// queued at `latest_start` is refused instead.
+    pub(super) async fn search<T, F>(
+        &self,
+        client: &Client,
+        latest_start: Option<Instant>,
+        job: F,
+    ) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
     {
-        Ok(self.pool.run(client, job).await??)
+        Ok(self.pool.submit_by(client, latest_start, job)?.await??)
     }
 
     /// Runs a rules `job` (no search) for `client` in the rules lane.
@@ -423,8 +431,11 @@ pub async fn bot_move(
     let worker_app = app.clone();
     // A level's options are read by the level itself as it starts: what
     // it refuses there is still about the body's level.
+    let latest_start = limits
+        .max_queue_ms
+        .map(|ms| arrived + Duration::from_millis(ms));
     let mut answer = app
-        .search(&client, move |stop| {
+        .search(&client, latest_start, move |stop| {
             let queued = arrived.elapsed();
             let mut answer = job(&worker_app.budget(&limits, arrived, stop))?;
             answer.reply.search.queued_ms = Some(millis(queued));
@@ -576,7 +587,7 @@ pub async fn analyze(
     let job = game.prepare_analysis(call.request, call.top, None)?;
     let worker_app = app.clone();
     let mut reply = app
-        .search(&client, move |stop| {
+        .search(&client, None, move |stop| {
             let queued = arrived.elapsed();
             let mut reply = job(&worker_app.budget(&limits, arrived, stop))?;
             reply.search.queued_ms = Some(millis(queued));
@@ -614,11 +625,35 @@ pub async fn replay(
 
 /// `POST /v1/games/{game}/placement`: a player's rating on the game's
 /// ladder from their results against numbered levels, and the level to
-/// play next. Cheap (one small fit), so it runs here, not on the pool.
+/// play next; for a one-player game, their percentiles against its levels
+/// from their scores. Cheap (a fit per result), so it runs here, not on
+/// the pool.
 pub async fn placement(request: GameRequest) -> Result<Response, ApiError> {
     let (game, payload, _) = request.into_parts();
-    let body: PlacementRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
+    let bytes = json_bytes(payload, Some(b"{}"))?;
     let listing = game.listing();
-    let placement = placement::place(listing.name, &listing.numbered_levels, &body)?;
+    let newcomer = placement::newcomer_level(listing.id);
+    if listing.players == 1 {
+        let body: ScorePlacementRequest = body::parse_json(&bytes)?;
+        let file = games::with_game(listing.id, LadderFileText)
+            .flatten()
+            .and_then(|text| LadderFile::parse(text).ok());
+        let levels = file.map_or_else(Vec::new, |file| file.scores);
+        let placed = placement::scores::place_scores(listing.name, &levels, newcomer, &body)?;
+        return Ok(Json(placed).into_response());
+    }
+    let body: PlacementRequest = body::parse_json(&bytes)?;
+    let placement = placement::place(listing.name, &listing.numbered_levels, newcomer, &body)?;
     Ok(Json(placement).into_response())
+}
+
+/// A game's checked-in ladder file, as the build includes it.
+struct LadderFileText;
+
+impl games::GameVisitor for LadderFileText {
+    type Output = Option<&'static str>;
+
+    fn visit<G: crate::game::Game>(self) -> Self::Output {
+        G::LADDER_RATINGS
+    }
 }

@@ -180,6 +180,9 @@ impl ApiError {
             ApiError::Compute(ComputeError::ShuttingDown) => {
                 (S::SERVICE_UNAVAILABLE, "shutting_down", "Shutting down")
             }
+            ApiError::Compute(ComputeError::QueuedTooLong { .. }) => {
+                (S::SERVICE_UNAVAILABLE, "queued_too_long", "Queued too long")
+            }
             ApiError::Compute(ComputeError::Panicked(_)) => {
                 (S::INTERNAL_SERVER_ERROR, "internal_error", "Internal error")
             }
@@ -256,7 +259,11 @@ impl IntoResponse for ApiError {
             ApiError::Compute(ComputeError::Overloaded { retry_after_s, .. }) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
-            ApiError::Compute(ComputeError::ClientLimit { .. } | ComputeError::ShuttingDown) => {
+            ApiError::Compute(
+                ComputeError::ClientLimit { .. }
+                | ComputeError::ShuttingDown
+                | ComputeError::QueuedTooLong { .. },
+            ) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(1));
             }
             _ => {}

@@ -269,6 +269,15 @@ pub struct BotMoveRequest {
     /// move's alone).
     #[serde(default)]
     pub clock: Option<ClockField>,
+    /// Refuse (503 `queued_too_long`, with `Retry-After`) rather than
+    /// search when the request has waited for a worker longer than this,
+    /// in milliseconds: a live game that would rather try another replica
+    /// than get a shallow move from what is left of its time. To refuse
+    /// past a share of the move's time, give that share of it (half of a
+    /// 200 ms `time_ms`: 100).
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schemars(range(min = 0))]
+    pub max_queue_ms: Option<u64>,
 }
 
 impl SharedFields for BotMoveRequest {
@@ -281,6 +290,7 @@ impl SharedFields for BotMoveRequest {
         "seed",
         "perspective",
         "clock",
+        "max_queue_ms",
     ];
 }
 
@@ -448,6 +458,8 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// `clock`, checked.
     pub clock: Option<GameClock>,
+    /// `max_queue_ms`: the longest the request may wait for a worker.
+    pub max_queue_ms: Option<u64>,
 }
 
 impl Limits {
@@ -497,6 +509,7 @@ const TEXT_SHARED: &[&str] = &[
     "increment_ms",
     "moves_to_go",
     "overhead_ms",
+    "max_queue_ms",
 ];
 
 impl BotMoveRequest {
@@ -512,6 +525,7 @@ impl BotMoveRequest {
             max_depth: body.max_depth,
             max_nodes: body.max_nodes,
             clock,
+            max_queue_ms: body.max_queue_ms,
         };
         Ok(BotCall {
             request: BotRequest {
@@ -537,6 +551,7 @@ impl BotMoveRequest {
             max_depth: query_number(&mut query, "max_depth")?,
             max_nodes: query_number(&mut query, "max_nodes")?,
             clock,
+            max_queue_ms: query_number(&mut query, "max_queue_ms")?,
         };
         if limits.clock.is_some() && limits.time_ms.is_some() {
             return Err(ApiError::invalid_option(
@@ -579,6 +594,7 @@ impl AnalyzeRequest {
             max_depth: body.max_depth,
             max_nodes: body.max_nodes,
             clock: None,
+            max_queue_ms: None,
         };
         Ok(AnalysisCall {
             request: BotRequest {
