@@ -117,8 +117,10 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub json: bool,
     /// Write every game to this file, one JSON object a line: its index,
-    /// whether A played first, the result and why, and the moves in
-    /// notation, so that a lost game can be replayed and studied. Each
+    /// whether A played first, the result and why, each side's think
+    /// times (under a clock with each move's planned time and the clock
+    /// left at the end), and the moves in notation, so that a lost game
+    /// can be replayed and studied. Each
     /// game is appended as it ends, so a long match can be followed and a
     /// stopped one keeps its finished games; at the end the file is
     /// rewritten in game order.

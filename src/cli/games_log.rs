@@ -6,7 +6,9 @@
 //! Every line carries the match's [`MatchSetup`] beside the game, so a log
 //! is never finished by a different match: a resumed run whose players,
 //! seed, opening, time control, adjudication or `new` options differ from
-//! the log's is refused, naming the difference.
+//! the log's is refused, naming the difference. A game's fields added
+//! since a log was written (the plans of clocked moves, the clocks left at
+//! the end) are absent from its lines, and read back as empty.
 
 use super::CliError;
 use crate::arena::GameRecord;
