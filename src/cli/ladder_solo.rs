@@ -4,7 +4,8 @@
 //! [`Ladder::LADDER_VARIANTS`]), through the arena's one-player match
 //! ([`crate::arena::solo`]). The file gives each level's mean score per
 //! variant and its gain over the level below on the same seeds, with the
-//! gain's 95% interval. Each level's games in a variant are journaled as
+//! gain's 95% interval, and the distribution of its scores (quantiles,
+//! which placement reads a player's percentile from). Each level's games in a variant are journaled as
 //! they end ([`super::ladder_journal`]), so a stopped run resumes.
 
 use super::arena_solo::seeded_start;
@@ -14,7 +15,7 @@ use super::CliError;
 use crate::arena::solo::{mean, play_solo, points, PairedGain, SoloSpec};
 use crate::arena::stats::round;
 use crate::arena::{default_threads, LevelPlayer, Player};
-use crate::game::ladder::{LadderFile, Rung, ScoredLevel, VariantScore};
+use crate::game::ladder::{quantiles, LadderFile, Rung, ScoredLevel, VariantScore};
 use crate::game::{AnyLevel, Game, Ladder};
 use crate::games::{self, GameVisitor};
 use serde::{Deserialize, Serialize};
@@ -219,6 +220,7 @@ fn scores_file<G: Ladder>(
                             let gain = PairedGain::over(points(level - 1, &variant.name), mine);
                             [gain.mean, gain.low, gain.high]
                         }),
+                        quantiles: quantiles(mine),
                     }
                 })
                 .collect(),

@@ -407,6 +407,38 @@ pub struct VariantScore {
     /// Its gain over the level below on the same seeds, with that gain's
     /// 95% interval (`[gain, low, high]`); null for level 1.
     pub step: Option<[f64; 3]>,
+    /// The distribution of its scores: the score at every
+    /// [`QUANTILE_STEP`] of its games, from the lowest (0%) to the highest
+    /// (100%), interpolated between games ([`quantiles`]); absent in files
+    /// of earlier builds. Placement reads a player's percentile from it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quantiles: Vec<f64>,
+}
+
+/// The share of a level's games between two neighbouring entries of a
+/// [`VariantScore`]'s `quantiles`, in percent.
+pub const QUANTILE_STEP: f64 = 5.0;
+
+/// The quantiles a [`VariantScore`] keeps of `points`: the score at 0%,
+/// [`QUANTILE_STEP`], … 100% of the games, each interpolated linearly
+/// between the two games on either side of it (the lowest game is 0%, the
+/// highest 100%), to a tenth; none for no games.
+pub fn quantiles(points: &[i64]) -> Vec<f64> {
+    let mut sorted = points.to_vec();
+    sorted.sort_unstable();
+    if sorted.is_empty() {
+        return Vec::new();
+    }
+    let steps = (100.0 / QUANTILE_STEP).round() as usize;
+    (0..=steps)
+        .map(|i| {
+            let at = i as f64 / steps as f64 * (sorted.len() - 1) as f64;
+            let (below, share) = (at.floor() as usize, at.fract());
+            let above = (below + 1).min(sorted.len() - 1);
+            let value = sorted[below] as f64 + share * (sorted[above] - sorted[below]) as f64;
+            (value * 10.0).round() / 10.0
+        })
+        .collect()
 }
 
 /// One numbered level's measured rating.

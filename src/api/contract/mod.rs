@@ -18,6 +18,7 @@ use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
     PlayReply, ReplayReply,
 };
+use crate::game::placement::scores::{ScorePlacement, ScorePlacementRequest};
 use crate::game::placement::{self, Placement, PlacementRequest};
 use crate::game::{DynGame, SearchReport};
 use crate::games;

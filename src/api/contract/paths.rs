@@ -169,23 +169,25 @@ pub(super) fn with_api_keys(operation: &mut Value) {
     }
 }
 
-/// `placement`: any game with a rated ladder, so one generic operation.
+/// `placement`: any game with a ladder, so one generic operation: a
+/// two-player game's results against rated levels, or a one-player game's
+/// scores against its levels' distributions.
 pub(super) fn placement_operation() -> Value {
     let mut responses = error_responses(false, false);
     responses.remove("503");
     responses.insert(
         "200".into(),
         json!({
-            "description": "The player's rating with its 95% interval, the level to play next, and the expected score against every level.",
+            "description": "A two-player game: the player's rating with its 95% interval, the level to play next, and the expected score against every level (`Placement`). A one-player game: the levels the player's scores beat, their percentile against each level and the level to race next (`ScorePlacement`).",
             "content": {"application/json": {
-                "schema": reference("Placement"),
+                "schema": {"oneOf": [reference("Placement"), reference("ScorePlacement")]},
                 "example": {
-                    "rating": 623.2, "interval": [219.7, 1026.7], "games": 3,
-                    "recommended": {"level": 4, "rating": 635.9, "expected_score": 0.482, "target": 0.5},
+                    "rating": 620.6, "interval": [216.1, 1025.1], "games": 3,
+                    "recommended": {"level": 4, "rating": 635.9, "expected_score": 0.478, "target": 0.5, "fitted": 4},
                     "levels": [
-                        {"level": 3, "rating": 479.0, "expected_score": 0.696},
-                        {"level": 4, "rating": 635.9, "expected_score": 0.482},
-                        {"level": 5, "rating": 788.6, "expected_score": 0.278},
+                        {"level": 3, "rating": 479.0, "expected_score": 0.693},
+                        {"level": 4, "rating": 635.9, "expected_score": 0.478},
+                        {"level": 5, "rating": 788.6, "expected_score": 0.276},
                     ],
                 },
             }},
@@ -193,16 +195,16 @@ pub(super) fn placement_operation() -> Value {
     );
     json!({
         "operationId": "placement",
-        "summary": "Places a player on the game's ladder from their results against numbered levels (Reversi's ladder in the example, whose levels list is shortened).",
+        "summary": "Places a player on the game's ladder from their results against numbered levels, or a one-player game's from their scores (Reversi's ladder in the example, whose levels list is shortened).",
         "description": format!(
-            "The ladder's own model (logistic Elo, a draw half a win) with the levels' published ratings (`GET /v1/games`) fixed and the player's rating fitted by maximum likelihood under a weak prior centred on {default} above level 1's rating (so one result gives a sensible answer; none places the player there). Dated results count half as much {half_life} days before the newest. The recommended level is the one the player is expected to score closest to `target` against (0.5 unless set), the easier of two as close. A one-player game's levels have no ratings: 422.",
-            default = placement::DEFAULT_RATING,
+            "A two-player game (`PlacementRequest`): the ladder's own model (logistic Elo, a draw half a win) with the levels' published ratings (`GET /v1/games`) fixed and the player's rating fitted by maximum likelihood, bounded below by the ladder's zero (the random mover), under a weak prior centred on the game's newcomer level, the level a new player can expect to score about half against (none places the player there; never the top level). Dated results count half as much {half_life} days before the newest. The recommended level is the one the player is expected to score closest to `target` against (0.5 unless set), the easier of two as close; results are taken oldest first, and each moves the recommendation at most {most} levels from the one before it (`fitted` is the level the rating alone recommends). A one-player game (`ScorePlacementRequest`, Number Crush: `{{\"results\": [{{\"k\": 4, \"score\": 12000}}]}}`): each score's percentile against each level's distribution of scores at that `k` (the ladder file's quantiles), the levels beaten (a mean percentile above 50), and the level whose percentile is closest to `target`, moved the same way from the newcomer level.",
             half_life = placement::HALF_LIFE_DAYS,
+            most = placement::MAX_LEVELS_A_RESULT,
         ),
         "tags": ["any game"],
         "parameters": [{"$ref": "#/components/parameters/Game"}],
         "requestBody": {"required": false, "content": {"application/json": {
-            "schema": reference("PlacementRequest"),
+            "schema": {"oneOf": [reference("PlacementRequest"), reference("ScorePlacementRequest")]},
             "example": {"results": [
                 {"level": 3, "result": "win", "date": "2026-11-20"},
                 {"level": 5, "result": "loss", "date": "2026-11-24"},
@@ -352,7 +354,7 @@ pub(super) fn problem_responses() -> Value {
     responses.insert(
         "Overloaded".into(),
         json!({
-            "description": "`overloaded`: the compute lane is full; `shutting_down`: the server is stopping. Retry after `Retry-After` seconds (another replica, behind a load balancer).",
+            "description": "`overloaded`: the compute lane is full; `shutting_down`: the server is stopping; `queued_too_long`: the request waited for a worker longer than its `max_queue_ms` and was not searched. Retry after `Retry-After` seconds (another replica, behind a load balancer).",
             "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "required": true, "schema": {"type": "integer"}}},
             "content": problem,
         }),

@@ -119,6 +119,11 @@ pub(super) fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Val
     );
     add("PlacementRequest", schema::<PlacementRequest>(generator));
     add("Placement", schema::<Placement>(generator));
+    add(
+        "ScorePlacementRequest",
+        schema::<ScorePlacementRequest>(generator),
+    );
+    add("ScorePlacement", schema::<ScorePlacement>(generator));
     add("NewRequest", schema::<NewRequest>(generator));
     add("StateRequest", schema::<StateRequest>(generator));
     add("PlayRequest", schema::<PlayRequest>(generator));

@@ -2,12 +2,17 @@ use super::*;
 
 /// A ladder of `n` levels `step` Elo apart, level 1 at 0.
 fn ladder(n: u8, step: f64) -> Vec<NumberedLevelInfo> {
+    ladder_from(n, step, 0.0)
+}
+
+/// A ladder of `n` levels `step` Elo apart, level 1 `first` above the zero.
+fn ladder_from(n: u8, step: f64, first: f64) -> Vec<NumberedLevelInfo> {
     (1..=n)
         .map(|level| NumberedLevelInfo {
             level,
             description: String::new(),
             budget: crate::game::ladder::Rung::capped(1000, "").budget(),
-            rating: Some(f64::from(level - 1) * step),
+            rating: Some(first + f64::from(level - 1) * step),
             interval: None,
             mean_scores: None,
         })
@@ -27,22 +32,21 @@ fn place_results(results: Vec<PlayedGame>) -> Placement {
         results,
         target: None,
     };
-    place("Test", &ladder(12, 160.0), &request).unwrap()
+    place("Test", &ladder(12, 160.0), 3, &request).unwrap()
 }
 
 #[test]
-fn no_games_place_the_player_at_the_default_and_one_game_moves_them() {
+fn no_games_place_the_player_at_the_newcomer_level_and_one_game_moves_them() {
     let none = place_results(vec![]);
-    assert_eq!(none.rating, DEFAULT_RATING);
-    // Level 3 (320) and level 4 (480) are as near the default: the
-    // easier one is recommended.
-    assert_eq!(none.recommended.level, 3);
+    assert_eq!(none.rating, 320.0);
+    assert_eq!((none.recommended.level, none.recommended.fitted), (3, 3));
+    assert_eq!(none.recommended.expected_score, 0.5);
     let won = place_results(vec![game(4, GameResult::Win)]);
     let lost = place_results(vec![game(4, GameResult::Loss)]);
     // A win puts the player above the level beaten, a loss below it, both
     // within a few steps, and the interval stays wide.
     assert!(won.rating > 480.0 && won.rating < 1000.0, "{won:?}");
-    assert!(lost.rating < 480.0 && lost.rating > -100.0, "{lost:?}");
+    assert!(lost.rating < 480.0 && lost.rating >= 0.0, "{lost:?}");
     assert!(won.interval[1] - won.interval[0] > 1000.0, "{won:?}");
     assert!(won.recommended.level > lost.recommended.level);
 }
@@ -77,6 +81,7 @@ fn a_higher_target_recommends_an_easier_level() {
     let practice = place(
         "Test",
         &ladder(12, 160.0),
+        3,
         &PlacementRequest {
             results,
             target: Some(0.75),
@@ -118,7 +123,7 @@ fn older_results_count_less() {
 #[test]
 fn bad_results_are_refused_where_they_are() {
     let fault = |request: PlacementRequest| {
-        let error = place("Test", &ladder(12, 160.0), &request).unwrap_err();
+        let error = place("Test", &ladder(12, 160.0), 3, &request).unwrap_err();
         (error.pointer().map(str::to_string), error.to_string())
     };
     let one = |played: PlayedGame| PlacementRequest {
@@ -153,7 +158,7 @@ fn bad_results_are_refused_where_they_are() {
             ..level
         })
         .collect();
-    let error = place("Crush", &unrated, &PlacementRequest::default()).unwrap_err();
+    let error = place("Crush", &unrated, 1, &PlacementRequest::default()).unwrap_err();
     assert!(error.to_string().contains("no ratings"), "{error}");
 }
 
@@ -169,9 +174,13 @@ fn calendar_dates_count_days() {
 
 #[test]
 fn simulated_players_are_covered_and_placed_within_ten_games() {
-    let simulated = simulate(&ladder(12, 160.0), 500, 10, 1);
+    let simulated = simulate(&ladder(12, 160.0), 3, 500, 10, 1);
     assert!(simulated.coverage >= 0.9, "{simulated:?}");
     assert!(simulated.converged >= 0.9, "{simulated:?}");
+    assert!(
+        simulated.largest_move <= MAX_LEVELS_A_RESULT,
+        "{simulated:?}"
+    );
 }
 
 #[test]
@@ -199,9 +208,9 @@ fn a_result_dated_after_today_is_refused_at_its_date() {
         target: None,
     };
     let today = day_number("2026-12-01").unwrap();
-    assert!(place_by("Test", &ladder(12, 160.0), &request("2026-12-01"), today).is_ok());
+    assert!(place_by("Test", &ladder(12, 160.0), 3, &request("2026-12-01"), today).is_ok());
     for future in ["2026-12-02", "9999-12-31"] {
-        match place_by("Test", &ladder(12, 160.0), &request(future), today) {
+        match place_by("Test", &ladder(12, 160.0), 3, &request(future), today) {
             Err(GameError::InvalidOption {
                 pointer: Some(pointer),
                 detail,
@@ -219,4 +228,116 @@ fn a_result_dated_after_today_is_refused_at_its_date() {
         .as_secs() as i64
         / 86_400;
     assert!((utc_today..=utc_today + 1).contains(&latest_day_now()));
+}
+
+#[test]
+fn a_clean_sweep_recommends_the_top_once_the_results_have_climbed_there() {
+    // From level 3 two levels a result: 5, 7, 9, 11, 12.
+    for (wins, level) in [(1, 5), (2, 7), (3, 9), (4, 11), (5, 12)] {
+        let sweep = place_results((0..wins).map(|_| game(12, GameResult::Win)).collect());
+        assert_eq!(sweep.recommended.level, level, "{wins}: {sweep:?}");
+        assert_eq!(sweep.recommended.fitted, 12, "{wins}: {sweep:?}");
+    }
+}
+
+#[test]
+fn one_result_moves_the_recommendation_at_most_two_levels() {
+    let one = place_results(vec![game(3, GameResult::Win)]);
+    assert!(one.recommended.level <= 5, "{one:?}");
+    let lost = place_results(vec![game(12, GameResult::Loss)]);
+    assert!(lost.recommended.level >= 1, "{lost:?}");
+    // Whatever came before, one more result moves it two levels at most.
+    let mut results = Vec::new();
+    let mut before = place_results(results.clone()).recommended.level;
+    for i in 0..40u64 {
+        let outcome = [GameResult::Win, GameResult::Loss, GameResult::Draw][(i * 7 % 3) as usize];
+        results.push(game(1 + (i * 5) % 12, outcome));
+        let now = place_results(results.clone()).recommended.level;
+        assert!(now.abs_diff(before) <= 2, "{i}: {before} then {now}");
+        before = now;
+    }
+}
+
+#[test]
+fn a_rating_is_never_below_the_random_mover() {
+    // Level 1 is 100 above the zero: a loss to it alone would fit below 0.
+    let levels = ladder_from(8, 150.0, 100.0);
+    let request = PlacementRequest {
+        results: vec![game(1, GameResult::Loss); 3],
+        target: None,
+    };
+    let placed = place("Test", &levels, 2, &request).unwrap();
+    assert_eq!(placed.rating, 0.0, "{placed:?}");
+    assert_eq!(placed.interval[0], 0.0, "{placed:?}");
+    assert!(placed.interval[1] > 0.0, "{placed:?}");
+    assert_eq!(placed.recommended.level, 1);
+}
+
+#[test]
+fn a_newcomer_is_never_placed_at_the_top() {
+    for newcomer in [4, 5, 200] {
+        let placed = place(
+            "Test",
+            &ladder(4, 120.0),
+            newcomer,
+            &PlacementRequest::default(),
+        )
+        .unwrap();
+        assert_eq!(placed.recommended.level, 3, "{newcomer}: {placed:?}");
+    }
+    let one = place("Test", &ladder(1, 120.0), 3, &PlacementRequest::default()).unwrap();
+    assert_eq!(one.recommended.level, 1);
+    assert_eq!(newcomer_level("not a game"), 1);
+}
+
+#[test]
+fn the_fit_result_by_result_ends_where_one_fit_of_them_all_does() {
+    let levels = ladder(12, 160.0);
+    let results: Vec<PlayedGame> = (0..9u64)
+        .map(|i| PlayedGame {
+            date: Some(format!("2026-0{}-1{}", 1 + i % 9, i)),
+            ..game(
+                1 + (i * 5) % 12,
+                [GameResult::Win, GameResult::Loss][(i % 2) as usize],
+            )
+        })
+        .collect();
+    let request = PlacementRequest {
+        results: results.clone(),
+        target: None,
+    };
+    let placed = place("Test", &levels, 3, &request).unwrap();
+    let newest = results
+        .iter()
+        .filter_map(|r| day_number(r.date.as_deref()?))
+        .max()
+        .unwrap();
+    let observations: Vec<Observation> = results
+        .iter()
+        .map(|r| {
+            let LevelNumber::Number(level) = r.level else {
+                unreachable!()
+            };
+            Observation {
+                opponent: (level - 1) as f64 * 160.0,
+                points: r.result.points(),
+                weight: age_weight(newest - day_number(r.date.as_deref().unwrap()).unwrap()),
+            }
+        })
+        .collect();
+    let (rating, _) = fit(&observations, 320.0);
+    assert!(
+        (placed.rating - rating.max(0.0)).abs() < 0.06,
+        "{placed:?} {rating}"
+    );
+}
+
+#[test]
+fn the_newcomer_simulation_never_picks_the_top() {
+    let (level, scores) = choose_newcomer(&ladder(6, 150.0), 200, 1);
+    assert!(level < 6, "{scores:?}");
+    assert_eq!(scores.len(), 5);
+    assert!(scores
+        .iter()
+        .all(|&(_, share)| (0.0..=1.0).contains(&share)));
 }
