@@ -6,7 +6,9 @@
 //! sorted, so spacing and field order do not matter; for a game with board
 //! symmetries, the state's canonical twin, so that a turned or mirrored
 //! position shares its twin's entry and gets its answer turned, as its own
-//! search would give it), the level, the seed, the budget fields as
+//! search would give it; but the state as given for a level that breaks
+//! ties by the order of the position as given, such as Reversi's `norvig`,
+//! whose twins may answer other moves), the level, the seed, the budget fields as
 //! sent, `top`, and the game's own options. Only requests that name their
 //! seed are cached, and only answers whose search ended on its depth or node
 //! cap or on a proof: such an answer is what the same request gives again on
@@ -123,7 +125,7 @@ impl ReplyCache {
         let mut key = json!({
             "game": game.info().id,
             "operation": operation,
-            "state": game.cache_form(state),
+            "state": game.cache_form(state, request.level.as_deref()),
             "level": request.level,
             "seed": seed,
             "top": top,

@@ -20,7 +20,7 @@ use crate::arena::{
     play_games, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
 };
 use crate::game::clock::MAX_INCREMENT_MS;
-use crate::game::{AnyLevel, Game, MatchTime};
+use crate::game::{ladder, AnyLevel, BotParams, Budget, Game, MatchTime};
 use crate::games::{self, GameVisitor};
 use clap::Args;
 use serde_json::{Map, Value};
@@ -392,12 +392,21 @@ impl GameVisitor for Arena<'_> {
         let seats = [a?, b?];
         let names = seats.clone().map(|seat| seat.name());
         let grace = Duration::from_millis(args.grace_ms);
+        args.check_increments(G::match_time())?;
+        let spec = args.spec(G::match_time());
+        // A named level of the arena's own plans its moves under a clock,
+        // warmed up (a numbered one keeps its own budget, clock or not).
+        let warm = Seat::BOTH.iter().any(|seat| {
+            spec.time[seat.index()].is_clock()
+                && matches!(seats[seat.index()], SeatPlayer::Level(AnyLevel::Named(_)))
+        });
         let make_player = |seat: Seat| -> Result<Box<dyn Player<G>>, String> {
+            if warm {
+                warm_up::<G>(&start);
+            }
             let index = seat.index();
             seats[index].player::<G>(names[index].clone(), grace)
         };
-        args.check_increments(G::match_time())?;
-        let spec = args.spec(G::match_time());
         // Players (bot levels and programs, checked above) are always made; a
         // player that cannot be made is one the command line named wrongly.
         let setup = args.match_setup(G::match_time())?;
@@ -443,6 +452,31 @@ impl GameVisitor for Arena<'_> {
         });
         Ok(summarise(info.id, args.seed, setups, &records))
     }
+}
+
+thread_local! {
+    /// The games whose engine this thread has warmed up.
+    static WARMED: std::cell::RefCell<Vec<&'static str>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// Loads what the game's engine loads on first use (evaluation weights,
+/// opening books, solver tables, and the thread's search tables) with a
+/// shallow move and analysis from the start, once a thread, so that under a clock the
+/// first move a thread plays does not pay for it, as a server warms its
+/// engines before it serves.
+fn warm_up<G: Game>(start: &G::State) {
+    let id = G::info().id;
+    if WARMED.with(|warmed| warmed.borrow().contains(&id)) || G::outcome(start).is_over() {
+        return;
+    }
+    let budget = Budget::with_time_ms(200).depth(2);
+    let params = BotParams::<G::BotOptions>::seeded(1);
+    // The default level's move may come from a book, so a search too.
+    let _ = ladder::choose::<G>(start, &AnyLevel::default_of::<G>(), &params, &budget);
+    let _ = G::analyze(start, 1, &params, &budget);
+    WARMED.with(|warmed| warmed.borrow_mut().push(id));
 }
 
 /// A seat's player as the command line names it.

@@ -54,11 +54,14 @@ pub trait DynGame: Send + Sync {
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
-    /// A state as the position cache keys it: the JSON form of its
-    /// canonical twin under the game's symmetries, so that twins share an
-    /// entry; the state as sent where the game has no symmetries or the
-    /// state is not valid (its request fails, and nothing is kept).
-    fn cache_form(&self, state: &Value) -> Value;
+    /// A state as the position cache keys it for a bot at `level` (`None`:
+    /// the default level, or an analysis): the JSON form of its canonical
+    /// twin under the game's symmetries, so that twins share an entry; its
+    /// own JSON form for a level that breaks ties by the order of the
+    /// position as given ([`symmetry::searched_as_given`]); the state as
+    /// sent where the game has no symmetries or the state or level is not
+    /// valid (its request fails, and nothing is kept).
+    fn cache_form(&self, state: &Value, level: Option<&str>) -> Value;
     /// Turns a `bot-move` or `analyze` answer that the state `answered` got
     /// into the answer its symmetric twin `asked` gets: the moves, lines and
     /// new state turned, everything else as it was (searching `asked` runs
@@ -288,7 +291,7 @@ impl<G: Game> Erased<G> {
         budget: &Budget,
     ) -> Result<BotChoice<G::Move>, GameError> {
         let started = Instant::now();
-        let (twin, symmetry) = symmetry::canonical::<G>(state);
+        let (twin, symmetry) = symmetry::search_frame::<G>(state, level);
         let mut choice = ladder::choose::<G>(&twin, level, params, budget)?;
         choice.mv = symmetry::turn_back::<G>(&choice.mv, symmetry);
         let mut legal = Vec::new();
@@ -655,13 +658,16 @@ impl<G: Game> DynGame for Erased<G> {
         Ok(G::state_to_json(&Self::state(state)?))
     }
 
-    fn cache_form(&self, state: &Value) -> Value {
+    fn cache_form(&self, state: &Value, level: Option<&str>) -> Value {
         if G::SYMMETRIES.is_empty() {
             return state.clone();
         }
-        match Self::state(state) {
-            Ok(state) => G::state_to_json(&symmetry::canonical::<G>(&state).0),
-            Err(_) => state.clone(),
+        let level = level.map_or_else(|| Ok(AnyLevel::default_of::<G>()), AnyLevel::parse::<G>);
+        match (Self::state(state), level) {
+            (Ok(state), Ok(level)) => {
+                G::state_to_json(&symmetry::search_frame::<G>(&state, &level).0)
+            }
+            _ => state.clone(),
         }
     }
 

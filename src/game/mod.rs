@@ -358,7 +358,9 @@ pub trait Rules: Send + Sync + 'static {
     /// position turned by one has the turned legal moves and the same
     /// outcome. Searches run on one canonical twin of a position
     /// ([`symmetry::canonical`]), so twins get the same answer, turned, and
-    /// share a cache entry. None by default.
+    /// share a cache entry; only a level that breaks ties by the order of
+    /// the position as given ([`Bots::breaks_ties_in_given_order`]) is
+    /// searched as given. None by default.
     const SYMMETRIES: &'static [Symmetry] = &[];
 
     /// `state` turned by `symmetry`, one of [`Rules::SYMMETRIES`].
@@ -420,6 +422,16 @@ pub trait Bots: Rules {
     /// pointing at it. The default takes any.
     fn check_options(_options: &Self::BotOptions) -> Result<(), GameError> {
         Ok(())
+    }
+
+    /// Whether `level` promises a tie-break by the order of the position as
+    /// given (Reversi's `norvig`: the first best square in row-major order).
+    /// Such a level is searched on the position as given rather than on
+    /// its canonical twin ([`symmetry::search_frame`]), whose order is
+    /// another, and the position cache keeps its answers apart from its
+    /// twins'. None by default.
+    fn breaks_ties_in_given_order(_level: Self::Level) -> bool {
+        false
     }
 
     /// The bot: chooses a move at `level` within `budget`. The game is known

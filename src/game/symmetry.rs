@@ -8,7 +8,15 @@
 //! position asked about. Searching the canonical twin makes every answer
 //! equivariant: a turned position gets the turned answer, whatever the
 //! search's tie-breaks by square order, so twins can share a cache entry.
+//!
+//! A level whose docs promise a tie-break by the order of the position as
+//! given keeps that promise instead (Reversi's `norvig` takes the first
+//! best square in row-major order; a game says which of its levels do in
+//! [`Bots::breaks_ties_in_given_order`](super::Bots::breaks_ties_in_given_order)):
+//! [`search_frame`] leaves its position as it is, and [`searched_as_given`]
+//! tells the position cache not to share its answers between twins.
 
+use super::ladder::{AnyLevel, Ladder, Rung};
 use super::{Codec, Rules};
 
 /// One of the eight symmetries of a square board (the dihedral group of
@@ -88,6 +96,35 @@ pub fn canonical<G: Rules + Codec>(state: &G::State) -> (G::State, Symmetry) {
         }
     }
     best
+}
+
+/// Whether a bot at `level` searches the position as given rather than
+/// its canonical twin: a named level that breaks ties by the order of the
+/// position as given, or a rung of the ladder that plays such a level
+/// (its [`Rung::Capped`] rungs play the default level; a
+/// [`Rung::Sampled`] rung draws from an analysis, which runs on the twin).
+pub fn searched_as_given<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
+    match level {
+        AnyLevel::Named(spec) => G::breaks_ties_in_given_order(spec.level),
+        AnyLevel::Numbered(n) => match G::LADDER.get(usize::from(*n).wrapping_sub(1)) {
+            Some(Rung::Capped { .. }) => G::breaks_ties_in_given_order(G::DEFAULT_LEVEL),
+            Some(Rung::Sampled { .. }) | None => false,
+        },
+    }
+}
+
+/// The state a bot at `level` searches and the symmetry that turns `state`
+/// into it: `state` itself where the level breaks ties by the order of the
+/// position as given ([`searched_as_given`]), else its [`canonical`] twin.
+pub fn search_frame<G: Ladder + Codec>(
+    state: &G::State,
+    level: &AnyLevel<G::Level>,
+) -> (G::State, Symmetry) {
+    if searched_as_given::<G>(level) {
+        (state.clone(), Symmetry::IDENTITY)
+    } else {
+        canonical::<G>(state)
+    }
 }
 
 /// A move found in the canonical twin (turned by `symmetry` from the state

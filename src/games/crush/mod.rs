@@ -279,6 +279,11 @@ impl Bots for Crush {
 
     const DEFAULT_LEVEL: CrushLevel = CrushLevel::Strong;
 
+    /// `greedy` takes the first best swap in the order `legal-moves` lists.
+    fn breaks_ties_in_given_order(level: CrushLevel) -> bool {
+        level == CrushLevel::Greedy
+    }
+
     fn choose_move(
         state: &State,
         level: &LevelSpec<CrushLevel>,

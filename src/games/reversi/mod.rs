@@ -20,6 +20,9 @@
 //!   else 6, always capped by `max_depth` and kept within 1–10. A finished
 //!   game is a leaf worth 10 000 per disc of difference (any win beats any
 //!   square-weight sum, a bigger win a smaller one); a pass uses a ply.
+//!   Its tie-break (the first best square in row-major order) is the
+//!   position's own: it is searched as given, not on the canonical twin
+//!   that the other levels search ([`crate::game::symmetry`]).
 //! - `strong` scores: exact (solved) scores are final disc differences with
 //!   the empty squares going to the winner (the FFO convention); unsolved
 //!   scores are evaluation units, about hundredths of a disc. The report's
@@ -126,6 +129,11 @@ impl Bots for Reversi {
     /// Half the empty squares: each side fills about every other one.
     fn moves_left(state: &State) -> f64 {
         f64::from(state.board().empties()) / 2.0
+    }
+
+    /// `norvig` takes the first best square in row-major order.
+    fn breaks_ties_in_given_order(level: ReversiLevel) -> bool {
+        level == ReversiLevel::Norvig
     }
 
     fn choose_move(
