@@ -2,7 +2,9 @@
 //! so for a seed it plays the same move on any machine under any load:
 //! every numbered level of every game plays the same seeded game twice,
 //! the second time with every other core kept busy and a budget whose
-//! deadline has passed, move for move alike.
+//! deadline has passed, move for move alike, and a third time under a
+//! clock generous enough for it, with the same moves (issue #67: a rated
+//! level keeps its budget under a clock that allows it).
 //!
 //! The games are also compared with the record in
 //! `tests/data/seeded-levels.json`, moves and positions searched: a level
@@ -12,8 +14,9 @@
 //! (docs/LADDER.md) and then rewrites the record with
 //! `GAMEBOT_BLESS=1 cargo test --test seeded_levels`.
 
+use gamebot::game::clock::GameClock;
 use gamebot::game::erased::{BotRequest, StateInput};
-use gamebot::game::{Budget, DynGame};
+use gamebot::game::{Budget, ClockedMove, DynGame};
 use gamebot::games::REGISTRY;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -99,6 +102,22 @@ impl Drop for BusyCores {
     }
 }
 
+/// A budget under an hour's clock with a minute's increment: more than
+/// any numbered level spends on a move.
+fn generous_clock() -> Budget {
+    let clock = GameClock {
+        increment_ms: 60_000,
+        ..GameClock::sudden_death(3_600_000)
+    };
+    Budget {
+        clock: Some(ClockedMove {
+            clock,
+            arrived: std::time::Instant::now(),
+        }),
+        ..Budget::unlimited()
+    }
+}
+
 /// Plies enough to pass the opening, fewer for the costly top rungs (a
 /// debug build searches a few hundred thousand positions a second).
 fn plies_for(max_nodes: u64) -> usize {
@@ -139,6 +158,15 @@ fn every_numbered_level_plays_the_same_seeded_game_under_load() {
             assert_eq!(
                 quiet, busy,
                 "{id} level {}: the moves differ under load",
+                level.level
+            );
+            // A clock that can afford the level: it keeps its own budget, so
+            // it plays its rated moves (a forced move is played at once, so
+            // only the moves compare).
+            let clocked = seeded_game(game, &start, level.level, plies, &generous_clock());
+            assert_eq!(
+                quiet.moves, clocked.moves,
+                "{id} level {}: a generous clock changed the moves",
                 level.level
             );
             games

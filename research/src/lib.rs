@@ -21,6 +21,7 @@
 //!
 //! | study | what it measures |
 //! |---|---|
+//! | `level_costs` | each numbered level's time and positions a move, for `GET /v1/games` |
 //! | `crush_config` | `strong` with a `StrongConfig` setting against greedy in whole games |
 //! | `crush_regret` | what `strong` loses to its own sampling noise against a much larger search |
 //! | `crush_horizon` | how far ahead a choice still moves the points, with greedy playing on |
@@ -40,6 +41,7 @@
 //! every count is an argument, so a small run checks one still works.
 
 pub mod crush;
+pub mod positions;
 pub mod reversi_fit;
 pub mod reversi_probcut;
 pub mod reversi_selfplay;

@@ -395,7 +395,10 @@ mod tests {
     #[test]
     fn a_clocked_search_stops_early_only_once_its_best_move_has_held() {
         assert!(!Budget::unlimited().settled(10), "no clock, no early stop");
-        assert!(!paced(1000, 900).settled(2), "two iterations are not settled");
+        assert!(
+            !paced(1000, 900).settled(2),
+            "two iterations are not settled"
+        );
         assert!(paced(1000, 600).settled(3));
         assert!(!paced(1000, 300).settled(3), "too early for three");
         assert!(paced(1000, 300).settled(5));

@@ -316,6 +316,34 @@ impl<G: Game> Erased<G> {
         Ok(choice)
     }
 
+    /// The move of a position with exactly one legal move.
+    fn only_move(state: &G::State) -> Option<G::Move> {
+        let mut legal = Vec::new();
+        G::legal_moves(state, &mut legal);
+        match legal.as_slice() {
+            [only] => Some(only.clone()),
+            _ => None,
+        }
+    }
+
+    /// A forced move played at once under a clock: the time a search would
+    /// spend confirming it is the mover's to keep.
+    fn forced(
+        mv: G::Move,
+        level: &AnyLevel<G::Level>,
+        budget: &Budget,
+        seed: u64,
+    ) -> BotChoice<G::Move> {
+        let mut report = SearchReport {
+            depth: Some(0),
+            nodes: Some(0),
+            stopped_by: Some(StopReason::Forced),
+            ..SearchReport::plain()
+        };
+        Self::stamp(&mut report, level.to_string(), Instant::now(), budget, seed);
+        BotChoice { mv, report }
+    }
+
     /// A numbered level heeds no time of its own, so one stopped by time
     /// was cut by the clock's cap (`by_clock`) or the server's longest
     /// search: `search.clamped` says which, with the level's node budget
@@ -363,7 +391,11 @@ impl<G: Game> Erased<G> {
             budget = clocked;
             plan
         });
-        let mut choice = Self::choose(&state, &level, &setup.params, &budget)?;
+        let forced = plan.and(Self::only_move(&state));
+        let mut choice = match forced {
+            Some(mv) => Self::forced(mv, &level, &budget, setup.params.seed),
+            None => Self::choose(&state, &level, &setup.params, &budget)?,
+        };
         if let (Some(plan), Some(clocked)) = (plan, budget.clock) {
             choice.report.clock = Some(clocked.report(&plan));
         }
@@ -553,7 +585,13 @@ impl<G: Game> DynGame for Erased<G> {
                     description: def.description,
                 })
                 .collect(),
-            numbered_levels: ladder::listing(G::LADDER, G::LADDER_RATINGS),
+            numbered_levels: ladder::listing(G::LADDER, G::LADDER_RATINGS)
+                .into_iter()
+                .map(|mut numbered| {
+                    numbered.cost = super::costs::of(info.id, numbered.level);
+                    numbered
+                })
+                .collect(),
             ladder_zero: G::LADDER_ZERO
                 .and_then(|zero| ladder::zero_listing(zero.id(), G::LADDER_RATINGS)),
             default_level: G::DEFAULT_LEVEL.id(),

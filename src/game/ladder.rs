@@ -512,6 +512,7 @@ pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo>
             rating: rated(n).map(|level| level.rating),
             interval: rated(n).map(|level| [level.low, level.high]),
             mean_scores: scored(n),
+            cost: None,
         })
         .collect()
 }

@@ -28,6 +28,7 @@
 mod budget;
 pub mod calibration;
 pub mod clock;
+pub mod costs;
 pub mod erased;
 mod error;
 pub mod fields;
@@ -42,7 +43,7 @@ pub mod symmetry;
 pub mod wire;
 
 pub use budget::{
-    Budget, Clamped, ClockReport, ClockedMove, Observer, SearchReport, StopFlag, StopReason,
+    Budget, Clamped, ClockReport, ClockedMove, Observer, Pace, SearchReport, StopFlag, StopReason,
 };
 pub use erased::{DynGame, Erased, TextParams};
 pub use error::{Fault, GameError};
@@ -263,6 +264,12 @@ pub struct NumberedLevelInfo {
     /// For a one-player game, the mean score the level reaches in each
     /// variant measured (`{"k=4": 16247.4}`), or null.
     pub mean_scores: Option<std::collections::BTreeMap<String, f64>>,
+    /// What the level costs a move (median and 95th percentile of its time
+    /// and positions) on the machine and by the command it says, or null
+    /// before it is measured: a clock that gives the level its p95 time a
+    /// move lets it play at its rating.
+    #[serde(default)]
+    pub cost: Option<costs::LevelCost>,
 }
 
 /// One option that `new` accepts.

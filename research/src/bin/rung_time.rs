@@ -26,11 +26,9 @@
 //! the same depth compares them.
 
 use clap::Parser;
-use gamebot::game::wire::{BotRequest, ReplayMoves, ReplayRequest, ReplayStart, StateInput};
+use gamebot::game::wire::{BotRequest, StateInput};
 use gamebot::game::{Budget, DynGame};
-use serde::Deserialize;
 use serde_json::{Map, Value};
-use std::fs;
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
@@ -59,12 +57,6 @@ struct Args {
     depth: Option<u32>,
 }
 
-/// The part of a games-log line this study reads.
-#[derive(Deserialize)]
-struct LoggedGame {
-    moves: Vec<Value>,
-}
-
 /// One timed search.
 struct Timed {
     ms: f64,
@@ -75,11 +67,9 @@ struct Timed {
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    if args.every == 0 {
-        return Err("--every must be at least 1".into());
-    }
     let game = gamebot::games::find(&args.game).ok_or(format!("no game {}", args.game))?;
-    let positions = sample_positions(game, &args)?;
+    let positions =
+        gamebot_research::positions::from_games_log(game, &args.log, args.games, args.every)?;
     println!(
         "{} level {}: {} positions (every {}th of {} games of {})",
         args.game,
@@ -104,27 +94,6 @@ fn main() -> Result<(), String> {
     }
     report(&timed);
     Ok(())
-}
-
-/// Every `every`-th state before each move of the log's first games.
-fn sample_positions(game: &dyn DynGame, args: &Args) -> Result<Vec<Value>, String> {
-    let text = fs::read_to_string(&args.log).map_err(|e| format!("{}: {e}", args.log))?;
-    let mut positions = Vec::new();
-    for (index, line) in text.lines().take(args.games).enumerate() {
-        let logged: LoggedGame =
-            serde_json::from_str(line).map_err(|e| format!("{} game {index}: {e}", args.log))?;
-        let replay = game
-            .replay(&ReplayRequest {
-                start: ReplayStart::NewGame,
-                moves: ReplayMoves::List(logged.moves),
-                states: true,
-            })
-            .map_err(|e| format!("{} game {index}: {e}", args.log))?;
-        let mut states = replay.states.unwrap_or_default();
-        states.pop();
-        positions.extend(states.into_iter().skip(args.every / 2).step_by(args.every));
-    }
-    Ok(positions)
 }
 
 /// The level's move in `state`, timed from request to answer.

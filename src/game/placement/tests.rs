@@ -15,6 +15,7 @@ fn ladder_from(n: u8, step: f64, first: f64) -> Vec<NumberedLevelInfo> {
             rating: Some(first + f64::from(level - 1) * step),
             interval: None,
             mean_scores: None,
+            cost: None,
         })
         .collect()
 }

@@ -358,8 +358,8 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
                 previous: last_complete.clone(),
             });
             if complete {
-                let same_best = exact_top.first().map(|l| l.square)
-                    == last_complete.first().map(|l| l.square);
+                let same_best =
+                    exact_top.first().map(|l| l.square) == last_complete.first().map(|l| l.square);
                 stable = if same_best { stable + 1 } else { 1 };
                 last_complete = exact_top;
                 if let Some(thought) = &best {
