@@ -164,7 +164,12 @@ async fn the_problems_reported_in_issue_68_are_gone() {
     assert_eq!(crush.json["beaten"], json!([1]), "{}", crush.text);
     // Level 1 always beaten, level 2 never: the easier of the two as far
     // from an even race.
-    assert_eq!(crush.json["recommended"]["level"], json!(1), "{}", crush.text);
+    assert_eq!(
+        crush.json["recommended"]["level"],
+        json!(1),
+        "{}",
+        crush.text
+    );
     assert_eq!(levels[0]["by_k"][0]["k"], json!(4));
 }
 

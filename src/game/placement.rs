@@ -647,10 +647,10 @@ pub fn simulate_between(
             .unwrap();
         let mut request = PlacementRequest::default();
         let mut placement = place("Test", levels, newcomer, &request).unwrap();
-        for game in 0..=games {
+        for (played, count) in placed.iter_mut().enumerate() {
             let level = placement.recommended.level;
-            placed[game] += usize::from((i64::from(level) - ideal).abs() <= 1);
-            if game == games {
+            *count += usize::from((i64::from(level) - ideal).abs() <= 1);
+            if played == games {
                 break;
             }
             let result =
