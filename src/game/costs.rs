@@ -1,5 +1,5 @@
 //! What each numbered level costs a move, as measured by the research study
-//! `level_costs` and kept in `data/ladder/costs.json` (included at build
+//! `level_costs` and kept in `data/level-costs.json` (included at build
 //! time): `GET /v1/games` publishes it beside each level, so that a portal
 //! can size its servers and pick clocks that let a rated level play at its
 //! rating.
@@ -57,8 +57,8 @@ struct LevelEntry {
 fn shipped() -> &'static BTreeMap<(String, u8), LevelCost> {
     static COSTS: OnceLock<BTreeMap<(String, u8), LevelCost>> = OnceLock::new();
     COSTS.get_or_init(|| {
-        let file: CostsFile = serde_json::from_str(include_str!("../../data/ladder/costs.json"))
-            .expect("data/ladder/costs.json is the study's output");
+        let file: CostsFile = serde_json::from_str(include_str!("../../data/level-costs.json"))
+            .expect("data/level-costs.json is the study's output");
         let mut costs = BTreeMap::new();
         for (game, levels) in file.games {
             for entry in levels.levels {

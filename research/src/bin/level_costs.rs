@@ -3,12 +3,12 @@
 //! from its ladder's top-pair games, or, for Number Crush, from seeded new
 //! boards), one after another on the calling thread with the level's own
 //! budget, and the median and 95th percentile of its time and positions a
-//! move are written to `data/ladder/costs.json`, with the command and the
+//! move are written to `data/level-costs.json`, with the command and the
 //! build, which the product includes at build time.
 //!
 //! ```text
 //! taskset -c 1 cargo run --release -p gamebot-research --bin level_costs -- \
-//!     --every 6 --games 6 --out data/ladder/costs.json
+//!     --every 6 --games 6 --out data/level-costs.json
 //! ```
 //!
 //! Pin it to a core nothing else uses: the time is the figure.
@@ -34,7 +34,7 @@ struct Args {
     #[arg(long = "game")]
     only: Vec<String>,
     /// Where to write the figures.
-    #[arg(long, default_value = "data/ladder/costs.json")]
+    #[arg(long, default_value = "data/level-costs.json")]
     out: String,
     /// What to say the figures were measured on.
     #[arg(
