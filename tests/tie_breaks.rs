@@ -12,9 +12,9 @@
 //! and check that they are the levels that say so
 //! ([`gamebot::game::Bots::breaks_ties_in_given_order`]). (Only Reversi
 //! has board symmetries today; Crush's `greedy` is declared so that it
-//! stays searched as given if its game gains some. The other promises of
-//! the rules docs about equal moves draw them by the request's seed:
-//! Halma's `minimax` and Advance's graded levels.)
+//! stays searched as given if its game gains some.) The other promises of
+//! the rules docs about equal moves draw them by the request's seed
+//! (Halma's `minimax`, Advance's graded levels): checked on tied starts.
 //! For the levels that do run on a twin ([`TURNED_LEVELS`], and `analyze`),
 //! they check that every twin's answer, searched or turned from the cache,
 //! is the twin's own.
@@ -631,4 +631,40 @@ async fn crush_greedy_takes_the_first_best_swap_in_the_order_legal_moves_lists()
         assert_eq!(reply.json["search"]["score"], best, "seed {seed}, k {k}");
     }
     assert!(tied >= 6, "only {tied} tied boards");
+}
+
+/// The levels whose docs draw equal moves by the request's seed (Halma's
+/// `minimax`, Advance's graded levels), at the start of their games, where
+/// several moves are equally good: a seed always gets the same move, and
+/// the seeds between them reach more than one.
+#[tokio::test]
+async fn levels_that_draw_equal_moves_by_the_seed_do_so_on_tied_starts() {
+    let app = uncached();
+    for (game, level) in [
+        ("halma", "minimax:depth=1"),
+        ("advance", "greedy"),
+        ("advance", "predict"),
+    ] {
+        let new = post_json(&app, &format!("/v1/games/{game}/new"), &json!({})).await;
+        assert_eq!(new.status, StatusCode::OK, "{}", new.text);
+        let uri = format!("/v1/games/{game}/bot-move");
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..12 {
+            let body = json!({"state": new.json["state"], "level": level, "seed": seed, "time_ms": 60_000});
+            let first = post_json(&app, &uri, &body).await;
+            assert_eq!(
+                first.status,
+                StatusCode::OK,
+                "{game} {level}: {}",
+                first.text
+            );
+            let again = post_json(&app, &uri, &body).await;
+            assert_eq!(
+                again.json["move"], first.json["move"],
+                "{game} {level}, seed {seed}"
+            );
+            seen.insert(first.json["move"].to_string());
+        }
+        assert!(seen.len() > 1, "{game} {level}: one move for every seed");
+    }
 }
