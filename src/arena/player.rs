@@ -49,16 +49,6 @@ impl MovePlan {
     }
 }
 
-/// The move of a position with exactly one legal move.
-fn only_move<G: Rules>(state: &G::State) -> Option<G::Move> {
-    let mut legal = Vec::new();
-    G::legal_moves(state, &mut legal);
-    match legal.as_slice() {
-        [only] => Some(only.clone()),
-        _ => None,
-    }
-}
-
 /// `duration` in milliseconds, to the hundredth.
 fn millis(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 100_000.0).round() / 100.0
@@ -192,7 +182,7 @@ impl<G: Game> Player<G> for LevelPlayer<G> {
     fn choose(&mut self, state: &G::State, turn: &Turn) -> Result<Choice<G::Move>, Forfeit> {
         let params = BotParams::<G::BotOptions>::seeded(turn.seed);
         let (budget, plan) = self.budget(state, turn);
-        if let (Some(plan), Some(mv)) = (&plan, only_move::<G>(state)) {
+        if let (Some(plan), Some(mv)) = (&plan, crate::game::clock::forced_move::<G>(state)) {
             // Under a clock a forced move is played at once, as the service
             // plays it: the time a search would spend confirming it is the
             // mover's to keep.

@@ -147,6 +147,18 @@ impl GameClock {
     }
 }
 
+/// The move of a position with exactly one legal move: under a clock it is
+/// played at once, since the time a search would spend confirming it is
+/// the mover's to keep.
+pub fn forced_move<G: super::Rules>(state: &G::State) -> Option<G::Move> {
+    let mut legal = Vec::new();
+    G::legal_moves(state, &mut legal);
+    match legal.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
+}
+
 /// `ms` milliseconds as a duration, whole microseconds.
 fn millis(ms: f64) -> Duration {
     Duration::from_micros((ms.max(0.0) * 1000.0) as u64)

@@ -316,16 +316,6 @@ impl<G: Game> Erased<G> {
         Ok(choice)
     }
 
-    /// The move of a position with exactly one legal move.
-    fn only_move(state: &G::State) -> Option<G::Move> {
-        let mut legal = Vec::new();
-        G::legal_moves(state, &mut legal);
-        match legal.as_slice() {
-            [only] => Some(only.clone()),
-            _ => None,
-        }
-    }
-
     /// A forced move played at once under a clock: the time a search would
     /// spend confirming it is the mover's to keep.
     fn forced(
@@ -391,7 +381,7 @@ impl<G: Game> Erased<G> {
             budget = clocked;
             plan
         });
-        let forced = plan.and(Self::only_move(&state));
+        let forced = plan.and(super::clock::forced_move::<G>(&state));
         let mut choice = match forced {
             Some(mv) => Self::forced(mv, &level, &budget, setup.params.seed),
             None => Self::choose(&state, &level, &setup.params, &budget)?,
