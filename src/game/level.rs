@@ -179,7 +179,7 @@ pub struct LevelSpec<L> {
 
 impl<L: FromStr<Err = GameError>> LevelSpec<L> {
     /// Parses `name[:key=value,...]`; an unknown name is `unknown_level`,
-    /// and a level longer than [`MAX_LEVEL_BYTES`] or an option given twice
+    /// and a level longer than `MAX_LEVEL_BYTES` or an option given twice
     /// is refused (a level is a short, closed thing: one spelling each).
     pub fn parse(text: &str) -> Result<Self, GameError> {
         if text.len() > MAX_LEVEL_BYTES {
