@@ -38,6 +38,14 @@ async fn every_game_plans_a_clocked_move_and_reports_it() {
             timing.contains("queue;dur=") && timing.contains("compute;dur="),
             "{timing}"
         );
+        let rules = post_json(
+            &app,
+            &format!("/v1/games/{id}/legal-moves"),
+            &json!({"state": state}),
+        )
+        .await;
+        let timing = rules.headers["server-timing"].to_str().unwrap();
+        assert!(timing.starts_with("total;dur="), "{timing}");
     }
 }
 

@@ -177,8 +177,16 @@ pub async fn track(request: Request, next: Next) -> Response {
         .get::<MatchedPath>()
         .map_or("unmatched".to_string(), |p| generic_route(p.as_str()));
     let game = game_label(request.uri().path());
-    let response = next.run(request).await;
+    let mut response = next.run(request).await;
     log_failure(&response);
+    // Every answer says where its time went: a search's own header names
+    // its queue and compute; any other answer gets its total.
+    if !response.headers().contains_key("server-timing") {
+        let total = format!("total;dur={:.3}", started.elapsed().as_secs_f64() * 1000.0);
+        if let Ok(value) = axum::http::HeaderValue::from_str(&total) {
+            response.headers_mut().insert("server-timing", value);
+        }
+    }
     let labels = [
         ("route", route),
         ("game", game.to_string()),
