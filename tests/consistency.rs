@@ -17,24 +17,7 @@ const ADVANCE_START: &str = "mjdsgscjm\nbzzzzzzzb\n.........\n.........\n.......
 
 /// The Halma start as 16 rows.
 fn halma_start_rows() -> Vec<&'static str> {
-    vec![
-        "BBBBB...........",
-        "BBBBB...........",
-        "BBBB............",
-        "BBB.............",
-        "BB..............",
-        "................",
-        "................",
-        "................",
-        "................",
-        "................",
-        "................",
-        "..............WW",
-        ".............WWW",
-        "............WWWW",
-        "...........WWWWW",
-        "...........WWWWW",
-    ]
+    common::HALMA_START_ROWS.to_vec()
 }
 
 /// A Halma board on which both camps are filled, each holding one piece of

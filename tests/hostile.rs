@@ -24,30 +24,9 @@ fn start() -> Value {
 
 /// A Reversi game of `plies` moves, each the first legal move, as notations.
 async fn first_move_game(plies: usize) -> Vec<Value> {
-    let app = common::app();
-    let mut state = start();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let legal = post_json(
-            &app,
-            "/v1/games/reversi/legal-moves",
-            &json!({"state": state}),
-        )
-        .await;
-        let Some(mv) = legal.json["moves"].as_array().and_then(|m| m.first()) else {
-            break;
-        };
-        moves.push(mv["notation"].clone());
-        state = post_json(
-            &app,
-            "/v1/games/reversi/play",
-            &json!({"state": state, "move": mv}),
-        )
+    common::scripted_reversi(&common::app(), plies, common::Pick::First)
         .await
-        .json["state"]
-            .clone();
-    }
-    moves
+        .0
 }
 
 fn raw_post(path: &str, headers: &str, body: &Value) -> String {

@@ -152,29 +152,7 @@ async fn a_numbered_level_with_a_generous_clock_plays_as_without_one() {
 async fn a_numbered_level_the_clock_cannot_afford_answers_in_time_and_says_so() {
     let app = app();
     // Out of the opening book, which would answer without a search.
-    let mut state = reversi_start();
-    for _ in 0..14 {
-        let legal = post_json(
-            &app,
-            "/v1/games/reversi/legal-moves",
-            &json!({"state": state}),
-        )
-        .await;
-        let mv = legal.json["moves"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .clone();
-        state = post_json(
-            &app,
-            "/v1/games/reversi/play",
-            &json!({"state": state, "move": mv}),
-        )
-        .await
-        .json["state"]
-            .clone();
-    }
+    let (_, state) = common::scripted_reversi(&app, 14, common::Pick::Last).await;
     // The evaluation's tables are loaded on first use: not on this clock.
     post_json(
         &app,
@@ -203,24 +181,7 @@ async fn a_numbered_level_the_clock_cannot_afford_answers_in_time_and_says_so() 
 #[tokio::test]
 async fn the_halma_text_form_obeys_the_clock_in_its_input() {
     let app = app();
-    let rows = [
-        "BBBBB...........",
-        "BBBBB...........",
-        "BBBB............",
-        "BBB.............",
-        "BB..............",
-        "................",
-        "................",
-        "................",
-        "................",
-        "................",
-        "................",
-        "..............WW",
-        ".............WWW",
-        "............WWWW",
-        "...........WWWWW",
-        "...........WWWWW",
-    ];
+    let rows = common::HALMA_START_ROWS;
     let input = format!("SINGLE\nWHITE\n0.05\n{}\n", rows.join("\n"));
     let reply = send(
         &app,

@@ -358,3 +358,65 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
         Ok(UniqueKeys)
     }
 }
+
+/// The Halma start as its 16 text rows (black's camp top left, white's
+/// bottom right), as `input.txt` writes them.
+pub const HALMA_START_ROWS: [&str; 16] = [
+    "BBBBB...........",
+    "BBBBB...........",
+    "BBBB............",
+    "BBB.............",
+    "BB..............",
+    "................",
+    "................",
+    "................",
+    "................",
+    "................",
+    "................",
+    "..............WW",
+    ".............WWW",
+    "............WWWW",
+    "...........WWWWW",
+    "...........WWWWW",
+];
+
+/// Which legal move a scripted game plays each time.
+#[derive(Clone, Copy, Debug)]
+pub enum Pick {
+    /// The first `legal-moves` lists.
+    First,
+    /// The last it lists.
+    Last,
+}
+
+/// A Reversi game of up to `plies` moves from the start, each the `pick`
+/// of the legal moves, played through the router: its moves (as notations)
+/// and the state it reaches.
+pub async fn scripted_reversi(app: &axum::Router, plies: usize, pick: Pick) -> (Vec<Value>, Value) {
+    let mut state = serde_json::json!({"board": ["........", "........", "........", "...WB...", "...BW...", "........", "........", "........"], "to_move": "black"});
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal = post_json(
+            app,
+            "/v1/games/reversi/legal-moves",
+            &serde_json::json!({"state": state}),
+        )
+        .await;
+        let listed = legal.json["moves"].as_array().cloned().unwrap_or_default();
+        let chosen = match pick {
+            Pick::First => listed.first(),
+            Pick::Last => listed.last(),
+        };
+        let Some(mv) = chosen.cloned() else { break };
+        moves.push(mv["notation"].clone());
+        state = post_json(
+            app,
+            "/v1/games/reversi/play",
+            &serde_json::json!({"state": state, "move": mv}),
+        )
+        .await
+        .json["state"]
+            .clone();
+    }
+    (moves, state)
+}
