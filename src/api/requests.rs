@@ -757,9 +757,17 @@ mod tests {
     #[test]
     fn a_level_may_be_a_number_or_a_string_and_the_game_keeps_its_own_fields() {
         let call =
-            BotMoveRequest::from_json(br#"{"state": {}, "level": 5, "clock": {"x": 1}}"#).unwrap();
+            BotMoveRequest::from_json(br#"{"state": {}, "level": 5, "house_rule": {"x": 1}}"#)
+                .unwrap();
         assert_eq!(call.request.level.as_deref(), Some("5"));
-        assert!(call.request.own_fields.contains_key("clock"));
+        assert!(call.request.own_fields.contains_key("house_rule"));
+        // The clock is every game's, read here.
+        let call = BotMoveRequest::from_json(
+            br#"{"state": {}, "level": 5, "clock": {"remaining_ms": 1000}}"#,
+        )
+        .unwrap();
+        assert!(!call.request.own_fields.contains_key("clock"));
+        assert_eq!(call.limits.clock.map(|c| c.remaining_ms), Some(1000));
         let call =
             BotMoveRequest::from_json(br#"{"state": {}, "level": "5", "time_ms": 9}"#).unwrap();
         assert_eq!(call.request.level.as_deref(), Some("5"));
