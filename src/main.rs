@@ -99,7 +99,6 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         .map(api::keys::ApiKeys::load)
         .transpose()
         .map_err(CliError::Usage)?;
-    warm_up();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -118,6 +117,9 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
             ),
             None => None,
         };
+        // After the sockets are had, so that a port in use fails at once;
+        // before any request is taken.
+        warm_up();
         let mut state = AppState::new(config);
         if let Some(keys) = keys {
             state = state.with_keys(keys);
