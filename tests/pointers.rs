@@ -286,6 +286,7 @@ fn sample(game: &dyn DynGame, field: &str) -> Value {
         "time_ms_per_ply" => json!(50),
         "max_nodes_per_ply" => json!(100),
         "clock" => json!({"mode": "GAME", "time_left_s": 10}),
+        "max_queue_ms" => json!(5000),
         other => panic!("{}: no sample of request field {other:?}", game.info().id),
     }
 }
