@@ -99,6 +99,9 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         .map(api::keys::ApiKeys::load)
         .transpose()
         .map_err(CliError::Usage)?;
+    // Before the sockets are bound: a connection is never left waiting on
+    // it, and a signal then still ends the process as it would any other.
+    warm_up();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -117,9 +120,6 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
             ),
             None => None,
         };
-        // After the sockets are had, so that a port in use fails at once;
-        // before any request is taken.
-        warm_up();
         let mut state = AppState::new(config);
         if let Some(keys) = keys {
             state = state.with_keys(keys);
@@ -161,7 +161,8 @@ fn warm_up() {
         let _ = game.bot_move(&request, &budget);
         let _ = game.analyze(&request, 1, &budget);
     }
-    tracing::info!(
+    // Below the default level: a command that fails says one line only.
+    tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
         "engines warmed up"
     );

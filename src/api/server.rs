@@ -337,9 +337,10 @@ impl Connection {
                     shutting = true;
                 }
                 () = tokio::time::sleep(tick) => {
-                    if asked_to_end == Some(Closed::Shutdown) && activity.idle() {
-                        // Nothing in flight to finish: a silent socket, or
-                        // one between requests.
+                    if asked_to_end == Some(Closed::Shutdown) && activity.never_asked() {
+                        // A socket that never sent a request has nothing
+                        // to finish; one that did is ended by hyper, which
+                        // flushes its last answer first.
                         break;
                     }
                     let Some(reason) = activity.expired(&self.limits) else { continue };
@@ -419,9 +420,12 @@ impl Activity {
         RequestGuard(self.clone())
     }
 
-    /// Whether no request is in flight.
-    fn idle(&self) -> bool {
-        self.0.in_flight.load(Ordering::SeqCst) == 0
+    /// Whether no request has started on the connection yet.
+    fn never_asked(&self) -> bool {
+        self.0
+            .quiet_since
+            .lock()
+            .map_or(false, |quiet| !quiet.1)
     }
 
     /// Why the connection should close now, if it should: no request yet
