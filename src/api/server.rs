@@ -422,7 +422,7 @@ impl Activity {
 
     /// Whether no request has started on the connection yet.
     fn never_asked(&self) -> bool {
-        self.0.quiet_since.lock().map_or(false, |quiet| !quiet.1)
+        self.0.quiet_since.lock().is_ok_and(|quiet| !quiet.1)
     }
 
     /// Why the connection should close now, if it should: no request yet
