@@ -139,8 +139,8 @@ struct Queued {
     job: Job,
     stop: StopFlag,
     queued_at: Instant,
-    /// When it must have started, if its request said (`max_queue_ms`).
-    latest_start: Option<Instant>,
+    /// How long it may wait for a worker, if its request said (`max_queue_ms`).
+    max_wait: Option<Duration>,
 }
 
 /// What the pool's lock guards.
@@ -337,14 +337,15 @@ impl ComputePool {
         self.submit_by(client, None, job)
     }
 
-    /// [`ComputePool::submit`] for a job that must start by `latest_start`
-    /// if given: one still queued then is not run, and its caller gets
-    /// [`ComputeError::QueuedTooLong`] (a request that would rather be
-    /// refused than answered with what little time is left).
+    /// [`ComputePool::submit`] for a job that may wait for a worker at most
+    /// `max_wait` (whole milliseconds) if given: one that waited longer is
+    /// not run, and its caller gets [`ComputeError::QueuedTooLong`] (a
+    /// request that would rather be refused than answered with what little
+    /// time is left).
     pub fn submit_by<T, F>(
         &self,
         client: &Client,
-        latest_start: Option<Instant>,
+        max_wait: Option<Duration>,
         job: F,
     ) -> Result<Pending<T>, ComputeError>
     where
@@ -362,7 +363,7 @@ impl ComputePool {
                 let _ = reply.send(result);
             })
         });
-        let ticket = self.enqueue(client, task, latest_start)?;
+        let ticket = self.enqueue(client, task, max_wait)?;
         Ok(Pending { answer, ticket })
     }
 
@@ -409,7 +410,7 @@ impl ComputePool {
         &self,
         client: &Client,
         task: Job,
-        latest_start: Option<Instant>,
+        max_wait: Option<Duration>,
     ) -> Result<Ticket, ComputeError> {
         let shared = &self.shared;
         let mut state = shared.lock();
@@ -444,7 +445,7 @@ impl ComputePool {
             job: task,
             stop: stop.clone(),
             queued_at: Instant::now(),
-            latest_start,
+            max_wait,
         };
         if !state.queued.contains_key(&client.id) {
             state.turns.push_back(client.id.clone());
@@ -524,13 +525,15 @@ fn work(shared: &Shared) {
             job,
             stop,
             queued_at,
-            latest_start,
+            max_wait,
         } = queued;
-        let late = latest_start
-            .filter(|&latest| Instant::now() > latest)
-            .map(|latest| ComputeError::QueuedTooLong {
-                waited_ms: queued_at.elapsed().as_millis() as u64,
-                allowed_ms: latest.saturating_duration_since(queued_at).as_millis() as u64,
+        let waited_ms = queued_at.elapsed().as_millis() as u64;
+        let late = max_wait
+            .map(|allowed| allowed.as_millis() as u64)
+            .filter(|&allowed_ms| waited_ms > allowed_ms)
+            .map(|allowed_ms| ComputeError::QueuedTooLong {
+                waited_ms,
+                allowed_ms,
             });
         let deliver = (!stop.is_raised()).then(|| job(&stop, late));
         shared.finish(&client, Some(id));

@@ -261,19 +261,19 @@ impl AppState {
         .collect()
     }
 
-    /// Runs a search `job` for `client` on the search pool; one still
-    /// queued at `latest_start` is refused instead.
+    /// Runs a search `job` for `client` on the search pool; one that waited
+    /// for a worker longer than `max_wait` is refused instead.
     pub(super) async fn search<T, F>(
         &self,
         client: &Client,
-        latest_start: Option<Instant>,
+        max_wait: Option<Duration>,
         job: F,
     ) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
     {
-        Ok(self.pool.submit_by(client, latest_start, job)?.await??)
+        Ok(self.pool.submit_by(client, max_wait, job)?.await??)
     }
 
     /// Runs a rules `job` (no search) for `client` in the rules lane.
@@ -431,11 +431,9 @@ pub async fn bot_move(
     let worker_app = app.clone();
     // A level's options are read by the level itself as it starts: what
     // it refuses there is still about the body's level.
-    let latest_start = limits
-        .max_queue_ms
-        .map(|ms| arrived + Duration::from_millis(ms));
+    let max_wait = limits.max_queue_ms.map(Duration::from_millis);
     let mut answer = app
-        .search(&client, latest_start, move |stop| {
+        .search(&client, max_wait, move |stop| {
             let queued = arrived.elapsed();
             let mut answer = job(&worker_app.budget(&limits, arrived, stop))?;
             answer.reply.search.queued_ms = Some(millis(queued));

@@ -270,8 +270,8 @@ pub struct BotMoveRequest {
     #[serde(default)]
     pub clock: Option<ClockField>,
     /// Refuse (503 `queued_too_long`, with `Retry-After`) rather than
-    /// search when the request has waited for a worker longer than this,
-    /// in milliseconds: a live game that would rather try another replica
+    /// search when the request has waited in the queue for a worker longer
+    /// than this many whole milliseconds: a live game that would rather try another replica
     /// than get a shallow move from what is left of its time. To refuse
     /// past a share of the move's time, give that share of it (half of a
     /// 200 ms `time_ms`: 100).

@@ -162,7 +162,13 @@ fn log_failure(response: &Response) {
     let Some(problem) = response.extensions().get::<Problem>() else {
         return;
     };
-    if response.status().is_server_error() && problem.code != "overloaded" {
+    // A lane that is full, a request that waited past what it allowed, a
+    // server that is stopping: expected refusals, said to the client.
+    let refused = matches!(
+        problem.code,
+        "overloaded" | "queued_too_long" | "shutting_down"
+    );
+    if response.status().is_server_error() && !refused {
         tracing::error!(code = problem.code, detail = %problem.detail, "request failed");
     } else {
         tracing::debug!(code = problem.code, detail = %problem.detail, "request refused");
