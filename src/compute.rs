@@ -599,12 +599,13 @@ impl<T> std::future::Future for Pending<T> {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Self::Output> {
-        let closed = self.ticket.shared.lock().closed;
+        let shared = self.ticket.shared.clone();
         std::pin::Pin::new(&mut self.answer)
             .poll(cx)
             .map(|answer| match answer {
                 Ok(result) => result,
-                Err(_) if closed => Err(ComputeError::ShuttingDown),
+                // Only a job dropped unanswered asks why: a closed pool.
+                Err(_) if shared.lock().closed => Err(ComputeError::ShuttingDown),
                 Err(_) => Err(ComputeError::Panicked(
                     "the job ended without an answer".into(),
                 )),

@@ -69,7 +69,7 @@ pub(super) fn client_of(parts: &axum::http::request::Parts, app: &AppState) -> C
     let proxied = app.config.client_header.as_ref().and_then(|name| {
         let value = parts.headers.get(name)?.to_str().ok()?;
         let first = value.split(',').next()?.trim();
-        (!first.is_empty()).then(|| clip_to(first, MAX_CLIENT_ID_BYTES))
+        (!first.is_empty()).then(|| super::problem::cut_to(first, MAX_CLIENT_ID_BYTES))
     });
     if let Some(identity) = proxied {
         return Client::anonymous(identity);
@@ -81,15 +81,6 @@ pub(super) fn client_of(parts: &axum::http::request::Parts, app: &AppState) -> C
         Some(peer) => Client::anonymous(&peer.0.ip().to_string()),
         None => Client::local(),
     }
-}
-
-/// `text` cut to at most `bytes` bytes at a character boundary.
-fn clip_to(text: &str, bytes: usize) -> &str {
-    let mut end = text.len().min(bytes);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 impl FromRequest<AppState> for GameRequest {
@@ -174,8 +165,19 @@ fn with_search_headers(
     if let Some(value) = notation.and_then(|n| HeaderValue::from_str(&n.replace('\n', ";")).ok()) {
         headers.insert(MOVE_HEADER, value);
     }
-    if !clamped.is_empty() {
-        let warning = clamped
+    if let Some(value) = warning_of(clamped) {
+        headers.insert(header::WARNING, value);
+    }
+    response
+}
+
+/// The `Warning` header that says what the server's caps (or a clock) cut,
+/// for a search's or a review's answer; `None` when nothing was cut.
+pub(super) fn warning_of(clamped: &[Clamped]) -> Option<HeaderValue> {
+    if clamped.is_empty() {
+        return None;
+    }
+    let warning = clamped
             .iter()
             .map(|c| match c.field {
                 "clock" => format!(
@@ -193,11 +195,7 @@ fn with_search_headers(
             })
             .collect::<Vec<_>>()
             .join(", ");
-        if let Ok(value) = HeaderValue::from_str(&warning) {
-            headers.insert(header::WARNING, value);
-        }
-    }
-    response
+    HeaderValue::from_str(&warning).ok()
 }
 
 impl AppState {

@@ -224,20 +224,25 @@ impl ApiError {
 /// the request, and an answer never echoes more than this of it.
 pub const MAX_DETAIL_BYTES: usize = 600;
 
+/// `text` cut to at most `bytes` bytes, at a character boundary.
+pub(super) fn cut_to(text: &str, bytes: usize) -> &str {
+    let mut end = text.len().min(bytes);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// `detail`, cut to [`MAX_DETAIL_BYTES`] at a character boundary, saying
 /// how much was left out.
 fn clip(detail: String) -> String {
     if detail.len() <= MAX_DETAIL_BYTES {
         return detail;
     }
-    let mut end = MAX_DETAIL_BYTES;
-    while !detail.is_char_boundary(end) {
-        end -= 1;
-    }
+    let kept = cut_to(&detail, MAX_DETAIL_BYTES);
     format!(
-        "{}… ({} more bytes left out)",
-        &detail[..end],
-        detail.len() - end
+        "{kept}… ({} more bytes left out)",
+        detail.len() - kept.len()
     )
 }
 

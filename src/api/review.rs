@@ -17,7 +17,7 @@ use crate::game::review::{PlyReview, PositionEval, Review, ReviewSummary};
 use crate::game::{Budget, Clamped, GameError, StopFlag};
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use schemars::JsonSchema;
@@ -108,25 +108,6 @@ impl ReviewBudget {
             clamped,
         }
     }
-
-    /// The `Warning` header's value for what was cut, if anything was.
-    fn warning(&self) -> Option<HeaderValue> {
-        if self.clamped.is_empty() {
-            return None;
-        }
-        let text = self
-            .clamped
-            .iter()
-            .map(|c| {
-                format!(
-                    "299 gamebot \"{}={} was cut to the server's cap of {}\"",
-                    c.field, c.requested, c.used
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        HeaderValue::from_str(&text).ok()
-    }
 }
 
 /// One line of a streamed review: a judged move, the summary at the end,
@@ -172,7 +153,7 @@ pub async fn review(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|accept| accept.contains(NDJSON));
-    let warning = budget.warning();
+    let warning = super::handlers::warning_of(&budget.clamped);
     let mut response = if streams {
         stream(judge)
     } else {
