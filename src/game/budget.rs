@@ -85,7 +85,7 @@ pub struct Budget {
     pub arrived: Option<Instant>,
     /// Under a clock: the move's planned time and when the move began, so
     /// that a search whose best move has settled stops before it
-    /// ([`Budget::settled`]).
+    /// ([`Budget::enough`]).
     pub pace: Option<Pace>,
 }
 
@@ -96,7 +96,28 @@ pub struct Pace {
     pub started: Instant,
     /// The time the move was planned to take.
     pub target: std::time::Duration,
+    /// The most it may take when its search is unsettled (the best move
+    /// changed or the score fell): a few targets, never past the plan's
+    /// hard cap.
+    pub stretch: std::time::Duration,
 }
+
+/// How a clocked search's completed iterations went, for its time manager
+/// to decide between them whether to go on ([`Budget::enough`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Iterations completed so far.
+    pub iterations: u32,
+    /// The last iterations in a row whose best move was the same (1 when
+    /// the last one changed it).
+    pub stable: u32,
+    /// Whether the last iteration's best score fell by more than the
+    /// game's significant drop below the one before.
+    pub falling: bool,
+}
+
+/// The most targets a move may stretch to when its search is unsettled.
+const MOST_STRETCH: f64 = 3.0;
 
 /// A move to be played under a clock: the clock as the request gave it and
 /// when the request arrived (the time it waits in the queue is the
@@ -200,24 +221,37 @@ impl Budget {
         budget.pace = Some(Pace {
             started: now,
             target: plan.target,
+            stretch: plan.hard.min(plan.target.mul_f64(MOST_STRETCH)),
         });
         Some((budget, plan))
     }
 
-    /// Whether a clocked search whose best move has stayed the same over
-    /// its last `stable` completed iterations may stop now instead of
-    /// starting another: the longer it has held, the smaller the share of
-    /// the planned time that is enough (the time saved goes to the moves
-    /// after it). Never for a search with no clock.
-    pub fn settled(&self, stable: u32) -> bool {
+    /// The budget for a clocked search that decides between its
+    /// iterations whether to go on ([`Budget::enough`]): its deadline moves
+    /// out to the move's stretch (never past the hard deadline), so an
+    /// iteration the time manager chose to start may finish. A budget
+    /// with no clock, or no deadline (a numbered level's), is the same.
+    pub fn stretched(&self) -> Budget {
+        let (Some(pace), Some(_)) = (self.pace, self.deadline) else {
+            return self.clone();
+        };
+        let stretch = pace.started + pace.stretch;
+        let mut budget = self.clone();
+        budget.deadline = Some(self.hard_deadline.map_or(stretch, |hard| hard.min(stretch)));
+        budget
+    }
+
+    /// Whether a clocked search that has completed `progress` may stop
+    /// now instead of starting another iteration: once its time passes a
+    /// share of the move's target that shrinks the longer the best move
+    /// has held and grows when the last iteration changed it or the score
+    /// fell (the extension, up to the move's stretch). The time saved
+    /// goes to the moves after it. Never for a search with no clock.
+    pub fn enough(&self, progress: Progress) -> bool {
         let Some(pace) = self.pace else {
             return false;
         };
-        let share = match stable {
-            0..=2 => return false,
-            3..=4 => 0.5,
-            _ => 0.25,
-        };
+        let share = target_share(progress);
         pace.started.elapsed().as_secs_f64() >= share * pace.target.as_secs_f64()
     }
 
@@ -377,6 +411,21 @@ impl SearchReport {
     }
 }
 
+/// The share of the target after which a clocked search stops between
+/// iterations (following Stockfish's `timeman.cpp`: a stable best move
+/// stops early, an unstable one or a falling score thinks longer).
+fn target_share(progress: Progress) -> f64 {
+    let by_stability: f64 = match progress.stable {
+        _ if progress.iterations < 2 => 1.0,
+        0 | 1 => 1.6,
+        2 => 1.0,
+        3 | 4 => 0.5,
+        _ => 0.25,
+    };
+    let by_score = if progress.falling { 1.5 } else { 1.0 };
+    (by_stability * by_score).min(MOST_STRETCH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,22 +436,75 @@ mod tests {
             pace: Some(Pace {
                 started: Instant::now() - Duration::from_millis(started_ms_ago),
                 target: Duration::from_millis(target_ms),
+                stretch: Duration::from_millis(target_ms * 3),
             }),
             ..Budget::unlimited()
         }
     }
 
+    fn held(iterations: u32, stable: u32) -> Progress {
+        Progress {
+            iterations,
+            stable,
+            falling: false,
+        }
+    }
+
     #[test]
     fn a_clocked_search_stops_early_only_once_its_best_move_has_held() {
-        assert!(!Budget::unlimited().settled(10), "no clock, no early stop");
         assert!(
-            !paced(1000, 900).settled(2),
-            "two iterations are not settled"
+            !Budget::unlimited().enough(held(10, 10)),
+            "no clock, no early stop"
         );
-        assert!(paced(1000, 600).settled(3));
-        assert!(!paced(1000, 300).settled(3), "too early for three");
-        assert!(paced(1000, 300).settled(5));
-        assert!(!paced(1000, 100).settled(8));
+        assert!(!paced(1000, 900).enough(held(4, 2)), "two are not settled");
+        assert!(paced(1000, 1000).enough(held(4, 2)));
+        assert!(paced(1000, 600).enough(held(5, 3)));
+        assert!(!paced(1000, 300).enough(held(5, 3)), "too early for three");
+        assert!(paced(1000, 300).enough(held(8, 5)));
+        assert!(!paced(1000, 100).enough(held(9, 8)));
+        assert!(
+            paced(1000, 1000).enough(held(1, 1)),
+            "one iteration, the target"
+        );
+    }
+
+    #[test]
+    fn a_changed_best_move_or_a_falling_score_thinks_past_the_target() {
+        assert!(!paced(1000, 1200).enough(held(4, 1)), "it just changed");
+        assert!(paced(1000, 1700).enough(held(4, 1)));
+        let falling = Progress {
+            falling: true,
+            ..held(6, 3)
+        };
+        assert!(
+            !paced(1000, 700).enough(falling),
+            "half a target, half again"
+        );
+        assert!(paced(1000, 800).enough(falling));
+        let both = Progress {
+            falling: true,
+            ..held(4, 1)
+        };
+        assert!(!paced(1000, 2300).enough(both));
+        assert!(paced(1000, 2500).enough(both));
+    }
+
+    #[test]
+    fn a_stretched_budget_moves_its_deadline_out_but_never_past_the_hard_one() {
+        let now = Instant::now();
+        let mut budget = paced(100, 0);
+        budget.deadline = Some(now + Duration::from_millis(100));
+        let stretched = budget.stretched();
+        assert!(stretched.deadline.unwrap() >= now + Duration::from_millis(290));
+        budget.hard_deadline = Some(now + Duration::from_millis(150));
+        assert_eq!(budget.stretched().deadline, budget.hard_deadline);
+        let no_deadline = Budget {
+            deadline: None,
+            ..paced(100, 0)
+        };
+        assert_eq!(no_deadline.stretched().deadline, None, "a numbered level's");
+        let unclocked = Budget::with_time_ms(100);
+        assert_eq!(unclocked.stretched().deadline, unclocked.deadline);
     }
 
     #[test]

@@ -43,7 +43,8 @@ pub mod symmetry;
 pub mod wire;
 
 pub use budget::{
-    Budget, Clamped, ClockReport, ClockedMove, Observer, Pace, SearchReport, StopFlag, StopReason,
+    Budget, Clamped, ClockReport, ClockedMove, Observer, Pace, Progress, SearchReport, StopFlag,
+    StopReason,
 };
 pub use erased::{DynGame, Erased, TextParams};
 pub use error::{Fault, GameError};

@@ -10,7 +10,7 @@ use super::negamax::Searcher;
 use super::score::{describe_decisive, is_decisive, settled, MAX_PLY, WIN};
 use super::tt::Table;
 use super::{Evaluate, HISTORY_SLOTS};
-use crate::game::{Analysis, Budget, ScoredMove, SearchReport, StopReason};
+use crate::game::{Analysis, Budget, Progress, ScoredMove, SearchReport, StopReason};
 
 pub(super) const INFINITY: i32 = WIN + 1;
 pub(super) const QUIESCENCE_PLIES: usize = 8;
@@ -227,6 +227,10 @@ fn iterate<G: Evaluate>(
     roots_out: &mut Vec<RootScore<G::Move>>,
     shallower_out: &mut Vec<RootScore<G::Move>>,
 ) -> (u32, u64, StopReason) {
+    // Under a clock the time manager stops between iterations; the
+    // deadline is only the most an unsettled move may take.
+    let stretched = budget.stretched();
+    let budget = &stretched;
     let mut searcher = Searcher::<G> {
         budget,
         options,
@@ -256,6 +260,7 @@ fn iterate<G: Evaluate>(
     let mut stopped_by = StopReason::Depth;
     // Completed iterations in a row whose best move was the same.
     let mut stable = 0;
+    let mut iterations = 0;
     for depth in 1..=max_depth {
         searcher.horizon = false;
         searcher.first_iteration = depth == 1;
@@ -288,6 +293,11 @@ fn iterate<G: Evaluate>(
         });
         let same_best = completed.first().map(|r| &r.mv) == shallower_out.first().map(|r| &r.mv);
         stable = if same_best { stable + 1 } else { 1 };
+        let falling = match (completed.first(), shallower_out.first()) {
+            (Some(now), Some(before)) => now.score < before.score - G::SIGNIFICANT_DROP,
+            _ => false,
+        };
+        iterations += 1;
         if aborted {
             stopped_by = searcher.stopped.unwrap_or(StopReason::Time);
             break;
@@ -306,7 +316,12 @@ fn iterate<G: Evaluate>(
             stopped_by = StopReason::Nodes;
             break;
         }
-        if budget.settled(stable) {
+        let progress = Progress {
+            iterations,
+            stable,
+            falling,
+        };
+        if budget.enough(progress) {
             stopped_by = StopReason::Time;
             break;
         }

@@ -41,6 +41,11 @@ pub trait Evaluate: Rules {
         0
     }
 
+    /// A fall of the best score between two iterations, in evaluation
+    /// units, that makes a clocked search think longer (the time
+    /// manager's extension).
+    const SIGNIFICANT_DROP: i32 = 50;
+
     /// Whether [`Evaluate::is_noisy`] calls any move noisy: a game that
     /// overrides it sets this too, or its quiescence search is skipped.
     /// Without noisy moves a horizon node is only asked whether it has a move.

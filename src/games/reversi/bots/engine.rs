@@ -16,7 +16,7 @@ use super::endgame::Solver;
 use super::lookups::Lookups;
 use super::probcut::{self, Cuts};
 use super::{eval, patterns};
-use crate::game::{Budget, StopReason};
+use crate::game::{Budget, Progress, StopReason};
 use crate::games::reversi::board::{flips, Bits, Board};
 use crate::search::tt::{Bound, Table, TableEntry};
 use std::time::Instant;
@@ -26,6 +26,10 @@ use std::time::Instant;
 pub use crate::search::WIN;
 const INFINITY: i32 = 2 * WIN;
 const CHECK_EVERY: u64 = 512;
+/// A fall of the best score between iterations (hundredths of a disc)
+/// that makes a clocked move think longer.
+const SIGNIFICANT_DROP: i32 = 200;
+
 /// ProbCut tests only windows inside this many hundredths of a disc: a
 /// bound beyond a 64-disc margin is about forced ends, which only a full
 /// search may claim.
@@ -292,6 +296,11 @@ pub fn think(board: Board, budget: &Budget, plan: Plan) -> Thought {
 /// [`think`] with the plan's evaluation as a [`Leaf`].
 fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Thought {
     let started = Instant::now();
+    // Under a clock the time manager stops between iterations; the
+    // deadline is only the most an unsettled move may take (an exact
+    // solve included: a perfect endgame is worth the stretch).
+    let stretched = budget.stretched();
+    let budget = &stretched;
     let table_log2 = plan.table_log2.unwrap_or_else(|| table_size_log2(budget));
     let mut mid = Midgame {
         budget,
@@ -309,8 +318,10 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     let mut last_complete: Vec<RootLine> = Vec::new();
     let mut stopped_by = StopReason::Depth;
     let max_depth = plan.max_depth.clamp(1, MAX_MID_DEPTH);
-    // Completed iterations in a row whose best move was the same.
+    // Completed iterations in a row whose best move was the same, and how
+    // the clock's time manager sees them.
     let mut stable = 0;
+    let mut progress = Progress::default();
 
     let mut depth = 1;
     loop {
@@ -361,6 +372,11 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
                 let same_best =
                     exact_top.first().map(|l| l.square) == last_complete.first().map(|l| l.square);
                 stable = if same_best { stable + 1 } else { 1 };
+                progress = Progress {
+                    iterations: progress.iterations + 1,
+                    stable,
+                    falling: falling(&exact_top, &last_complete),
+                };
                 last_complete = exact_top;
                 if let Some(thought) = &best {
                     budget.observe(|| super::analysis_of(thought, mid.solver.nodes, plan.top));
@@ -375,7 +391,7 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
             stopped_by = reason;
             break;
         }
-        if out_of_time_for_next(budget, started) || budget.settled(stable) {
+        if out_of_time_for_next(budget, started) || budget.enough(progress) {
             stopped_by = StopReason::Time;
             break;
         }
@@ -389,6 +405,15 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     thought.nodes = mid.solver.nodes;
     thought.stopped_by = stopped_by;
     thought
+}
+
+/// Whether the best score of an iteration (`now`) fell below the one
+/// before's by more than a clocked move lets pass without thinking longer.
+fn falling(now: &[RootLine], before: &[RootLine]) -> bool {
+    match (now.first(), before.first()) {
+        (Some(now), Some(before)) => now.score < before.score - SIGNIFICANT_DROP,
+        _ => false,
+    }
 }
 
 /// Makes a complete midgame iteration's best line (an estimate until
