@@ -36,6 +36,17 @@ pub const DEFAULT_RULES_WORKERS: usize = 2;
 /// Rules jobs that may wait for a rules worker, by default.
 pub const DEFAULT_RULES_QUEUE: usize = 256;
 
+/// Workers of the urgent lane (clocked moves too short to wait behind a
+/// search), by default.
+pub const DEFAULT_URGENT_WORKERS: usize = 1;
+
+/// Urgent moves that may wait for an urgent worker.
+pub const URGENT_QUEUE: usize = 64;
+
+/// The longest a clocked move's hard cap may be for it to run in the
+/// urgent lane, in milliseconds, by default.
+pub const DEFAULT_URGENT_MOVE_MS: u64 = 250;
+
 /// A review's whole work (positions × time per position), in milliseconds
 /// of one worker, by default.
 pub const DEFAULT_MAX_REVIEW_MS: u64 = 120_000;
@@ -152,6 +163,20 @@ pub struct ServeConfig {
     #[arg(long, env = "GAMEBOT_RULES_QUEUE", default_value_t = DEFAULT_RULES_QUEUE)]
     pub rules_queue: usize,
 
+    /// Workers of the urgent lane: a clocked `bot-move` whose clock leaves
+    /// it at most `--urgent-move-ms` runs there, so that a move with
+    /// almost no time left never waits behind other clients' searches.
+    #[arg(long, env = "GAMEBOT_URGENT_WORKERS", default_value_t = DEFAULT_URGENT_WORKERS,
+          value_parser = clap::value_parser!(u64).range(1..=64).map(|n| n as usize))]
+    pub urgent_workers: usize,
+
+    /// The longest hard cap (a safe share of the mover's clock, after the
+    /// overhead) a clocked move may have to run in the urgent lane, in
+    /// milliseconds; 0 sends every move to the search pool.
+    #[arg(long, env = "GAMEBOT_URGENT_MOVE_MS", default_value_t = DEFAULT_URGENT_MOVE_MS,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub urgent_move_ms: u64,
+
     /// The most work one review may take, in milliseconds of one worker:
     /// its positions × its time per position. A longer review is given less
     /// time per position and says so (`budget.clamped`, `Warning`).
@@ -237,6 +262,8 @@ impl Default for ServeConfig {
             api_keys_file: None,
             rules_workers: DEFAULT_RULES_WORKERS,
             rules_queue: DEFAULT_RULES_QUEUE,
+            urgent_workers: DEFAULT_URGENT_WORKERS,
+            urgent_move_ms: DEFAULT_URGENT_MOVE_MS,
             max_review_ms: DEFAULT_MAX_REVIEW_MS,
             client_header: None,
             header_timeout_ms: DEFAULT_HEADER_TIMEOUT_MS,

@@ -310,3 +310,48 @@ async fn a_request_that_waited_past_its_max_queue_ms_is_refused_not_searched() {
     assert_eq!(patient.status, StatusCode::OK, "{}", patient.text);
     assert_eq!(busy.await.unwrap().status, StatusCode::OK);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_with_almost_no_time_left_never_waits_behind_another_clients_search() {
+    let state = gamebot::api::AppState::new(gamebot::config::ServeConfig {
+        workers: Some(1),
+        ..common::config()
+    });
+    let (pool, urgent) = (state.pool.clone(), state.urgent.clone());
+    let app = gamebot::api::router(state);
+    let busy_app = app.clone();
+    let busy = tokio::spawn(async move {
+        post_json(
+            &busy_app,
+            "/v1/games/reversi/bot-move",
+            &json!({"state": reversi_start(), "level": "strong:book=0", "time_ms": 3000}),
+        )
+        .await
+    });
+    while pool.running() == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    for game in REGISTRY {
+        let id = game.info().id;
+        let state = game.new_game(&Value::Null).unwrap().state;
+        let hurried = post_json(
+            &app,
+            &format!("/v1/games/{id}/bot-move"),
+            &json!({"state": state, "clock": {"remaining_ms": 50, "increment_ms": 0}}),
+        )
+        .await;
+        assert_eq!(hurried.status, StatusCode::OK, "{id}: {}", hurried.text);
+        let clock = &hurried.json["search"]["clock"];
+        assert!(clock["cap_ms"].as_u64().unwrap() <= 24, "{id}: {clock}");
+        assert!(!busy.is_finished(), "{id}: answered only after the search");
+    }
+    assert_eq!(urgent.running(), 0);
+    let roomy = post_json(
+        &app,
+        "/v1/games/reversi/bot-move",
+        &json!({"state": reversi_start(), "clock": {"remaining_ms": 1000}, "max_queue_ms": 0}),
+    )
+    .await;
+    assert_eq!(roomy.json["code"], "queued_too_long", "a move with time to spare queues");
+    assert_eq!(busy.await.unwrap().status, StatusCode::OK);
+}

@@ -8,7 +8,7 @@ use super::requests::{
     AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
 use super::{stream, ApiError, AppState};
-use crate::compute::Client;
+use crate::compute::{Client, ComputePool};
 use crate::game::erased::{BotReply, StateInput, TextParams};
 use crate::game::ladder::LadderFile;
 use crate::game::placement::scores::ScorePlacementRequest;
@@ -271,7 +271,23 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
     {
-        Ok(self.pool.submit_by(client, max_wait, job)?.await??)
+        search_in(&self.pool, client, max_wait, job).await
+    }
+
+    /// The pool a move searched under `limits` runs on: the urgent lane
+    /// when its clock leaves it too little to wait behind other searches
+    /// (its hard cap, as planned at `arrived`, at most `--urgent-move-ms`),
+    /// else the search pool.
+    pub(super) fn lane_for(&self, limits: &Limits, arrived: Instant) -> &ComputePool {
+        let urgent = limits.clock.is_some_and(|clock| {
+            let hard = clock.plan(1.0, arrived.elapsed()).hard;
+            hard <= Duration::from_millis(self.config.urgent_move_ms)
+        });
+        if urgent {
+            &self.urgent
+        } else {
+            &self.pool
+        }
     }
 
     /// Runs a rules `job` (no search) for `client` in the rules lane.
@@ -282,6 +298,21 @@ impl AppState {
     {
         Ok(self.rules.run(client, job).await??)
     }
+}
+
+/// Runs a search `job` for `client` on `lane`; one that waited for a worker
+/// longer than `max_wait` is refused instead.
+async fn search_in<T, F>(
+    lane: &ComputePool,
+    client: &Client,
+    max_wait: Option<Duration>,
+    job: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&StopFlag) -> Result<T, crate::game::GameError> + Send + 'static,
+{
+    Ok(lane.submit_by(client, max_wait, job)?.await??)
 }
 
 fn record_search(game: &str, search: &crate::game::SearchReport, outcome: &Value) {
@@ -430,18 +461,18 @@ pub async fn bot_move(
     // A level's options are read by the level itself as it starts: what
     // it refuses there is still about the body's level.
     let max_wait = limits.max_queue_ms.map(Duration::from_millis);
-    let mut answer = app
-        .search(&client, max_wait, move |stop| {
-            let queued = arrived.elapsed();
-            let mut answer = job(&worker_app.budget(&limits, arrived, stop))?;
-            answer.reply.search.queued_ms = Some(millis(queued));
-            Ok(answer)
-        })
-        .await
-        .map_err(|error| match error {
-            ApiError::Game(GameError::InvalidOption { .. }) if level_in_body => error.at("/level"),
-            other => other,
-        })?;
+    let lane = app.lane_for(&limits, arrived);
+    let mut answer = search_in(lane, &client, max_wait, move |stop| {
+        let queued = arrived.elapsed();
+        let mut answer = job(&worker_app.budget(&limits, arrived, stop))?;
+        answer.reply.search.queued_ms = Some(millis(queued));
+        Ok(answer)
+    })
+    .await
+    .map_err(|error| match error {
+        ApiError::Game(GameError::InvalidOption { .. }) if level_in_body => error.at("/level"),
+        other => other,
+    })?;
     answer.reply.search.clamped.splice(0..0, clamped);
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "bot-move", false);

@@ -57,6 +57,9 @@ pub struct AppState {
     /// The rules lane: where `new`, `legal-moves`, `play`, `replay` and a
     /// review's replay run, so that they never wait behind a search.
     pub rules: Arc<ComputePool>,
+    /// The urgent lane: where a clocked move too short to wait behind
+    /// other searches runs (`--urgent-move-ms`).
+    pub urgent: Arc<ComputePool>,
     /// Raised when shutdown begins: `/readyz` then answers 503.
     pub draining: Arc<AtomicBool>,
     /// Renders `/metrics`.
@@ -74,6 +77,8 @@ impl AppState {
         let metrics = telemetry::prometheus();
         let pool = ComputePool::new(config.worker_count(), config.queue);
         let rules = ComputePool::lane("rules", config.rules_workers, config.rules_queue);
+        let urgent =
+            ComputePool::lane("urgent", config.urgent_workers, crate::config::URGENT_QUEUE);
         let cache = ReplyCache::new(config.cache_mb);
         AppState {
             cache,
@@ -81,6 +86,7 @@ impl AppState {
             config: Arc::new(config),
             pool: Arc::new(pool),
             rules: Arc::new(rules),
+            urgent: Arc::new(urgent),
             draining: Arc::new(AtomicBool::new(false)),
             metrics,
         }

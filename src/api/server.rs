@@ -159,6 +159,7 @@ pub async fn serve_with_admin(
     // and the process can end now.
     app.pool.close();
     app.rules.close();
+    app.urgent.close();
     let _ = stop_admin.send(true);
     if let Some(task) = admin_task {
         let _ = task.await;
