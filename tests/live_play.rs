@@ -352,6 +352,9 @@ async fn a_move_with_almost_no_time_left_never_waits_behind_another_clients_sear
         &json!({"state": reversi_start(), "clock": {"remaining_ms": 1000}, "max_queue_ms": 0}),
     )
     .await;
-    assert_eq!(roomy.json["code"], "queued_too_long", "a move with time to spare queues");
+    assert_eq!(
+        roomy.json["code"], "queued_too_long",
+        "a move with time to spare queues"
+    );
     assert_eq!(busy.await.unwrap().status, StatusCode::OK);
 }

@@ -417,12 +417,12 @@ impl SearchReport {
 fn target_share(progress: Progress) -> f64 {
     let by_stability: f64 = match progress.stable {
         _ if progress.iterations < 2 => 1.0,
-        0 | 1 => 1.6,
-        2 => 1.0,
-        3 | 4 => 0.5,
-        _ => 0.25,
+        0 | 1 => 1.5,
+        2 | 3 => 1.0,
+        4..=6 => 0.8,
+        _ => 0.6,
     };
-    let by_score = if progress.falling { 1.5 } else { 1.0 };
+    let by_score = if progress.falling { 1.3 } else { 1.0 };
     (by_stability * by_score).min(MOST_STRETCH)
 }
 
@@ -457,11 +457,11 @@ mod tests {
             "no clock, no early stop"
         );
         assert!(!paced(1000, 900).enough(held(4, 2)), "two are not settled");
-        assert!(paced(1000, 1000).enough(held(4, 2)));
-        assert!(paced(1000, 600).enough(held(5, 3)));
-        assert!(!paced(1000, 300).enough(held(5, 3)), "too early for three");
-        assert!(paced(1000, 300).enough(held(8, 5)));
-        assert!(!paced(1000, 100).enough(held(9, 8)));
+        assert!(paced(1000, 1000).enough(held(4, 3)));
+        assert!(paced(1000, 800).enough(held(6, 5)));
+        assert!(!paced(1000, 700).enough(held(6, 5)), "too early for five");
+        assert!(paced(1000, 600).enough(held(9, 8)));
+        assert!(!paced(1000, 500).enough(held(12, 11)));
         assert!(
             paced(1000, 1000).enough(held(1, 1)),
             "one iteration, the target"
@@ -471,22 +471,22 @@ mod tests {
     #[test]
     fn a_changed_best_move_or_a_falling_score_thinks_past_the_target() {
         assert!(!paced(1000, 1200).enough(held(4, 1)), "it just changed");
-        assert!(paced(1000, 1700).enough(held(4, 1)));
+        assert!(paced(1000, 1500).enough(held(4, 1)));
         let falling = Progress {
             falling: true,
-            ..held(6, 3)
+            ..held(6, 5)
         };
         assert!(
-            !paced(1000, 700).enough(falling),
-            "half a target, half again"
+            !paced(1000, 1000).enough(falling),
+            "a settled move, falling"
         );
-        assert!(paced(1000, 800).enough(falling));
+        assert!(paced(1000, 1040).enough(falling));
         let both = Progress {
             falling: true,
             ..held(4, 1)
         };
-        assert!(!paced(1000, 2300).enough(both));
-        assert!(paced(1000, 2500).enough(both));
+        assert!(!paced(1000, 1900).enough(both));
+        assert!(paced(1000, 1950).enough(both));
     }
 
     #[test]

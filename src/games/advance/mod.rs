@@ -155,16 +155,14 @@ impl Bots for Advance {
         (state.material(Color::White) + state.material(Color::Black)).max(0) as u32
     }
 
-    /// A game of about 40 moves a side shortened as the board empties, and
-    /// never more than the ply limit leaves the mover.
+    /// The mover's moves to the ply limit: games between engines mostly
+    /// end there (docs/LIVE-PLAY.md has the fit), and the plan's horizon
+    /// holds a long estimate to its 40 moves. A state without a ply count
+    /// (the board-file form) is taken as a game of 40 moves a side.
     fn moves_left(state: &State) -> f64 {
-        static START_MATERIAL: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-        let start = *START_MATERIAL.get_or_init(|| Self::phase(&State::start()).max(1) as f64);
-        let material = Self::phase(state) as f64;
-        let estimate = 10.0 + 30.0 * (material / start).clamp(0.0, 1.0);
         match state.ply() {
-            Some(ply) => estimate.min(f64::from(PLY_LIMIT.saturating_sub(ply).div_ceil(2).max(1))),
-            None => estimate,
+            Some(ply) => f64::from(PLY_LIMIT.saturating_sub(ply).div_ceil(2).max(1)),
+            None => 40.0,
         }
     }
 

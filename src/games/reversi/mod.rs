@@ -111,6 +111,10 @@ impl Rules for Reversi {
     }
 }
 
+/// Empty squares at which a clocked `strong` has solved the endgame, so
+/// that its later moves cost no time.
+const FREE_EMPTIES: u32 = 18;
+
 impl Bots for Reversi {
     type Level = ReversiLevel;
 
@@ -126,9 +130,11 @@ impl Bots for Reversi {
         64 - state.board().empties()
     }
 
-    /// Half the empty squares: each side fills about every other one.
+    /// The mover's moves that cost time: about every other empty square
+    /// until the endgame is solved exactly, after which the moves are
+    /// played from the proof at once (docs/LIVE-PLAY.md has the fit).
     fn moves_left(state: &State) -> f64 {
-        f64::from(state.board().empties()) / 2.0
+        f64::from(state.board().empties().saturating_sub(FREE_EMPTIES)) / 2.0 + 1.0
     }
 
     /// `norvig` takes the first best square in row-major order.
