@@ -285,6 +285,28 @@ impl ComputePool {
         }
     }
 
+    /// Runs `warm` once on each worker thread and returns when all have:
+    /// what a worker builds on first use (its thread's search tables) is
+    /// then built before the first request. Each waits for the others, so
+    /// that no worker runs it twice.
+    pub async fn on_every_worker(&self, warm: fn()) {
+        let workers = self.workers();
+        let barrier = Arc::new(std::sync::Barrier::new(workers));
+        let jobs: Vec<_> = (0..workers)
+            .filter_map(|_| {
+                let barrier = barrier.clone();
+                self.submit(&Client::local(), move |_| {
+                    warm();
+                    barrier.wait();
+                })
+                .ok()
+            })
+            .collect();
+        for job in jobs {
+            let _ = job.await;
+        }
+    }
+
     /// Worker threads.
     pub fn workers(&self) -> usize {
         self.workers.len()

@@ -99,18 +99,32 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
         .map(api::keys::ApiKeys::load)
         .transpose()
         .map_err(CliError::Usage)?;
-    // Before the sockets are bound: a connection is never left waiting on
-    // it, and a signal then still ends the process as it would any other.
-    warm_up();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|error| in_context(error, "cannot start the async runtime"))?;
     let served = runtime.block_on(async move {
+        let admin_bind = config.admin_bind;
+        let mut state = AppState::new(config);
+        if let Some(keys) = keys {
+            state = state.with_keys(keys);
+        }
+        // Every search worker loads what the engines load on first use
+        // before the sockets are bound: a connection is never left waiting
+        // on it, and a signal then still ends the process as it would any
+        // other.
+        let started = std::time::Instant::now();
+        state.pool.on_every_worker(gamebot::games::warm_up).await;
+        state.urgent.on_every_worker(gamebot::games::warm_up).await;
+        // Below the default level: a command that fails says one line only.
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "engines warmed up"
+        );
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|error| in_context(error, &format!("cannot listen on {addr}")))?;
-        let admin = match config.admin_bind {
+        let admin = match admin_bind {
             Some(admin_addr) => Some(
                 tokio::net::TcpListener::bind(admin_addr)
                     .await
@@ -120,10 +134,6 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
             ),
             None => None,
         };
-        let mut state = AppState::new(config);
-        if let Some(keys) = keys {
-            state = state.with_keys(keys);
-        }
         tracing::info!(%addr, workers = state.pool.workers(), queue = state.config.queue, "gamebot serving");
         if let Some(admin) = &admin {
             tracing::info!(admin = %admin.local_addr().map_or_else(|e| e.to_string(), |a| a.to_string()), "health, readiness and metrics on the admin address only");
@@ -135,37 +145,6 @@ fn serve(config: ServeConfig) -> Result<(), CliError> {
     // is not waited for: the process ends now.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     served
-}
-
-/// Loads what the engines load on first use (evaluation weights, opening
-/// books, solver tables), so that the first clocked move a new replica
-/// answers does not pay for it: each game's default level and a shallow
-/// analysis from its start, before the server takes any request.
-fn warm_up() {
-    use gamebot::game::erased::{BotRequest, StateInput};
-    use gamebot::game::Budget;
-    let started = std::time::Instant::now();
-    for game in gamebot::games::REGISTRY {
-        let Ok(new) = game.new_game(&serde_json::Value::Null) else {
-            continue;
-        };
-        let request = BotRequest {
-            state: StateInput::Json(new.state),
-            level: None,
-            seed: Some(1),
-            budget_fields: Vec::new(),
-            own_fields: serde_json::Map::new(),
-            perspective: None,
-        };
-        let budget = Budget::with_time_ms(200).depth(2);
-        let _ = game.bot_move(&request, &budget);
-        let _ = game.analyze(&request, 1, &budget);
-    }
-    // Below the default level: a command that fails says one line only.
-    tracing::debug!(
-        elapsed_ms = started.elapsed().as_millis() as u64,
-        "engines warmed up"
-    );
 }
 
 /// `error`, its message led by what was being done.

@@ -56,3 +56,29 @@ pub fn ids() -> Vec<&'static str> {
 pub fn find(id: &str) -> Option<&'static dyn DynGame> {
     REGISTRY.iter().copied().find(|game| game.info().id == id)
 }
+
+/// Loads what the engines load on first use (evaluation weights, opening
+/// books, this thread's solver and search tables) by playing each game's
+/// default level and a shallow analysis from its start, so that the first
+/// clocked move a thread answers does not pay for it.
+pub fn warm_up() {
+    use crate::game::erased::{BotRequest, StateInput};
+    use crate::game::Budget;
+    for game in REGISTRY {
+        let Ok(new) = game.new_game(&serde_json::Value::Null) else {
+            continue;
+        };
+        let request = BotRequest {
+            state: StateInput::Json(new.state),
+            level: None,
+            seed: Some(1),
+            budget_fields: Vec::new(),
+            own_fields: serde_json::Map::new(),
+            perspective: None,
+        };
+        // A timed move with no depth cap, as a clocked one is: a capped
+        // search would make tables of its own, not the thread's.
+        let _ = game.bot_move(&request, &Budget::with_time_ms(30));
+        let _ = game.analyze(&request, 1, &Budget::with_time_ms(200).depth(2));
+    }
+}
