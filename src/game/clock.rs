@@ -6,7 +6,8 @@
 //! The plan follows the engines that manage their own clocks (Stockfish's
 //! `timeman.cpp`, KataGo's, UCI's `wtime winc movestogo`): the time the
 //! remaining moves can spend (what is left plus the increments still to
-//! come) shared over those moves is the move's target, and a hard cap
+//! come, less the overhead each will pay) shared over those moves is the
+//! move's target, and a hard cap
 //! that is a safe fraction of what is left after the overhead bounds it,
 //! so the flag never falls: the target never exceeds the cap.
 
@@ -136,8 +137,14 @@ impl GameClock {
             None => moves_left.clamp(FEWEST_MOVES, HORIZON_MOVES),
         };
         // This move and the ones after it share what is left and the
-        // increments still to come (this move's own comes after it).
-        let pool = available + self.increment_ms as f64 * (moves - 1.0).max(0.0);
+        // increments still to come (this move's own comes after it), less
+        // the overhead each of those moves will pay (as Stockfish's
+        // timeman keeps it back): a bot whose real overhead is below the
+        // clock's keeps a reserve that grows with the moves left, instead
+        // of living on its increment with nothing in hand.
+        let future = (moves - 1.0).max(0.0);
+        let pool =
+            (available + (self.increment_ms as f64 - self.overhead_ms as f64) * future).max(0.0);
         let target = (pool / moves).min(hard);
         TimePlan {
             target: millis(target),
@@ -189,6 +196,20 @@ mod tests {
         assert!((ms(plan.target) - expected).abs() < 1.0, "{plan:?}");
         assert!(plan.target <= plan.hard);
         assert_eq!(ms(plan.hard), 144_000.0);
+    }
+
+    #[test]
+    fn the_overhead_of_the_moves_to_come_is_kept_back_so_a_short_clock_builds_a_reserve() {
+        let mut low = clock(100, 30);
+        low.overhead_ms = 20;
+        let plan = low.plan(40.0, Duration::ZERO);
+        let expected = (80.0 + 10.0 * 39.0) / 40.0;
+        assert!((ms(plan.target) - expected).abs() < 0.01, "{plan:?}");
+        assert!(ms(plan.target) < 30.0, "less than the increment: {plan:?}");
+        let mut none_to_spare = clock(100, 0);
+        none_to_spare.overhead_ms = 20;
+        let plan = none_to_spare.plan(40.0, Duration::ZERO);
+        assert_eq!(plan.target, Duration::ZERO, "{plan:?}");
     }
 
     #[test]
