@@ -9,7 +9,8 @@ generated models (`ReversiState`, `ReversiMove`, `ReversiOutcome`), looked
 up by name, so a new game in the contract is covered without editing this
 file. For each game: a new game, its legal moves, one move played, the bot's
 move at numbered level 1 with a seed (as the integer 1 and the string "1",
-which must agree), the moves replayed as a list and as the record, and a
+which must agree), the bot's move under a clock (read back from
+`search.clock`, as docs/LIVE-PLAY.md does it), the moves replayed as a list and as the record, and a
 game played to its end (the first legal move each time, from a new game
 with a short `ply_limit` where the game takes one) so that the finished
 outcome's `termination` and `score` are read too. Every reply must
@@ -219,6 +220,25 @@ def play_one_game(check, client, package, game_id, option_names):
         notes = sorted(as_integer.search.additional_properties)
         return f"{as_integer.move.notation} (search notes: {', '.join(notes) or 'none'})"
 
+    def clocked_bot_move():
+        # As docs/LIVE-PLAY.md drives a live game: the clock as a dict
+        # through the request's from_dict, read back from search.clock.
+        body = {
+            "state": found["played"].state.to_dict(),
+            "clock": {"remaining_ms": 3000, "increment_ms": 200, "overhead_ms": 50},
+        }
+        request = game.model("BotMoveRequest").from_dict(body)
+        reply = game.call("bot-move", client, request, "BotMoveReply")
+        clock = reply.search.clock
+        fields = {name: getattr(clock, name) for name in ("planned_ms", "cap_ms", "used_ms", "left_ms")}
+        expect(all(isinstance(v, int) for v in fields.values()), f"search.clock {fields}")
+        expect(fields["planned_ms"] <= fields["cap_ms"] < 3000, f"search.clock {fields}")
+        expect(
+            fields["left_ms"] == 3000 + 200 - 50 - fields["used_ms"],
+            f"left_ms is not remaining + increment - overhead - used: {fields}",
+        )
+        return f"{reply.move.notation}, {fields}"
+
     def replay():
         played = [found["played"].move, found["bot"].move]
         request = game.model("ReplayRequest")
@@ -263,6 +283,7 @@ def play_one_game(check, client, package, game_id, option_names):
         ("legal-moves", legal_moves),
         ("play", play),
         ("bot-move", bot_move),
+        ("clocked bot-move", clocked_bot_move),
         ("replay", replay),
         ("played to the end", to_the_end),
     ]

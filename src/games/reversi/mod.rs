@@ -113,7 +113,7 @@ impl Rules for Reversi {
 
 /// Empty squares at which a clocked `strong` has solved the endgame, so
 /// that its later moves cost no time.
-const FREE_EMPTIES: u32 = 18;
+const FREE_EMPTIES: u32 = 14;
 
 impl Bots for Reversi {
     type Level = ReversiLevel;
