@@ -15,13 +15,17 @@ one of two things:
            of that server (the arena's client is 127.0.0.1), for each
            game and each clock of `--clocks` (`SECONDS+INCREMENT_MS`),
            `--games` of them (GAME=N to set one game's), with
-           `--threads` at once, journaled under `--out` (the same command
-           goes on with a stopped run). Bar: no game lost on time.
+           `--threads` at once, each side the game's strongest level
+           (Naughts `perfect`, else `strong`), journaled under `--out`
+           (the same command goes on with a stopped run). Bar: no game
+           lost on time and no forfeit.
 
     cargo build --release --locked --bin gamebot
     bench/live_clock.py latency [--samples 400]
-    bench/live_clock.py matches --out target/live-clock \\
-        --clocks 5+50 60+500 --games reversi=120 advance=100 halma=60 naughts=100
+    bench/live_clock.py matches --out target/live-clock --clocks 5+50 \\
+        --games reversi=120 advance=100 halma=60 naughts=100
+    bench/live_clock.py matches --out target/live-clock --clocks 60+500 \\
+        --games reversi=8 advance=8 halma=4 naughts=20
 
 Prints a table and one JSON line; exits 1 when a bar is missed.
 """
@@ -40,6 +44,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAMES = ["reversi", "advance", "halma", "naughts", "crush"]
 CLOCKED_MATCH_GAMES = ["reversi", "advance", "halma", "naughts"]
+STRONGEST = {"naughts": "perfect"}
+"""Each game's strongest named level, where it is not `strong`."""
 
 
 def free_port():
@@ -198,7 +204,8 @@ def matches(args):
                 if count == 0:
                     continue
                 journal = out / f"{game}-{clock}.jsonl"
-                command = [args.bin, "arena", game, "--a", f"service:{url} strong", "--b", f"service:{url} strong",
+                level = STRONGEST.get(game, "strong")
+                command = [args.bin, "arena", game, "--a", f"service:{url} {level}", "--b", f"service:{url} {level}",
                            "--clock-s", str(seconds), "--increment-ms", str(increment),
                            "--games", str(count), "--threads", str(args.threads), "--seed", "7",
                            "--games-log", str(journal), "--json"]

@@ -38,14 +38,14 @@ pub const DEFAULT_RULES_QUEUE: usize = 256;
 
 /// Workers of the urgent lane (clocked moves too short to wait behind a
 /// search), by default.
-pub const DEFAULT_URGENT_WORKERS: usize = 1;
+pub const DEFAULT_URGENT_WORKERS: usize = 2;
 
 /// Urgent moves that may wait for an urgent worker.
 pub const URGENT_QUEUE: usize = 64;
 
 /// The longest a clocked move's hard cap may be for it to run in the
 /// urgent lane, in milliseconds, by default.
-pub const DEFAULT_URGENT_MOVE_MS: u64 = 250;
+pub const DEFAULT_URGENT_MOVE_MS: u64 = 1000;
 
 /// A review's whole work (positions × time per position), in milliseconds
 /// of one worker, by default.

@@ -290,7 +290,7 @@ async fn a_request_that_waited_past_its_max_queue_ms_is_refused_not_searched() {
     let refused = post_json(
         &app,
         "/v1/games/reversi/bot-move",
-        &json!({"state": reversi_start(), "clock": {"remaining_ms": 1000}, "max_queue_ms": 50}),
+        &json!({"state": reversi_start(), "clock": {"remaining_ms": 5000}, "max_queue_ms": 50}),
     )
     .await;
     assert_eq!(
@@ -349,7 +349,7 @@ async fn a_move_with_almost_no_time_left_never_waits_behind_another_clients_sear
     let roomy = post_json(
         &app,
         "/v1/games/reversi/bot-move",
-        &json!({"state": reversi_start(), "clock": {"remaining_ms": 1000}, "max_queue_ms": 0}),
+        &json!({"state": reversi_start(), "clock": {"remaining_ms": 5000}, "max_queue_ms": 0}),
     )
     .await;
     assert_eq!(
