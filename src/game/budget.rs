@@ -114,6 +114,11 @@ pub struct Progress {
     /// Whether the last iteration's best score fell by more than the
     /// game's significant drop below the one before.
     pub falling: bool,
+    /// How long the last two completed iterations took (the last first),
+    /// for a search whose iterations grow coarsely: the next one is
+    /// foreseen from them, and not started when it would end well past
+    /// the time to stop. Zero where the search does not say.
+    pub iteration_times: [std::time::Duration; 2],
 }
 
 /// The most targets a move may stretch to when its search is unsettled.
@@ -251,8 +256,9 @@ impl Budget {
         let Some(pace) = self.pace else {
             return false;
         };
-        let share = target_share(progress);
-        pace.started.elapsed().as_secs_f64() >= share * pace.target.as_secs_f64()
+        let limit = target_share(progress) * pace.target.as_secs_f64();
+        let elapsed = pace.started.elapsed().as_secs_f64();
+        elapsed >= limit || elapsed + next_iteration(progress) / 2.0 > limit
     }
 
     /// A budget of `time_ms` milliseconds from now.
@@ -411,6 +417,22 @@ impl SearchReport {
     }
 }
 
+/// The foreseen length of the next iteration, in seconds: the last one's
+/// times the growth of the last two (held between 1.5 and 5); zero when
+/// the search gave no times. Iterations of a game with few moves grow
+/// coarsely (three to five times), and a search that stops only once it
+/// has passed its limit would then take 1.7 times its target on average
+/// (Advance did); one that skips an iteration ending more than halfway
+/// past the limit spends about the target.
+fn next_iteration(progress: Progress) -> f64 {
+    let [last, before] = progress.iteration_times.map(|t| t.as_secs_f64());
+    if last <= 0.0 {
+        return 0.0;
+    }
+    let growth = if before > 0.0 { last / before } else { 3.0 };
+    last * growth.clamp(1.5, 5.0)
+}
+
 /// The share of the target after which a clocked search stops between
 /// iterations (following Stockfish's `timeman.cpp`: a stable best move
 /// stops early, an unstable one or a falling score thinks longer).
@@ -446,8 +468,26 @@ mod tests {
         Progress {
             iterations,
             stable,
-            falling: false,
+            ..Progress::default()
         }
+    }
+
+    #[test]
+    fn an_iteration_foreseen_to_end_well_past_the_limit_is_not_started() {
+        let times = |last: u64, before: u64| Progress {
+            iteration_times: [Duration::from_millis(last), Duration::from_millis(before)],
+            ..held(6, 2)
+        };
+        // 700 ms of a 1000 ms limit gone, the last iteration 200 ms, four
+        // times the one before: the next would take 800 ms, ending 500 ms
+        // past the limit.
+        assert!(paced(1000, 700).enough(times(200, 50)));
+        // Growing half as fast, 400 ms: it ends 100 ms past.
+        assert!(!paced(1000, 700).enough(times(200, 100)));
+        assert!(
+            !paced(1000, 700).enough(held(6, 2)),
+            "no times, no foresight"
+        );
     }
 
     #[test]

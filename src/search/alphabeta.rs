@@ -261,11 +261,14 @@ fn iterate<G: Evaluate>(
     // Completed iterations in a row whose best move was the same.
     let mut stable = 0;
     let mut iterations = 0;
+    let mut iteration_times = [std::time::Duration::ZERO; 2];
     for depth in 1..=max_depth {
         searcher.horizon = false;
         searcher.first_iteration = depth == 1;
         searcher.age_history();
+        let iteration_started = std::time::Instant::now();
         let scored = searcher.root(state, &moves, &order, depth, exact_top);
+        iteration_times = [iteration_started.elapsed(), iteration_times[0]];
         let aborted = searcher.stopped.is_some();
         // A cut-short first iteration still beats having no move at all.
         let partial_first = completed.is_empty() && !scored.is_empty();
@@ -320,6 +323,7 @@ fn iterate<G: Evaluate>(
             iterations,
             stable,
             falling,
+            iteration_times,
         };
         if budget.enough(progress) {
             stopped_by = StopReason::Time;

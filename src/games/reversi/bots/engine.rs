@@ -372,10 +372,13 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
                 let same_best =
                     exact_top.first().map(|l| l.square) == last_complete.first().map(|l| l.square);
                 stable = if same_best { stable + 1 } else { 1 };
+                // Its iterations grow finely and it foresees the next one
+                // itself (`out_of_time_for_next`): no times given.
                 progress = Progress {
                     iterations: progress.iterations + 1,
                     stable,
                     falling: falling(&exact_top, &last_complete),
+                    ..Progress::default()
                 };
                 last_complete = exact_top;
                 if let Some(thought) = &best {
