@@ -260,7 +260,6 @@ fn iterate<G: Evaluate>(
     let mut stopped_by = StopReason::Depth;
     // Completed iterations in a row whose best move was the same.
     let mut stable = 0;
-    let mut iterations = 0;
     let mut iteration_times = [std::time::Duration::ZERO; 2];
     for depth in 1..=max_depth {
         searcher.horizon = false;
@@ -300,7 +299,6 @@ fn iterate<G: Evaluate>(
             (Some(now), Some(before)) => now.score < before.score - G::SIGNIFICANT_DROP,
             _ => false,
         };
-        iterations += 1;
         if aborted {
             stopped_by = searcher.stopped.unwrap_or(StopReason::Time);
             break;
@@ -320,7 +318,7 @@ fn iterate<G: Evaluate>(
             break;
         }
         let progress = Progress {
-            iterations,
+            iterations: depth,
             stable,
             falling,
             iteration_times,
