@@ -29,7 +29,7 @@
 
 use std::os::unix::process::CommandExt;
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// The keeper's exit code when it was asked to stop before the program
 /// ended (the referee has judged the move by then: a timeout).
@@ -37,6 +37,11 @@ const STOPPED: i32 = 125;
 
 /// Set by the keeper's SIGTERM handler: stop the program now.
 static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The referee's process id, as the keeper sees it: only its SIGTERM is a
+/// stop request (the program's `kill -TERM 0` reaches its keeper too, since
+/// they share a process group, and must not end the keeper first).
+static REFEREE: AtomicI32 = AtomicI32::new(0);
 
 /// Set once the referee's process adopts orphans ([`adopt_orphans`]).
 static ADOPTING: AtomicBool = AtomicBool::new(false);
@@ -132,8 +137,12 @@ fn parent_and_group(stat: &[u8]) -> Option<(libc::pid_t, libc::pid_t)> {
     Some((parent, group))
 }
 
-extern "C" fn on_stop(_: libc::c_int) {
-    STOP.store(true, Ordering::SeqCst);
+extern "C" fn on_stop(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel hands an SA_SIGINFO handler a valid siginfo.
+    let sender = unsafe { (*info).si_pid() };
+    if sender == REFEREE.load(Ordering::SeqCst) {
+        STOP.store(true, Ordering::SeqCst);
+    }
 }
 
 /// `command` set to run under a keeper ([the module doc](self)) leading a
@@ -195,11 +204,13 @@ unsafe fn keep(program: libc::pid_t, mask: &libc::sigset_t) -> ! {
     }
     // Whatever the referee set for SIGCHLD: the keeper reaps by waiting.
     libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+    REFEREE.store(libc::getppid(), Ordering::SeqCst);
     let mut action: libc::sigaction = std::mem::zeroed();
-    action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as usize;
+    action.sa_sigaction =
+        on_stop as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) as usize;
     libc::sigemptyset(&mut action.sa_mask);
     // No SA_RESTART: the request interrupts the wait below.
-    action.sa_flags = 0;
+    action.sa_flags = libc::SA_SIGINFO;
     libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
     libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
     let mut ended: Option<libc::c_int> = None;
