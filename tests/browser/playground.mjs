@@ -162,20 +162,32 @@ const post = async (path, body) => (await fetch(`${BASE}${path}`, {
 })).json();
 
 /**
+ * Where a newcomer starts: the level the placement endpoint recommends for no
+ * results (a rated game, or a one-player game placed by scores), else level 1;
+ * null for a game without numbered levels.
+ */
+async function newcomerLevel(game) {
+  const ladder = game.numbered_levels || [];
+  if (ladder.length === 0) return null;
+  const placed = ladder.some((l) => l.rating != null || l.mean_scores);
+  return placed ? (await post(`/v1/games/${game.id}/placement`, {})).recommended.level : ladder[0].level;
+}
+
+/**
  * A game with a ladder lists its numbered levels in the picker, each with its
- * measured rating; a new visitor starts at the level the placement endpoint
- * recommends for no results (a rated game) or at level 1; the bot then plays
- * level 1, with the time field closed (a numbered level carries its own
- * budget, and the API refuses another).
+ * measured rating; a new visitor starts at the newcomer's level, never the
+ * top one; the bot then plays level 1, with the time field closed (a
+ * numbered level carries its own budget, and the API refuses another).
  */
 async function pickFirstNumberedLevel(page, game) {
   const ladder = game.numbered_levels || [];
   if (ladder.length === 0) return;
-  const rated = ladder.some((l) => l.rating != null);
-  const start = rated ? (await post(`/v1/games/${game.id}/placement`, {})).recommended.level : ladder[0].level;
+  const placed = ladder.some((l) => l.rating != null || l.mean_scores);
+  const start = await newcomerLevel(game);
   const picked = await page.locator('#level').inputValue();
   if (picked !== String(start)) throw new Error(`a new visitor starts at level ${picked}, not ${start}`);
-  if (rated && !(await page.locator('#placement').innerText()).includes(`start at Level ${start}`)) {
+  if (ladder.length > 1 && start === ladder[ladder.length - 1].level) throw new Error(`a new visitor starts at the top level, ${start}`);
+  if (placed && !(await page.locator('#placement').innerText()).includes(`start at Level ${start}`)) {
     throw new Error(`the placement panel does not say where a newcomer starts: ${await page.locator('#placement').innerText()}`);
   }
   for (const level of [ladder[0], ladder[ladder.length - 1]]) {

@@ -266,6 +266,17 @@
     return text.split('\n').map((line) => line.trim()).filter(Boolean).join('; ');
   }
 
+  // ---- Words: counts, times and chances as the page says them.
+
+  /** `n` and a word, plural unless `n` is one: "1 position", "120,000 positions". */
+  const counted = (n, one, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+  /** A duration in seconds, two significant digits: "0.3 s", "0.034 s", "12 s". */
+  const seconds = (ms) => `${(ms / 1000).toLocaleString('en', { maximumSignificantDigits: 2 })} s`;
+
+  /** A chance of winning (0–1) as a whole percentage. */
+  const percent = (p) => `${Math.round(p * 100)}%`;
+
   // ---- What the page knows.
 
   const ui = {
@@ -360,13 +371,35 @@
 
   // ---- Talking to the API.
 
+  // A first visit opens on Reversi, the game most people know the rules of;
+  // a later one on the game last played in this browser.
+  const FIRST_GAME = 'reversi';
+  const LAST_GAME_KEY = 'gamebot.game';
+
+  function lastGame() {
+    try {
+      return localStorage.getItem(LAST_GAME_KEY);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function rememberGame(id) {
+    try {
+      localStorage.setItem(LAST_GAME_KEY, id);
+    } catch (error) {
+      // Private browsing: the next visit opens on Reversi again.
+    }
+  }
+
   async function loadGames() {
     const reply = await api('GET', '/v1/games');
     ui.games = reply.games;
     const select = $('game');
     select.replaceChildren(...ui.games.map((g) => new Option(`${g.name} (${g.id})`, g.id)));
-    const wanted = new URLSearchParams(location.search).get('game');
-    if (ui.games.some((g) => g.id === wanted)) select.value = wanted;
+    const wanted = [new URLSearchParams(location.search).get('game'), lastGame(), FIRST_GAME]
+      .find((id) => ui.games.some((g) => g.id === id));
+    if (wanted) select.value = wanted;
     await chooseGame();
   }
 
@@ -385,6 +418,7 @@
     $('side-label').hidden = ui.info.players < 2;
     $('bot').textContent = ui.info.players < 2 ? 'Bot plays one swap' : 'Bot plays one move';
     document.body.dataset.game = ui.info.id;
+    rememberGame(ui.info.id);
     // The service serves every game's rules; the link is made from the id alone.
     $('rules').setAttribute('href', `/v1/games/${encodeURIComponent(ui.info.id)}/rules`);
     $('rules').textContent = `Rules of ${ui.info.name}`;
@@ -488,57 +522,77 @@
     }
   }
 
+  /** Whether a one-player game's numbered levels carry scores to be placed among. */
+  const scored = (info) => info.players < 2 && (info.numbered_levels || []).some((l) => l.mean_scores);
+
+  const placementPath = (info) => `/v1/games/${info.id}/placement`;
+
   /**
    * Places the visitor: a rated game asks the placement endpoint (no results
-   * place a newcomer at a beginner level) and starts at the level it
-   * recommends; a game with unrated numbered levels starts at level 1.
+   * place a newcomer at its newcomer level, never the top) and starts at the
+   * level it recommends. A one-player game with scored levels (Number Crush)
+   * asks it by scores, and starts at level 1 should it not answer; any other
+   * game with numbered levels starts at level 1.
    */
   async function placeVisitor() {
     const info = ui.info;
     const ladder = info.numbered_levels || [];
-    if (!rated(info)) {
-      if (ladder.length) $('level').value = String(ladder[0].level);
-      return showPlacement(null);
-    }
-    const placement = await api('POST', `/v1/games/${info.id}/placement`, { results: storedResults(info) });
-    if (ui.info !== info) return undefined;
-    $('level').value = String(placement.recommended.level);
-    return showPlacement(placement);
+    if (rated(info)) return placeAt(info, await api('POST', placementPath(info), { results: storedResults(info) }));
+    if (ladder.length) $('level').value = String(ladder[0].level);
+    if (!scored(info)) return showPlacement(null);
+    const placement = await api('POST', placementPath(info), { results: storedResults(info) }).catch(() => null);
+    return placeAt(info, placement);
   }
 
-  /** After a game against a numbered level ends: keeps its result and places the player again. */
+  /** Starts at the level a placement recommends, and says so, if the game is still the one shown. */
+  function placeAt(info, placement) {
+    if (ui.info !== info) return;
+    if (placement) $('level').value = String(placement.recommended.level);
+    showPlacement(placement);
+  }
+
+  /** The result of the finished game as the placement endpoint takes it, or null. */
+  function finishedResult(info) {
+    const o = ui.outcome || {};
+    if (info.players < 2) {
+      // A one-player game is placed by its score at its k (no level: the
+      // endpoint compares the score with every level's), a k its levels were
+      // measured at only.
+      const measured = (info.numbered_levels || []).some((l) => `k=${ui.state.k}` in (l.mean_scores || {}));
+      return measured ? { k: ui.state.k, score: ui.state.score } : null;
+    }
+    if (!rated(info) || !numberedLevel()) return null;
+    const mine = o.status === 'win' ? (o.winner === $('side').value ? 'win' : 'loss') : 'draw';
+    return { level: Number($('level').value), result: mine, date: new Date().toISOString().slice(0, 10) };
+  }
+
+  /** After a game ends: keeps its result and places the player again. */
   async function recordResult() {
     const info = ui.info;
-    const o = ui.outcome || {};
-    if (ui.recorded || !isOver() || info.players < 2 || !rated(info) || !numberedLevel()) return;
+    if (ui.recorded || !isOver()) return;
+    const result = finishedResult(info);
+    if (!result) return;
     ui.recorded = true;
-    const mine = o.status === 'win' ? (o.winner === $('side').value ? 'win' : 'loss') : 'draw';
-    const results = [...storedResults(info), {
-      level: Number($('level').value),
-      result: mine,
-      date: new Date().toISOString().slice(0, 10),
-    }];
+    const results = [...storedResults(info), result];
     storeResults(info, results);
-    const placement = await api('POST', `/v1/games/${info.id}/placement`, { results });
+    const placement = await api('POST', placementPath(info), { results });
     if (ui.info === info) showPlacement(placement);
   }
 
   const elo = (x) => Math.round(x).toLocaleString('en');
 
-  /** The placement panel: the rating in words, and the level to play next. */
+  /** The placement panel: where the player stands in words, and the level to play next. */
   function showPlacement(placement) {
     const box = $('placement');
     const text = document.createElement('p');
     if (!placement) {
       text.className = 'muted';
-      text.textContent = rated(ui.info) ? '' : `${ui.info.name}'s levels are not rated, so there is no placement: try them in turn.`;
+      text.textContent = rated(ui.info) || scored(ui.info) ? '' : `${ui.info.name}'s levels are not rated, so there is no placement: try them in turn.`;
       return box.replaceChildren(text);
     }
     const next = placement.recommended;
     text.className = 'rating';
-    text.textContent = placement.games === 0
-      ? `New here: you start at Level ${next.level} (about ${elo(next.rating)} above ${zeroWords(ui.info)}). Finish a game against a numbered level to be placed.`
-      : `Your rating: about ${elo(placement.rating)} above ${zeroWords(ui.info)} (95%: ${elo(placement.interval[0])} to ${elo(placement.interval[1])}), from ${placement.games} game${placement.games === 1 ? '' : 's'}. Level ${next.level} suits you next: you should score about ${Math.round(next.expected_score * 100)}% against it.`;
+    text.textContent = 'rating' in placement ? ratingInWords(placement) : scoresInWords(placement);
     const parts = [text];
     if (placement.games > 0) {
       const button = document.createElement('button');
@@ -553,6 +607,28 @@
       parts.push(button);
     }
     return box.replaceChildren(...parts);
+  }
+
+  /** A two-player placement: the rating with its interval, and the level that suits next. */
+  function ratingInWords(placement) {
+    const next = placement.recommended;
+    const zero = zeroWords(ui.info);
+    if (placement.games === 0) {
+      return `New here: you start at Level ${next.level} (about ${elo(next.rating)} above ${zero}). Finish a game against a numbered level to be placed.`;
+    }
+    return `Your rating: about ${elo(placement.rating)} above ${zero} (95%: ${elo(placement.interval[0])} to ${elo(placement.interval[1])}), from ${counted(placement.games, 'game')}. Level ${next.level} suits you next: you should score about ${percent(next.expected_score)} against it.`;
+  }
+
+  /** A one-player placement: the levels the player's scores beat, and the level to race next. */
+  function scoresInWords(placement) {
+    const next = placement.recommended;
+    if (placement.games === 0) {
+      return `New here: you start at Level ${next.level}, where newcomers start. Finish a game to be placed by your score.`;
+    }
+    const levels = placement.beaten;
+    const beaten = levels.length ? `beat Level${levels.length === 1 ? '' : 's'} ${levels.join(', ')}` : 'beat no level yet';
+    const share = typeof next.percentile === 'number' ? `: your scores beat about ${Math.round(next.percentile)}% of its games` : '';
+    return `Your scores ${beaten} (from ${counted(placement.games, 'game')}). Level ${next.level} suits you next${share}.`;
   }
 
   /**
