@@ -6,7 +6,9 @@
 // the game's notation (LABELS), and the labels of the cells clicked must spell the
 // notation of the move the page then lists (SPELLS); every view links to the
 // game's rules. On the board view of a game with numbered levels, the bot
-// plays level 1, picked by its label in the level picker.
+// plays level 1, picked by its label in the level picker. The hint and the
+// bot's search are said in words, their raw fields only behind "Details", and
+// no count on the page reads "1 positions".
 // Any console error, page error or error shown by the page fails the game.
 //
 // Usage: GAMEBOT_URL=http://127.0.0.1:PORT node playground.mjs [screenshot dir]
@@ -286,7 +288,8 @@ async function playOneGame(context, game, view) {
     const after = await page.locator('#state-json').textContent();
     if (after === before) throw new Error('the state did not change after the moves');
 
-    if (await page.locator('#hint').isEnabled()) {
+    const hinted = await page.locator('#hint').isEnabled();
+    if (hinted) {
       await page.click('#hint');
       await page.locator('#analysis ol li').first().waitFor();
       await until(IDLE);
@@ -296,6 +299,9 @@ async function playOneGame(context, game, view) {
     await page.screenshot({ path: join(SHOTS, `${game.id}-${view}.png`), fullPage: true });
     if (problems.length) throw new Error(problems.join('; '));
     if (!search.startsWith('The bot played ')) throw new Error(`the bot's search is not said in words: ${search}`);
+    await saidInWords(page, '#search', 'The bot played ');
+    if (hinted) await saidInWords(page, '#analysis', 'The bot suggests ');
+    await pluralsAgree(page);
     return `clicked ${clicked}, listed as ${listed}; ${search.split('\n')[0]}`;
   } catch (error) {
     await page.screenshot({ path: join(SHOTS, `${game.id}-${view}-failed.png`), fullPage: true }).catch(() => {});
@@ -303,6 +309,33 @@ async function playOneGame(context, game, view) {
   } finally {
     await page.close();
   }
+}
+
+/** A raw field name of the API (`win_probability`, `stopped_by`, `elapsed_ms`…). */
+const RAW_FIELD = /\b[a-z]+(_[a-z]+)+\b/;
+
+/**
+ * Fails unless a panel speaks in words: it starts with `opening`, and outside
+ * its "Details" toggle it names no raw field.
+ */
+async function saidInWords(page, panel, opening) {
+  const words = await page.locator(panel).evaluate((box) => {
+    const copy = box.cloneNode(true);
+    copy.querySelectorAll('details').forEach((d) => d.remove());
+    return copy.textContent;
+  });
+  const said = words.replace(/^Thinking…[^\n]*/, '').trim();
+  if (!said.startsWith(opening)) throw new Error(`${panel} does not open with "${opening}": ${said}`);
+  const raw = RAW_FIELD.exec(said);
+  if (raw) throw new Error(`${panel} names the raw field ${raw[0]} outside its Details: ${said}`);
+  if ((await page.locator(`${panel} details summary`).textContent()) !== 'Details') throw new Error(`${panel} has no Details toggle`);
+}
+
+/** Fails where the page counts one thing in the plural ("1 positions"). */
+async function pluralsAgree(page) {
+  const text = await page.locator('body').innerText();
+  const wrong = /(?<![\d.,])1 (positions|moves|games|points|discs|swaps|plies)\b/.exec(text);
+  if (wrong) throw new Error(`the page says "${wrong[0]}"`);
 }
 
 /**

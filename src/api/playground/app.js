@@ -727,7 +727,7 @@
         buffer = buffer.slice(end + 2);
         if (!event) continue;
         if (event.name === 'error') throw new ApiError(`${event.data.title} (${event.data.status}): ${event.data.detail}`);
-        if (event.name === 'depth') showAnalysis(event.data, `depth ${event.data.search.depth}…`);
+        if (event.name === 'depth') showAnalysis(event.data, `${counted(event.data.search.depth, 'move')} deep so far`);
         if (event.name === 'result') final = event.data;
       }
     }
@@ -832,30 +832,37 @@
     return table;
   }
 
+  /** A panel's words, then its raw figures behind a "Details" toggle. */
+  function saidWithDetails(words, ...tables) {
+    const said = document.createElement('p');
+    said.className = 'said';
+    said.textContent = words;
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = 'Details';
+    details.append(summary, ...tables);
+    return [said, details];
+  }
+
   function showSearch(move, search, seed) {
     const entries = [['move', notationOf(move)], ...Object.entries(search || {})]
       .map(([name, value]) => (name === 'seed' && seed ? [name, seed] : [name, value]));
     if (search && search.nodes && search.elapsed_ms) {
       entries.push(['nodes/s', Math.round(search.nodes / (search.elapsed_ms / 1000))]);
     }
-    const said = document.createElement('p');
-    said.className = 'said';
-    said.textContent = searchInWords(move, search || {});
-    const details = document.createElement('details');
-    const summary = document.createElement('summary');
-    summary.textContent = 'Details';
-    details.append(summary, figures(entries));
-    $('search').replaceChildren(said, details);
+    $('search').replaceChildren(...saidWithDetails(searchInWords(move, search || {}), figures(entries)));
   }
 
   /** What the bot saw, in words: its move, how far it looked, a forced result it proved. */
   function searchInWords(move, search) {
     let words = `The bot played ${notationOf(move)}`;
-    if (search.depth) words += ` after looking ${search.depth} move${search.depth === 1 ? '' : 's'} ahead`;
-    if (search.nodes) words += ` over ${search.nodes.toLocaleString('en')} positions`;
+    if (search.stopped_by === 'book') words += ' from its opening book';
+    else if (search.stopped_by === 'forced') words += ', the only legal move';
+    if (search.depth) words += ` after looking ${counted(search.depth, 'move')} ahead`;
+    if (search.nodes) words += ` over ${counted(search.nodes, 'position')}`;
     words += '.';
     if (typeof search.win_probability === 'number' && search.stopped_by !== 'proven') {
-      words += ` It gives itself a ${Math.round(search.win_probability * 100)}% chance of winning.`;
+      words += ` It gives itself a ${percent(search.win_probability)} chance of winning.`;
     }
     if (search.stopped_by === 'proven' && typeof search.score === 'number') {
       if (search.score > 0) words += ' It found a forced win.';
@@ -865,24 +872,100 @@
     return words;
   }
 
+  /** Whom the hint speaks to: "you" on the player's turn, else the side to move. */
+  const hintFor = () => (humansTurn() || !ui.state.to_move ? 'you' : ui.state.to_move);
+
+  /**
+   * One suggested move's prospects in words: a proven result, a chance of
+   * winning, or (Number Crush, which has no win model) the points expected.
+   */
+  function prospects(entry, unit) {
+    const who = hintFor();
+    if (entry.exact) return provenWords(entry.exact, who, unit);
+    if (typeof entry.win_probability === 'number') return `about a ${percent(entry.win_probability)} chance to win for ${who}`;
+    if (typeof entry.score === 'number' && /point/.test(unit || '')) return `expected to gain about ${counted(entry.score, 'point')}`;
+    return '';
+  }
+
+  /**
+   * A proven result in words: `exact` is "win in 5" (plies of both sides),
+   * "draw", or a final margin such as "+12" (Reversi: discs).
+   */
+  function provenWords(exact, who, unit) {
+    if (exact === 'draw') return 'a proven draw';
+    const inPlies = /^(win|loss) in (\d+)/.exec(exact);
+    if (inPlies) return `a proven ${inPlies[1]} for ${who} in ${counted(Number(inPlies[2]), 'move')}, both sides' together`;
+    const margin = /^([+-])(\d+)$/.exec(exact);
+    if (margin) {
+      const by = counted(Number(margin[2]), /disc/.test(unit || '') ? 'disc' : 'point');
+      return `a proven ${margin[1] === '+' ? 'win' : 'loss'} by ${by} for ${who}`;
+    }
+    return `proven: ${exact} for ${who}`;
+  }
+
+  /** How the hint was found: the book, or the search's depth, positions and time. */
+  function howFound(search) {
+    if (search.stopped_by === 'book') return 'It comes from the opening book.';
+    if (search.stopped_by === 'forced') return 'It is the only legal move.';
+    const parts = [];
+    if (search.depth) parts.push(`${counted(search.depth, 'move')} deep`);
+    if (search.nodes) parts.push(counted(search.nodes, 'position'));
+    let words = parts.length ? `Searched ${parts.join(', ')}` : 'Searched';
+    if (typeof search.elapsed_ms === 'number') words += ` in ${seconds(search.elapsed_ms)}`;
+    if (search.stopped_by === 'proven') words += ', where the result is proven';
+    return `${words}.`;
+  }
+
+  /** The hint in words: the best move and its prospects, then how it was found. */
+  function hintInWords(reply) {
+    const [best] = reply.moves || [];
+    if (!best) return 'There is no move to suggest.';
+    const search = reply.search || {};
+    const chance = prospects(best, search.score_unit);
+    return `The bot suggests ${notationOf(best.move)}${chance ? ` — ${chance}` : ''}. ${howFound(search)}`;
+  }
+
+  /** A suggested move in words, with the line the engine expects after it. */
+  function suggestion(entry, unit) {
+    const chance = prospects(entry, unit);
+    const line = Array.isArray(entry.pv) ? entry.pv.slice(1).map(notationOf) : [];
+    const then = line.length ? `; then ${line.join(', ')}` : '';
+    return `${notationOf(entry.move)}${chance ? ` — ${chance}` : ''}${then}`;
+  }
+
+  /** Each suggested move's raw fields, one row a move. */
+  function movesTable(moves) {
+    const table = document.createElement('table');
+    for (const entry of moves) {
+      const { move, ...rest } = entry;
+      const row = table.insertRow();
+      row.insertCell().textContent = notationOf(move);
+      row.insertCell().textContent = Object.entries(rest)
+        .map(([name, value]) => `${name} ${Array.isArray(value) ? value.map(notationOf).join(', ') : format(value)}`)
+        .join(' · ');
+    }
+    return table;
+  }
+
+  /** The hint panel: words, the moves in words, the raw fields behind "Details". */
   function showAnalysis(reply, note) {
+    const moves = reply.moves || [];
+    const unit = (reply.search || {}).score_unit;
     const list = document.createElement('ol');
-    for (const entry of reply.moves || []) {
+    for (const entry of moves) {
       const item = document.createElement('li');
-      const { move, score, pv, ...rest } = entry;
-      const line = Array.isArray(pv) ? pv.map(notationOf).join(', ') : '';
-      const extra = Object.entries(rest).map(([k, v]) => ` · ${k} ${format(v)}`).join('');
-      item.textContent = `${notationOf(move)} — score ${format(score)}${extra}${line ? ` — line: ${line}` : ''}`;
+      item.textContent = suggestion(entry, unit);
       list.append(item);
     }
-    const parts = [list];
+    const [said, details] = saidWithDetails(hintInWords(reply), movesTable(moves));
+    if (reply.search) details.append(figures(Object.entries(reply.search)));
+    const parts = [said, list, details];
     if (note) {
       const deepening = document.createElement('p');
       deepening.className = 'muted';
-      deepening.textContent = `Thinking: ${note}`;
+      deepening.textContent = `Thinking… ${note}`;
       parts.unshift(deepening);
     }
-    if (reply.search) parts.push(figures(Object.entries(reply.search)));
     $('analysis').replaceChildren(...parts);
   }
 
