@@ -764,32 +764,77 @@
     showReview(reply);
   }
 
+  /** Each review label in words, one and many. */
+  const LABEL_WORDS = {
+    book: ['book move', 'book moves'],
+    best: ['best move', 'best moves'],
+    excellent: ['excellent move', 'excellent moves'],
+    good: ['good move', 'good moves'],
+    inaccuracy: ['inaccuracy', 'inaccuracies'],
+    mistake: ['mistake', 'mistakes'],
+    blunder: ['blunder', 'blunders'],
+  };
+
+  const labelWord = (label) => (LABEL_WORDS[label] || [label])[0];
+
+  /**
+   * What accuracy means, as the review computes it (src/game/review.rs,
+   * docs/REVIEW.md): each move's score on Lichess's curve, then the mean.
+   */
+  function accuracyMeaning(info) {
+    if (info.players < 2) {
+      return 'Accuracy runs from 0 to 100: 100 means every swap scored as many points as the engine\'s best swap. Each swap is scored with Lichess\'s accuracy formula on the share of the best swap\'s points it missed, and the accuracy is the mean over the swaps.';
+    }
+    return 'Accuracy runs from 0 to 100: 100 means every move kept the engine\'s chances of winning. Each move is scored with Lichess\'s accuracy formula on the winning chance it gave away, and a side\'s accuracy is the mean over its moves.';
+  }
+
+  /** One side's figures in words: "You (black): accuracy 87.2 over 12 moves — 1 mistake, …". */
+  function sideInWords(side, you) {
+    const who = ui.info.players < 2 ? 'You' : side.side === you ? 'You' : 'The bot';
+    const moves = counted(side.moves, ui.info.players < 2 ? 'swap' : 'move');
+    const labels = Object.entries(side.labels || {})
+      .filter(([, n]) => n > 0)
+      .map(([label, n]) => {
+        const [one, many] = LABEL_WORDS[label] || [label, label];
+        return counted(n, one, many);
+      });
+    return `${who} (${side.side}): accuracy ${side.accuracy.toFixed(1)} over ${moves}${labels.length ? ` — ${labels.join(', ')}` : ''}.`;
+  }
+
   function showReview(reply) {
     const you = $('side').value;
-    const parts = [];
-    const accuracy = document.createElement('p');
-    accuracy.className = 'said';
-    accuracy.textContent = reply.summary.sides
-      .map((s) => `${s.side === you ? 'You' : 'The bot'} (${s.side}): accuracy ${s.accuracy.toFixed(1)}`)
-      .join(' · ');
-    parts.push(accuracy);
+    const parts = reply.summary.sides.map((side) => {
+      const said = document.createElement('p');
+      said.className = 'said';
+      said.textContent = sideInWords(side, you);
+      return said;
+    });
+    const meaning = document.createElement('p');
+    meaning.className = 'muted meaning';
+    meaning.textContent = accuracyMeaning(ui.info);
+    parts.push(meaning);
     const points = reply.plies
       .filter((p) => typeof p.win_probability_after === 'number')
       .map((p) => [p.ply, p.side === you ? p.win_probability_after : 1 - p.win_probability_after]);
     if (points.length) parts.push(evaluationGraph(points, reply.plies.length));
     const list = document.createElement('ol');
     list.className = 'review-list';
-    for (const ply of reply.plies) {
-      const item = document.createElement('li');
-      const label = ply.label || 'not judged';
-      item.dataset.label = label;
-      const who = ply.side === you ? 'you' : 'bot';
-      const better = ply.label === 'best' ? '' : ` (best: ${ply.best.notation})`;
-      item.textContent = `${who}: ${ply.notation} — ${label}${better}`;
-      list.append(item);
-    }
+    for (const ply of reply.plies) list.append(reviewedMove(ply, you));
     parts.push(list);
     $('review-box').replaceChildren(...parts);
+  }
+
+  /** One move of the review: who played it, its label in words, the engine's choice where it differs. */
+  function reviewedMove(ply, you) {
+    const item = document.createElement('li');
+    const label = ply.label || 'not judged';
+    item.dataset.label = label;
+    const who = ply.side === you || ui.info.players < 2 ? 'you' : 'bot';
+    const best = ply.best && ply.best.notation;
+    // A book or best move is the engine's own choice; say the engine's only where it differs.
+    const better = ['best', 'book'].includes(ply.label) || !best || best === ply.notation ? '' : ` (the engine's choice: ${best})`;
+    item.textContent = `${who}: ${ply.notation} — ${labelWord(label)}${better}`;
+    return item;
   }
 
   /** The player's chance of winning after each move, as a line over the game. */
