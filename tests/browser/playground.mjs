@@ -9,6 +9,9 @@
 // plays level 1, picked by its label in the level picker. The hint and the
 // bot's search are said in words, their raw fields only behind "Details", and
 // no count on the page reads "1 positions".
+// First, on a phone (390×844) and a fresh profile: the page opens on Reversi
+// at the newcomer's level, and neither it nor any game's board overflows the
+// screen's width; a later visit opens on the game last played.
 // Any console error, page error or error shown by the page fails the game.
 //
 // Usage: GAMEBOT_URL=http://127.0.0.1:PORT node playground.mjs [screenshot dir]
@@ -339,6 +342,84 @@ async function pluralsAgree(page) {
 }
 
 /**
+ * What runs past the right edge of a page `width` wide: the document itself,
+ * or any element whose box ends more than 1 px beyond it.
+ */
+async function overflows(page, width) {
+  return page.evaluate((edge) => {
+    const out = [];
+    const whole = document.documentElement.scrollWidth;
+    if (whole > edge) out.push(`the page is ${whole} px wide`);
+    for (const element of document.querySelectorAll('body *')) {
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > edge + 1) {
+        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.classList.length ? `.${[...element.classList].join('.')}` : ''}`;
+        out.push(`${name} ends at ${Math.round(box.right)} px`);
+      }
+    }
+    return out;
+  }, width);
+}
+
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * On a phone's screen and a fresh profile: the page opens on Reversi at the
+ * newcomer's level; the page, Reversi's hint with every Details toggle open,
+ * then every game's board fit its width; a visit after them opens on the game
+ * last played.
+ */
+async function fitsAPhone(context, games) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.setDefaultTimeout(GAME_TIMEOUT_MS);
+  const idle = () => page.waitForFunction(() => document.body.dataset.busy === '' && document.body.dataset.turn);
+  const fits = async (what, shot) => {
+    await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+    const out = await overflows(page, PHONE.width);
+    if (out.length) throw new Error(`${what} overflows a ${PHONE.width} px screen: ${out.slice(0, 5).join('; ')}`);
+    await noPageError(page);
+    if (errors.length) throw new Error(errors.join('; '));
+  };
+  try {
+    await page.setViewportSize(PHONE);
+    await page.goto(`${BASE}/`);
+    await idle();
+    const opened = await page.evaluate(() => document.body.dataset.game);
+    if (opened !== 'reversi') throw new Error(`a first visit opens on ${opened}, not reversi`);
+    const reversi = games.find((g) => g.id === 'reversi');
+    const start = await newcomerLevel(reversi);
+    const level = await page.locator('#level').inputValue();
+    if (level !== String(start)) throw new Error(`a first visit plays Reversi at level ${level}, not the newcomer's ${start}`);
+    await fits('the page', 'phone-390.png');
+    await page.click('#hint');
+    await page.locator('#analysis ol li').first().waitFor();
+    await idle();
+    await saidInWords(page, '#analysis', 'The bot suggests ');
+    await fits('Reversi\'s hint', 'phone-390-reversi-hint.png');
+    // Every Details toggle open: the raw figures, the legal moves and the state wrap too.
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    await fits('Reversi\'s details', 'phone-390-reversi-details.png');
+    for (const game of games) {
+      await page.selectOption('#game', game.id);
+      await page.waitForFunction((id) => document.body.dataset.game === id, game.id);
+      await idle();
+      await fits(`${game.name}'s board`, `phone-390-${game.id}.png`);
+    }
+    const last = games[games.length - 1].id;
+    await page.reload();
+    await idle();
+    const again = await page.evaluate(() => document.body.dataset.game);
+    if (again !== last) throw new Error(`a later visit opens on ${again}, not ${last}, the game last played`);
+    return `opens on reversi at level ${start}; the page and ${games.length} boards fit ${PHONE.width} px; reopens on ${last}`;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
  * A whole game against a numbered level places the player: Halma with a
  * two-ply limit ends after one move each; the panel then gives the rating
  * the placement endpoint gives for that result, and its button starts a new
@@ -410,6 +491,16 @@ async function main() {
   let passed = 0;
   let failed = 0;
   try {
+    // First, while the profile is fresh: a first visit, on a phone.
+    const phoneStarted = Date.now();
+    try {
+      const what = await fitsAPhone(context, games);
+      passed += 1;
+      console.log(`ok   phone ${Date.now() - phoneStarted} ms: ${what}`);
+    } catch (error) {
+      failed += 1;
+      console.log(`FAIL phone ${Date.now() - phoneStarted} ms: ${error.message.split('\n')[0]}`);
+    }
     // Each game on its own board, then in the generic view that any future game gets.
     for (const view of ['board', 'generic']) {
       for (const game of games) {

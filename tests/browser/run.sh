@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The playground in a real browser: installs Chromium and playwright-core if
-# missing, starts the debug binary on a free loopback port, and plays one move
-# of every game GET /v1/games lists (playground.mjs). Screenshots land in
-# target/screenshots/. Exits non-zero when any game fails.
+# missing, starts the debug binary on a free loopback port, checks that the
+# page fits a 390-pixel phone screen, and plays one move of every game GET
+# /v1/games lists (playground.mjs). Screenshots land in target/screenshots/
+# (phone-390*.png for the phone). Exits non-zero when any check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
