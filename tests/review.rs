@@ -49,10 +49,19 @@ async fn a_planted_blunder_is_a_blunder_and_the_engine_s_own_moves_are_best() {
     assert_eq!(planted["win_probability_after"], 0.0);
     assert_eq!(planted["loss"], 1.0);
     for ply in plies {
-        let best = ply["notation"] == ply["best"]["notation"];
-        assert_eq!(ply["label"] == "best", best, "{ply}");
-        if best {
+        // The engine's own move is best (or book); a move called best was
+        // scored as the best by the same search and lost nothing.
+        if ply["notation"] == ply["best"]["notation"] {
+            assert!(ply["label"] == "best" || ply["label"] == "book", "{ply}");
+        }
+        if ply["label"] == "best" {
             assert_eq!(ply["loss"], 0.0);
+            assert_eq!(ply["score_after"], ply["score_before"], "{ply}");
+        } else {
+            assert!(
+                ply["score_after"].as_i64() <= ply["score_before"].as_i64(),
+                "{ply}"
+            );
         }
         assert!(ply["ply"].as_u64().is_some());
     }
@@ -62,9 +71,42 @@ async fn a_planted_blunder_is_a_blunder_and_the_engine_s_own_moves_are_best() {
         assert_eq!(side["moves"], 30);
         let accuracy = side["accuracy"].as_f64().unwrap();
         assert!((0.0..=100.0).contains(&accuracy));
+        assert_eq!(side["judged"], 30);
     }
     let white = sides.iter().find(|s| s["side"] == "white").unwrap();
     assert!(white["labels"]["blunder"].as_u64().unwrap() >= 1);
+}
+
+#[tokio::test]
+async fn the_readme_s_example_game_is_all_book_best_or_excellent_and_its_first_moves_score_alike() {
+    let reply = post_json(
+        &app(),
+        "/v1/games/reversi/review",
+        &json!({"record": "f5d6c3d3c4f4f6f3e6e7"}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    for ply in reply.json["plies"].as_array().unwrap() {
+        let label = ply["label"].as_str().unwrap();
+        assert!(["book", "best", "excellent"].contains(&label), "{ply}");
+    }
+    // From the start every first move is a mirror image of the others.
+    let mut firsts = Vec::new();
+    for first in ["f5", "d3", "c4", "e6"] {
+        let reply = post_json(
+            &app(),
+            "/v1/games/reversi/review",
+            &json!({"record": first, "max_nodes_per_ply": 20000}),
+        )
+        .await;
+        let ply = &reply.json["plies"][0];
+        firsts.push((
+            ply["score_after"].clone(),
+            ply["label"].clone(),
+            ply["loss"].clone(),
+        ));
+    }
+    assert!(firsts.windows(2).all(|w| w[0] == w[1]), "{firsts:?}");
 }
 
 #[tokio::test]
@@ -134,9 +176,10 @@ async fn every_game_reviews_a_random_game_move_by_move() {
             assert_eq!(ply["notation"], moves[i], "{id}");
             assert_eq!(ply["points_lost"].is_i64(), one_player, "{id}");
             let judged = ply["loss"].is_f64() || ply["points_lost"].is_i64();
-            assert_eq!(
-                ply["label"].is_string(),
-                judged || ply["label"] == "best",
+            let as_good = ply["label"] == "best" || ply["label"] == "book";
+            assert_eq!(ply["label"].is_string(), judged || as_good, "{id}: {ply}");
+            assert!(
+                ply["noise"].as_f64().is_some_and(|n| n >= 0.0),
                 "{id}: {ply}"
             );
             if modelled {
@@ -160,12 +203,16 @@ async fn a_crush_swap_is_judged_by_the_points_it_lost_against_the_best() {
     for ply in reply.json["plies"].as_array().unwrap() {
         let lost = ply["points_lost"].as_i64().unwrap();
         assert!(lost >= 0);
-        assert_eq!(
-            ply["label"] == "best",
-            ply["notation"] == ply["best"]["notation"]
-        );
+        if ply["notation"] == ply["best"]["notation"] {
+            assert_eq!(ply["label"], "best", "{ply}");
+        }
         if ply["label"] == "best" {
             assert_eq!(lost, 0);
+        } else {
+            // The played swap's points come from the same search as the best's.
+            let lost_by_scores =
+                ply["score_before"].as_i64().unwrap() - ply["score_after"].as_i64().unwrap();
+            assert_eq!(lost, lost_by_scores.max(0), "{ply}");
         }
     }
     let sides = reply.json["summary"]["sides"].as_array().unwrap();

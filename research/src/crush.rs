@@ -51,7 +51,7 @@ pub fn board_seed(game: u64, swap: u64) -> u64 {
 pub fn strong_top(view: &View, seed: u64, nodes: u64, top: usize) -> Vec<Swap> {
     bots::analyze(
         view,
-        top,
+        &gamebot::game::Scope::top(top),
         &BotParams::seeded(seed),
         &Budget::unlimited().nodes(nodes),
     )

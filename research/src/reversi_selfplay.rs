@@ -78,6 +78,7 @@ pub fn play(setup: &Setup, index: usize) -> Game {
         solve_empties: setup.solve,
         solve_nodes: None,
         top: 1,
+        include: None,
         table_log2: Some(14),
         evaluation: setup.evaluation(),
         probcut: None,

@@ -1,8 +1,8 @@
 //! `POST /v1/games/{game}/review`: a whole game analysed position by
 //! position, each position a job of its own in the client's fair queue
 //! (several at once on idle workers), the whole review's work within the
-//! server's cap, each move judged as soon as the positions on both sides
-//! of it are analysed. JSON answers once at the
+//! server's cap, each move judged as soon as the position it was played
+//! in is analysed (with the played move scored beside the best). JSON answers once at the
 //! end; `Accept: application/x-ndjson` streams one line per move, in
 //! order, as each is judged, then a summary line. A client that goes away
 //! stops the searches.
@@ -232,8 +232,12 @@ impl Judge {
         }
     }
 
-    /// Admits the first position now, or refuses the review as any job is refused.
+    /// Admits the first position now, or refuses the review as any job is
+    /// refused; a game without moves has nothing to admit.
     fn start(&mut self) -> Result<(), ApiError> {
+        if self.review.positions() == 0 {
+            return Ok(());
+        }
         let pending = self.pool.submit(&self.client, self.job(0))?;
         self.in_flight.spawn(async move { (0, pending.await) });
         self.next_position = 1;
@@ -267,22 +271,15 @@ impl Judge {
     /// The next move judged, `None` once every move is.
     async fn next(&mut self) -> Result<Option<PlyReview>, ApiError> {
         loop {
-            let ready = self.next_ply < self.review.moves()
-                && self.evals[self.next_ply].is_some()
-                && self.evals[self.next_ply + 1].is_some();
-            if ready {
-                let index = self.next_ply;
-                let (Some(before), Some(after)) = (&self.evals[index], &self.evals[index + 1])
-                else {
-                    unreachable!("both were just checked")
-                };
-                let ply = self.review.ply(index, before, after);
+            let index = self.next_ply;
+            if index >= self.review.positions() {
+                return Ok(None);
+            }
+            if let Some(eval) = &self.evals[index] {
+                let ply = self.review.ply(index, eval);
                 self.next_ply += 1;
                 self.judged.push(ply.clone());
                 return Ok(Some(ply));
-            }
-            if self.next_ply >= self.review.moves() {
-                return Ok(None);
             }
             self.top_up().await?;
             let Some(joined) = self.in_flight.join_next().await else {

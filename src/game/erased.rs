@@ -15,7 +15,7 @@ pub use super::wire::{
 };
 use super::{
     Analysis, BotChoice, BotParams, Budget, Clamped, ClockedMove, Game, GameError, GameInfo, Level,
-    LevelInfo, Observer, SearchReport, Side, StopReason, Symmetry,
+    LevelInfo, Observer, Scope, SearchReport, Side, StopReason, Symmetry,
 };
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -440,17 +440,25 @@ impl<G: Game> Erased<G> {
         Ok(Self::answer(&state, analysis, top, &budget, view))
     }
 
-    /// `G::analyze` run, as every analysis is, on the state's canonical
-    /// twin, its moves and lines turned back to the state.
+    /// `G::analyze_scope` run, as every analysis is, on the state's
+    /// canonical twin (the scope's move turned to it), its moves and lines
+    /// turned back to the state.
     pub(super) fn analyze_twin(
         state: &G::State,
-        top: usize,
+        scope: &Scope<G::Move>,
         params: &BotParams<G::BotOptions>,
         budget: &Budget,
     ) -> Result<Analysis<G::Move>, GameError> {
         let (twin, symmetry) = symmetry::canonical::<G>(state);
+        let scope = Scope {
+            top: scope.top,
+            include: scope
+                .include
+                .as_ref()
+                .map(|mv| G::transform_move(mv, symmetry)),
+        };
         Ok(Self::turned_back(
-            G::analyze(&twin, top, params, budget)?,
+            G::analyze_scope(&twin, &scope, params, budget)?,
             symmetry,
         ))
     }

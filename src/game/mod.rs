@@ -432,6 +432,19 @@ pub trait Bots: Rules {
         Ok(())
     }
 
+    /// The noise of the evaluation a review judges moves by
+    /// (`data/review/<game>.json`, included at build time, measured by
+    /// `bench/review_agreement.py`): below it a loss in win probability is
+    /// never called an inaccuracy. None: no noise allowed for.
+    const REVIEW_NOISE: Option<&'static str> = None;
+
+    /// The moves the game's opening book plays in `state`: empty where the
+    /// game has no book or the position is not in it. A review labels
+    /// them `book`. None by default.
+    fn book_moves(_state: &Self::State) -> Vec<Self::Move> {
+        Vec::new()
+    }
+
     /// Whether `level` promises a tie-break by the order of the position as
     /// given (Reversi's `norvig`: the first best square in row-major order).
     /// Such a level is searched on the position as given rather than on
@@ -458,7 +471,56 @@ pub trait Bots: Rules {
         top: usize,
         params: &BotParams<Self::BotOptions>,
         budget: &Budget,
+    ) -> Result<Analysis<Self::Move>, GameError> {
+        Self::analyze_scope(state, &Scope::top(top), params, budget)
+    }
+
+    /// The moves `scope` asks for: its `top` best, best first, then its
+    /// `include` (a legal move) where that is not among them, scored by the
+    /// same search as the best, at the same depth and with a full window,
+    /// so that the two scores compare (a review's played move). The game
+    /// is known not to be over.
+    fn analyze_scope(
+        state: &Self::State,
+        scope: &Scope<Self::Move>,
+        params: &BotParams<Self::BotOptions>,
+        budget: &Budget,
     ) -> Result<Analysis<Self::Move>, GameError>;
+}
+
+/// Which moves an analysis scores exactly: the `top` best, and one move
+/// more whatever its rank (the pattern of KataGo's `allowMoves` and the
+/// chess engines' `searchmoves`, here adding to the best rather than
+/// replacing them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scope<M> {
+    /// How many of the best moves.
+    pub top: usize,
+    /// A move to score beside them.
+    pub include: Option<M>,
+}
+
+impl<M> Scope<M> {
+    /// The `top` best moves, nothing else.
+    pub fn top(top: usize) -> Self {
+        Scope { top, include: None }
+    }
+
+    /// The `top` best moves and `include`.
+    pub fn including(top: usize, include: M) -> Self {
+        Scope {
+            top,
+            include: Some(include),
+        }
+    }
+
+    /// Whether `mv` is the included move.
+    pub fn includes(&self, mv: &M) -> bool
+    where
+        M: PartialEq,
+    {
+        self.include.as_ref() == Some(mv)
+    }
 }
 
 /// A game's forms: the JSON state and move objects, notation, the legacy

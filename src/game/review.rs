@@ -1,31 +1,37 @@
 //! Game review: a whole game analysed position by position, each move
 //! judged by what it cost the player who made it.
 //!
-//! A review of `n` moves analyses the `n + 1` positions of the game (the
-//! last only when the game goes on) independently, so a caller may run them
-//! in parallel, in any order; [`Review::ply`] then judges move `i` from the
-//! analyses of the positions before and after it. In a two-player game a
-//! move's cost is the fall in its player's chance of winning (draws count
-//! half), from the best move's chance before to the chance after the move
-//! played, as the engine sees both; a move the engine would have played
-//! costs nothing. In a one-player game (Number Crush) it is the points the
-//! swap is expected to score below the best swap the engine finds.
+//! A review of `n` moves analyses the `n` positions before them
+//! independently, so a caller may run them in parallel, in any order;
+//! [`Review::ply`] then judges move `i` from the analysis of the position
+//! it was played in. That analysis scores the played move beside the best
+//! one in the same search ([`Scope`]: the same depth, the same side to
+//! move, a full window each), so a move's cost is the best move's value
+//! less the played move's, and not the difference of two searches. In a
+//! two-player game the cost is the fall in the player's chance of winning
+//! (draws count half); in a one-player game (Number Crush) the points the
+//! swap is expected to score below the best swap. A move as good as the
+//! best (the engine's own, one of equal score, or one leading to the same
+//! position up to the board's symmetries) is `best`; a move of the game's
+//! opening book is `book`.
 //!
-//! The labels, and each side's accuracy, are on one scale for every game
-//! (docs/REVIEW.md): a loss in win probability below 0.02 is `excellent`,
-//! below 0.05 `good`, below 0.10 `inaccuracy`, below 0.20 `mistake`, and
-//! from 0.20 on `blunder` — Lichess's winning-chance thresholds (0.1, 0.2,
-//! 0.3 of its −1…1 scale, i.e. 0.05, 0.10, 0.15 of a probability) with the
-//! blunder line moved to 0.20, so that only a move that throws away a fifth
-//! of a game is a blunder. Accuracy follows Lichess's formula on the same
-//! losses, in percentage points: `103.1668 · e^(−0.04354 · loss) − 3.1669`
-//! per move, clamped to 0–100, averaged over the side's moves.
+//! The labels are on one scale for every game (docs/REVIEW.md): a loss in
+//! win probability below 0.02 is `excellent`, below 0.05 `good`, below
+//! 0.10 `inaccuracy`, below 0.20 `mistake`, and from 0.20 on `blunder`;
+//! a loss within the evaluation's measured noise at the search's budget
+//! ([`Bots::REVIEW_NOISE`]) cannot be told from the best's and is never
+//! worse than `excellent`. Each side's
+//! accuracy follows Lichess's: a move's accuracy is
+//! `103.1668 · e^(−0.04354 · loss) − 3.1669` on the loss in percentage
+//! points, and the side's is the mean of the volatility-weighted mean and
+//! the harmonic mean of its moves' ([`side_accuracy`]).
 
 use super::erased::{AnalyzedMove, Erased};
 use super::record::Replay;
-use super::{BotParams, Budget, Game, GameError, Outcome, SearchReport, Side};
+use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
+use super::{SearchReport, Side};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -36,9 +42,14 @@ pub const MAX_REVIEW_MOVES: usize = 600;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Label {
-    /// The move the engine would have played.
+    /// A move of the game's opening book (Reversi's, Naughts').
+    Book,
+    /// As good as the engine's choice: the engine's own move, one scored
+    /// the same in the same search, or one that leads to the same position
+    /// up to the board's symmetries.
     Best,
-    /// Lost less than 0.02 of a win (Crush: less than 5% of the best swap's points).
+    /// Lost less than 0.02 of a win (Crush: less than 5% of the best
+    /// swap's points), or any loss within the evaluation's measured noise.
     Excellent,
     /// Lost less than 0.05 (Crush: 15%).
     Good,
@@ -62,6 +73,32 @@ impl Label {
             _ => Label::Blunder,
         }
     }
+
+    /// The label's step on the scale, 0 (`book` and `best`) to 5
+    /// (`blunder`): two reviews of one move agree within a step.
+    pub fn step(self) -> u8 {
+        match self {
+            Label::Book | Label::Best => 0,
+            Label::Excellent => 1,
+            Label::Good => 2,
+            Label::Inaccuracy => 3,
+            Label::Mistake => 4,
+            Label::Blunder => 5,
+        }
+    }
+
+    /// The label's name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Book => "book",
+            Label::Best => "best",
+            Label::Excellent => "excellent",
+            Label::Good => "good",
+            Label::Inaccuracy => "inaccuracy",
+            Label::Mistake => "mistake",
+            Label::Blunder => "blunder",
+        }
+    }
 }
 
 /// Win-probability thresholds between the labels after `best`.
@@ -69,17 +106,74 @@ const WIN_THRESHOLDS: [f64; 4] = [0.02, 0.05, 0.10, 0.20];
 /// Thresholds on the fraction of the best swap's points lost (Crush).
 const POINTS_THRESHOLDS: [f64; 4] = [0.05, 0.15, 0.30, 0.50];
 
-/// One analysed position of the game.
+/// A game's measured review noise: at each budget, the loss (in win
+/// probability, or in Crush in the fraction of the best swap's points)
+/// that the same move's review at four times the budget differs by in
+/// nine plies of ten (docs/REVIEW.md).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Noise {
+    /// The command that measured it.
+    #[serde(default)]
+    pub command: String,
+    /// The budgets measured, smallest first.
+    pub budgets: Vec<NoiseAt>,
+}
+
+/// The noise at one budget.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoiseAt {
+    /// Positions a search visited.
+    pub nodes: u64,
+    /// The loss within the noise there.
+    pub loss: f64,
+    /// The plies it was measured on.
+    #[serde(default)]
+    pub plies: usize,
+}
+
+impl Noise {
+    /// `G`'s measured noise; none where it has no file.
+    pub fn of<G: Bots>() -> Result<Noise, String> {
+        match G::REVIEW_NOISE {
+            None => Ok(Noise::default()),
+            Some(text) => {
+                let mut noise: Noise = serde_json::from_str(text).map_err(|e| e.to_string())?;
+                noise.budgets.sort_by_key(|b| b.nodes);
+                Ok(noise)
+            }
+        }
+    }
+
+    /// The noise of a search that visited `nodes` positions: that of the
+    /// largest budget measured at or below it (of the smallest where it
+    /// is below them all, the most noise measured); 0 with no table.
+    pub fn at(&self, nodes: u64) -> f64 {
+        self.budgets
+            .iter()
+            .rev()
+            .find(|b| b.nodes <= nodes)
+            .or(self.budgets.first())
+            .map_or(0.0, |b| b.loss)
+    }
+}
+
+/// One analysed position of the game, with the move played there.
 #[derive(Clone, Debug)]
 pub struct PositionEval {
-    /// The engine's moves there, best first (the best only, in a
-    /// two-player game); empty where the game is over.
+    /// The engine's best move first, then the played move if another,
+    /// both scored by the one search, from the mover's view.
     moves: Vec<AnalyzedMove>,
     /// The best move's notation.
-    best_notation: Option<String>,
-    /// Where the game is over: each side's result (1 win, ½ draw, 0 loss),
-    /// by [`Side::index`].
-    result: Option<[f64; 2]>,
+    best_notation: String,
+    /// Where the played move is in `moves`.
+    played: Option<usize>,
+    /// Whether the played move leads to the best move's position, up to
+    /// the board's symmetries (a mirror image, a transposition).
+    equivalent: bool,
+    /// Whether the played move is one of the opening book's.
+    book: bool,
     /// What the search did.
     report: SearchReport,
 }
@@ -122,28 +216,31 @@ pub struct PlyReview {
     /// The best move's score from the player's view (the position's value
     /// before the move).
     pub score_before: i64,
-    /// The position's score after the move, from the player's view; absent
-    /// when the move ended the game.
+    /// The played move's score from the player's view, by the same search
+    /// as the best move's (the best's where it leads to the same position).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_after: Option<i64>,
     /// The player's chance of winning (draws half) with the best move;
     /// absent in a one-player game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub win_probability_before: Option<f64>,
-    /// The player's chance of winning after the move played.
+    /// The player's chance of winning with the move played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub win_probability_after: Option<f64>,
-    /// The fall in the chance of winning, 0 for the best move (two-player).
+    /// The fall in the chance of winning, 0 for a move as good as the best
+    /// and for a book move (two-player).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loss: Option<f64>,
     /// Points below the best swap (one-player): the best swap's expected
     /// points less the played swap's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points_lost: Option<i64>,
-    /// How good the move was; absent where neither side of the move has a
-    /// win probability to compare (an unproven score of a game without a
-    /// win model, such as Naughts on a large grid) and it was not the
-    /// engine's own move.
+    /// The loss the evaluation's measured noise allows at this search's
+    /// budget: a loss within it is at worst `excellent`.
+    pub noise: f64,
+    /// How good the move was; absent where the move has no win probability
+    /// to compare (an unproven score of a game without a win model, such
+    /// as Naughts on a large grid) and was not as good as the best.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<Label>,
 }
@@ -155,8 +252,15 @@ pub struct SideSummary {
     pub side: &'static str,
     /// Its moves reviewed.
     pub moves: usize,
-    /// 0–100: the mean of its moves' accuracies (module doc).
-    pub accuracy: f64,
+    /// Its moves with a loss to judge them by (those with a label but no
+    /// win probability are left out of the accuracy).
+    pub judged: usize,
+    /// 0–100, Lichess's accuracy over the judged moves (docs/REVIEW.md):
+    /// the mean of their volatility-weighted mean and their harmonic mean,
+    /// so that one thrown-away game weighs more than many moves in a
+    /// decided one. Absent where no move could be judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<f64>,
     /// How many of its moves got each label.
     pub labels: BTreeMap<String, usize>,
 }
@@ -175,14 +279,13 @@ pub struct ReviewSummary {
 /// A game ready to review: replayed and checked, its positions still to
 /// analyse.
 pub trait Review: Send + Sync {
-    /// The positions to analyse: one per move, and the last position's.
+    /// The positions to analyse: the one before each move.
     fn positions(&self) -> usize;
-    /// The moves to judge.
-    fn moves(&self) -> usize;
-    /// Analyses position `index` (0 = the start) under `budget`.
+    /// Analyses position `index` (0 = the start) and the move played there
+    /// under `budget`.
     fn analyse(&self, index: usize, budget: &Budget) -> Result<PositionEval, GameError>;
-    /// Judges move `index` from the analyses of the positions before and after it.
-    fn ply(&self, index: usize, before: &PositionEval, after: &PositionEval) -> PlyReview;
+    /// Judges move `index` from the analysis of its position.
+    fn ply(&self, index: usize, eval: &PositionEval) -> PlyReview;
     /// Each side's figures over the judged moves.
     fn summary(&self, plies: &[PlyReview], nodes: u64) -> ReviewSummary;
 }
@@ -191,6 +294,7 @@ pub trait Review: Send + Sync {
 pub struct GameReview<G: Game> {
     replay: Replay<G>,
     seed: u64,
+    noise: Noise,
 }
 
 impl<G: Game> GameReview<G> {
@@ -202,7 +306,14 @@ impl<G: Game> GameReview<G> {
                 replay.moves.len()
             )));
         }
-        Ok(GameReview { replay, seed })
+        // The file is checked by a unit test for every game; a broken one
+        // only loses the noise allowance.
+        let noise = Noise::of::<G>().unwrap_or_default();
+        Ok(GameReview {
+            replay,
+            seed,
+            noise,
+        })
     }
 
     fn one_player() -> bool {
@@ -210,76 +321,57 @@ impl<G: Game> GameReview<G> {
     }
 }
 
-/// A game's result for each side, where it is over.
-fn results<T>(outcome: &Outcome<T>) -> Option<[f64; 2]> {
-    match outcome {
-        Outcome::Ongoing => None,
-        Outcome::Win { winner, .. } => {
-            let mut result = [0.0; 2];
-            result[winner.index()] = 1.0;
-            Some(result)
-        }
-        Outcome::Draw { .. } | Outcome::Finished { .. } => Some([0.5; 2]),
-    }
+/// Whether `a` and `b` lead from `state` to the same position up to the
+/// board's symmetries, so that they are worth the same.
+fn same_position<G: Rules + Codec>(state: &G::State, a: &G::Move, b: &G::Move) -> bool {
+    let form = |mv| G::state_to_json(&symmetry::canonical::<G>(&G::apply(state, mv)).0);
+    form(a) == form(b)
+}
+
+/// What a move cost against the best in one search.
+struct Cost {
+    /// The played move's score and win probability, from the mover's view.
+    score: Option<i64>,
+    win: Option<f64>,
+    /// Whether it is as good as the best.
+    as_good: bool,
 }
 
 impl<G: Game> Review for GameReview<G> {
     fn positions(&self) -> usize {
-        self.replay.states.len()
-    }
-
-    fn moves(&self) -> usize {
         self.replay.moves.len()
     }
 
     fn analyse(&self, index: usize, budget: &Budget) -> Result<PositionEval, GameError> {
         let state = &self.replay.states[index];
-        if let Some(result) = results(&G::outcome(state)) {
-            return Ok(PositionEval {
-                moves: Vec::new(),
-                best_notation: None,
-                result: Some(result),
-                report: SearchReport::plain(),
-            });
-        }
-        // A one-player review needs the played swap's value too: the engine
-        // ranks every swap it weighed.
-        let top = if Self::one_player() { usize::MAX } else { 1 };
+        let played = &self.replay.moves[index];
         let params = BotParams::seeded(self.seed ^ index as u64);
-        let analysis = Erased::<G>::analyze_twin(state, top, &params, budget)?;
-        let best_notation = analysis.moves.first().map(|m| G::notation(state, &m.mv));
+        let scope = Scope::including(1, played.clone());
+        let analysis = Erased::<G>::analyze_twin(state, &scope, &params, budget)?;
+        let best = &analysis.moves[0].mv;
+        let best_notation = G::notation(state, best);
+        let equivalent = best != played && same_position::<G>(state, best, played);
+        let played_at = analysis.moves.iter().position(|m| &m.mv == played);
         let report = analysis.report.clone();
         let reply = Erased::<G>::judged_reply(state, analysis);
         Ok(PositionEval {
             moves: reply.moves,
             best_notation,
-            result: None,
+            played: played_at,
+            equivalent,
+            book: G::book_moves(state).contains(played),
             report,
         })
     }
 
-    fn ply(&self, index: usize, before: &PositionEval, after: &PositionEval) -> PlyReview {
+    fn ply(&self, index: usize, eval: &PositionEval) -> PlyReview {
         let state = &self.replay.states[index];
-        let next = &self.replay.states[index + 1];
         let played = &self.replay.moves[index];
         let mover = G::to_move(state);
         let notation = G::notation(state, played);
-        let best = before
-            .moves
-            .first()
-            .expect("an ongoing position has a move");
-        let is_best = before.best_notation.as_deref() == Some(notation.as_str());
-        // The next position's figures are its own mover's: turned to this
-        // move's player where the turn passed.
-        let turned = G::to_move(next) != mover;
-        let next_best = after.moves.first();
-        let score_after = next_best.map(|m| if turned { -m.score } else { m.score });
-        let win_after = match after.result {
-            Some(result) => Some(result[mover.index()]),
-            None => next_best
-                .and_then(|m| m.win_probability)
-                .map(|p| if turned { 1.0 - p } else { p }),
-        };
+        let best = &eval.moves[0];
+        let cost = cost_of(eval, &notation);
+        let noise = self.noise.at(eval.nodes());
         let mut review = PlyReview {
             ply: index + 1,
             side: G::info().sides[mover.index()],
@@ -287,50 +379,49 @@ impl<G: Game> Review for GameReview<G> {
             notation,
             best: BestMove {
                 mv: best.mv.clone(),
-                notation: before.best_notation.clone().unwrap_or_default(),
+                notation: eval.best_notation.clone(),
                 pv: best.pv.clone(),
                 score: best.score,
             },
             score_before: best.score,
-            score_after,
+            score_after: cost.score,
             win_probability_before: None,
             win_probability_after: None,
             loss: None,
             points_lost: None,
-            label: is_best.then_some(Label::Best),
+            noise,
+            label: None,
         };
-        if Self::one_player() {
-            let played_score = before
-                .moves
-                .iter()
-                .find(|m| m.pv.first() == Some(&review.notation))
-                .or(before.moves.last())
-                .map_or(best.score, |m| m.score);
-            let lost = if is_best {
-                0
-            } else {
-                (best.score - played_score).max(0)
+        let (loss, thresholds) = if Self::one_player() {
+            let lost = match cost.score {
+                _ if cost.as_good || eval.book => 0,
+                Some(score) => (best.score - score).max(0),
+                None => best.score.max(0),
             };
             review.points_lost = Some(lost);
-            if !is_best {
-                let fraction = lost as f64 / best.score.max(1) as f64;
-                review.label = Some(Label::of_loss(fraction, POINTS_THRESHOLDS));
-            }
-            return review;
-        }
-        review.win_probability_before = best.win_probability;
-        review.win_probability_after = win_after.map(super::calibration::round3);
-        if let (Some(before), Some(after)) = (best.win_probability, win_after) {
-            let loss = if is_best {
-                0.0
-            } else {
-                (before - after).max(0.0)
+            let fraction = lost as f64 / best.score.max(1) as f64;
+            (Some(fraction), POINTS_THRESHOLDS)
+        } else {
+            review.win_probability_before = best.win_probability;
+            review.win_probability_after = cost.win.map(super::calibration::round3);
+            let loss = match (best.win_probability, cost.win) {
+                _ if cost.as_good || eval.book => Some(0.0),
+                (Some(before), Some(after)) => Some((before - after).max(0.0)),
+                _ => None,
             };
-            review.loss = Some(super::calibration::round3(loss));
-            if !is_best {
-                review.label = Some(Label::of_loss(loss, WIN_THRESHOLDS));
-            }
-        }
+            review.loss = loss.map(super::calibration::round3);
+            (loss, WIN_THRESHOLDS)
+        };
+        review.label = if eval.book {
+            Some(Label::Book)
+        } else if cost.as_good {
+            Some(Label::Best)
+        } else {
+            loss.map(|loss| match Label::of_loss(loss, thresholds) {
+                worse if worse > Label::Excellent && loss <= noise => Label::Excellent,
+                label => label,
+            })
+        };
         review
     }
 
@@ -341,11 +432,17 @@ impl<G: Game> Review for GameReview<G> {
         } else {
             &[Side::First, Side::Second]
         };
+        let weights = volatility_weights(plies, sides[Side::First.index()]);
         let sides = players
             .iter()
             .filter_map(|player| {
                 let name = sides[player.index()];
-                let own: Vec<&PlyReview> = plies.iter().filter(|p| p.side == name).collect();
+                let own: Vec<(&PlyReview, f64)> = plies
+                    .iter()
+                    .zip(&weights)
+                    .filter(|(p, _)| p.side == name)
+                    .map(|(p, &w)| (p, w))
+                    .collect();
                 (!own.is_empty()).then(|| side_summary(name, &own))
             })
             .collect();
@@ -357,36 +454,129 @@ impl<G: Game> Review for GameReview<G> {
     }
 }
 
-/// A side's accuracy and label counts.
-fn side_summary(side: &'static str, plies: &[&PlyReview]) -> SideSummary {
-    let mut labels = BTreeMap::new();
-    let mut total = 0.0;
-    for ply in plies {
-        if let Some(name) = ply.label.and_then(|label| {
-            serde_json::to_value(label)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-        }) {
-            *labels.entry(name).or_insert(0) += 1;
-        }
-        total += move_accuracy(ply);
+/// The played move's figures in its position's analysis: the best's where
+/// it is the best or leads to its position, else its own (scored beside
+/// the best in the same search).
+fn cost_of(eval: &PositionEval, notation: &str) -> Cost {
+    let best = &eval.moves[0];
+    if eval.best_notation == notation || eval.equivalent {
+        return Cost {
+            score: Some(best.score),
+            win: best.win_probability,
+            as_good: true,
+        };
     }
+    match eval.played.map(|at| &eval.moves[at]) {
+        Some(played) => Cost {
+            score: Some(played.score),
+            win: played.win_probability,
+            as_good: played.score >= best.score,
+        },
+        None => Cost {
+            score: None,
+            win: None,
+            as_good: false,
+        },
+    }
+}
+
+/// A side's accuracy and label counts, from its moves and their weights.
+fn side_summary(side: &'static str, plies: &[(&PlyReview, f64)]) -> SideSummary {
+    let mut labels = BTreeMap::new();
+    for (ply, _) in plies {
+        if let Some(label) = ply.label {
+            *labels.entry(label.name().to_string()).or_insert(0) += 1;
+        }
+    }
+    let judged: Vec<(f64, f64)> = plies
+        .iter()
+        .filter_map(|(ply, weight)| move_accuracy(ply).map(|a| (a, *weight)))
+        .collect();
     SideSummary {
         side,
         moves: plies.len(),
-        accuracy: (total / plies.len() as f64 * 10.0).round() / 10.0,
+        judged: judged.len(),
+        accuracy: side_accuracy(&judged).map(|a| (a * 10.0).round() / 10.0),
         labels,
     }
 }
 
+/// A side's accuracy from its moves' (accuracy, weight): Lichess's mean of
+/// the weighted mean and the harmonic mean, each accuracy counted at least
+/// 1 in the harmonic mean (as Lichess does) so that one lost game does not
+/// make it 0; `None` for no moves.
+pub fn side_accuracy(moves: &[(f64, f64)]) -> Option<f64> {
+    if moves.is_empty() {
+        return None;
+    }
+    let total_weight: f64 = moves.iter().map(|(_, w)| w).sum();
+    let weighted = moves.iter().map(|(a, w)| a * w).sum::<f64>() / total_weight;
+    let harmonic = moves.len() as f64 / moves.iter().map(|(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
+    Some((weighted + harmonic) / 2.0)
+}
+
+/// Each move's weight in its side's accuracy: how much the game's win
+/// chances (the first side's, in percentage points) swung around it, as
+/// Lichess weighs them: the standard deviation of a window of
+/// `clamp(moves / 10, 2, 8)` positions ending after the move, held to
+/// 0.5–12. One-player games and moves without win chances weigh 1.
+pub fn volatility_weights(plies: &[PlyReview], first: &str) -> Vec<f64> {
+    let mut chances = Vec::with_capacity(plies.len() + 1);
+    for ply in plies {
+        let before = ply.win_probability_before.map(|p| {
+            let own = if ply.side == first { p } else { 1.0 - p };
+            own * 100.0
+        });
+        chances.push(before.or(chances.last().copied().flatten()));
+    }
+    let Some(last) = plies.last() else {
+        return Vec::new();
+    };
+    let end = last.win_probability_after.map(|p| {
+        let own = if last.side == first { p } else { 1.0 - p };
+        own * 100.0
+    });
+    chances.push(end.or(chances.last().copied().flatten()));
+    if chances.iter().all(Option::is_none) {
+        return vec![1.0; plies.len()];
+    }
+    let filled: Vec<f64> = chances
+        .iter()
+        .scan(50.0, |last, c| {
+            *last = c.unwrap_or(*last);
+            Some(*last)
+        })
+        .collect();
+    let window = (plies.len() / 10).clamp(2, 8).min(filled.len());
+    (0..plies.len())
+        .map(|i| {
+            let start = (i + 2).saturating_sub(window).min(filled.len() - window);
+            deviation(&filled[start..start + window]).clamp(0.5, 12.0)
+        })
+        .collect()
+}
+
+/// The population standard deviation of `values`.
+fn deviation(values: &[f64]) -> f64 {
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
+    variance.sqrt()
+}
+
 /// A move's accuracy, 0–100: Lichess's curve on the loss in percentage
-/// points (of a win, or of the best swap's points).
-fn move_accuracy(ply: &PlyReview) -> f64 {
+/// points (of a win, or of the best swap's points); `None` for a move with
+/// no loss to judge it by.
+fn move_accuracy(ply: &PlyReview) -> Option<f64> {
     let loss = match (ply.loss, ply.points_lost) {
         (Some(loss), _) => loss * 100.0,
         (None, Some(lost)) => lost as f64 * 100.0 / ply.best.score.max(1) as f64,
-        (None, None) => 0.0,
+        (None, None) => return None,
     };
+    Some(accuracy_of_loss(loss))
+}
+
+/// Lichess's accuracy of a move that lost `loss` percentage points.
+pub fn accuracy_of_loss(loss: f64) -> f64 {
     (103.1668 * (-0.04354 * loss).exp() - 3.1669).clamp(0.0, 100.0)
 }
 
@@ -407,9 +597,31 @@ mod tests {
 
     #[test]
     fn accuracy_is_full_for_no_loss_and_falls_with_it() {
-        let ply = |loss: f64| PlyReview {
+        assert!((accuracy_of_loss(0.0) - 100.0).abs() < 0.001);
+        let small = accuracy_of_loss(5.0);
+        assert!(small > 75.0 && small < 85.0, "{small}");
+        assert!((accuracy_of_loss(30.0) - 24.8).abs() < 0.1);
+        assert_eq!(accuracy_of_loss(100.0), 0.0);
+    }
+
+    #[test]
+    fn one_thrown_away_game_outweighs_many_moves_in_a_decided_one() {
+        // Nineteen moves that lose nothing once the game is lost, one that
+        // lost it: the plain mean read 95.
+        let mut moves = vec![(100.0, 0.5); 19];
+        moves.push((0.0, 12.0));
+        let accuracy = side_accuracy(&moves).unwrap();
+        assert!(accuracy < 35.0, "{accuracy}");
+        // Every move perfect: 100, whatever the weights.
+        let perfect = side_accuracy(&[(100.0, 0.5), (100.0, 12.0)]).unwrap();
+        assert!((perfect - 100.0).abs() < 1e-9);
+        assert_eq!(side_accuracy(&[]), None);
+    }
+
+    fn ply(side: &'static str, before: f64, after: f64) -> PlyReview {
+        PlyReview {
             ply: 1,
-            side: "black",
+            side,
             mv: Value::Null,
             notation: String::new(),
             best: BestMove {
@@ -420,17 +632,94 @@ mod tests {
             },
             score_before: 0,
             score_after: None,
-            win_probability_before: None,
-            win_probability_after: None,
-            loss: Some(loss),
+            win_probability_before: Some(before),
+            win_probability_after: Some(after),
+            loss: Some((before - after).max(0.0)),
             points_lost: None,
-            label: Some(Label::Best),
-        };
-        assert!((move_accuracy(&ply(0.0)) - 100.0).abs() < 0.001);
-        let small = move_accuracy(&ply(0.05));
-        let large = move_accuracy(&ply(0.3));
-        assert!(small > 75.0 && small < 85.0, "{small}");
-        assert!((large - 24.8).abs() < 0.1, "{large}");
-        assert_eq!(move_accuracy(&ply(1.0)), 0.0);
+            noise: 0.0,
+            label: None,
+        }
+    }
+
+    #[test]
+    fn a_swing_weighs_more_than_a_quiet_stretch() {
+        // Black throws the game away at the fifth move; the rest is quiet.
+        let mut plies = Vec::new();
+        for i in 0..20 {
+            let side = if i % 2 == 0 { "black" } else { "white" };
+            let black = if i < 4 { 0.5 } else { 0.02 };
+            let own = |p: f64| if side == "black" { p } else { 1.0 - p };
+            let after = if i == 4 { 0.02 } else { black };
+            let before = if i == 4 { 0.5 } else { black };
+            plies.push(ply(side, own(before), own(after)));
+        }
+        let weights = volatility_weights(&plies, "black");
+        assert_eq!(weights.len(), 20);
+        assert!(weights[4] > 10.0, "{weights:?}");
+        assert!(weights[19] <= 0.5 + 1e-9, "{weights:?}");
+    }
+
+    #[test]
+    fn noise_is_the_largest_budget_measured_at_or_below_the_search() {
+        let noise: Noise = serde_json::from_str(
+            r#"{"budgets": [{"nodes": 100000, "loss": 0.02}, {"nodes": 25000, "loss": 0.05}]}"#,
+        )
+        .unwrap();
+        let mut noise = noise;
+        noise.budgets.sort_by_key(|b| b.nodes);
+        assert_eq!(noise.at(1_000), 0.05);
+        assert_eq!(noise.at(30_000), 0.05);
+        assert_eq!(noise.at(100_000), 0.02);
+        assert_eq!(Noise::default().at(100_000), 0.0);
+    }
+
+    #[test]
+    fn every_first_move_of_reversi_scores_and_labels_alike_out_of_book_too() {
+        use crate::games::reversi::Reversi;
+        let start = Reversi::new_game(Default::default()).unwrap();
+        let mut moves = Vec::new();
+        Reversi::legal_moves(&start, &mut moves);
+        assert_eq!(moves.len(), 4);
+        let judged: Vec<_> = moves
+            .iter()
+            .map(|mv| {
+                let after = Reversi::apply(&start, mv);
+                let replay = Replay::<Reversi> {
+                    states: vec![start.clone(), after],
+                    moves: vec![*mv],
+                };
+                let review = GameReview::new(replay, 1).unwrap();
+                let mut eval = review
+                    .analyse(0, &Budget::unlimited().nodes(20_000))
+                    .unwrap();
+                assert!(eval.book);
+                eval.book = false;
+                let ply = review.ply(0, &eval);
+                (ply.score_before, ply.score_after, ply.loss, ply.label)
+            })
+            .collect();
+        assert!(judged.windows(2).all(|w| w[0] == w[1]), "{judged:?}");
+        assert_eq!(judged[0].3, Some(Label::Best));
+    }
+
+    struct ReadNoise;
+
+    impl crate::games::GameVisitor for ReadNoise {
+        type Output = Result<Noise, String>;
+        fn visit<G: Game>(self) -> Self::Output {
+            Noise::of::<G>()
+        }
+    }
+
+    #[test]
+    fn every_game_s_noise_file_reads() {
+        for id in crate::games::ids() {
+            let noise = crate::games::with_game(id, ReadNoise).unwrap();
+            let noise = noise.unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert!(
+                noise.budgets.iter().all(|b| (0.0..1.0).contains(&b.loss)),
+                "{id}"
+            );
+        }
     }
 }

@@ -10,7 +10,7 @@ use super::negamax::Searcher;
 use super::score::{describe_decisive, is_decisive, settled, MAX_PLY, WIN};
 use super::tt::Table;
 use super::{Evaluate, HISTORY_SLOTS};
-use crate::game::{Analysis, Budget, Progress, ScoredMove, SearchReport, StopReason};
+use crate::game::{Analysis, Budget, Progress, Scope, ScoredMove, SearchReport, StopReason};
 
 pub(super) const INFINITY: i32 = WIN + 1;
 pub(super) const QUIESCENCE_PLIES: usize = 8;
@@ -97,8 +97,14 @@ pub fn search<G: Evaluate>(
     options: &SearchOptions,
 ) -> SearchResult<G::Move> {
     let mut roots = Vec::new();
-    let (depth, nodes, stopped_by) =
-        iterate::<G>(state, budget, options, 1, &mut roots, &mut Vec::new());
+    let (depth, nodes, stopped_by) = iterate::<G>(
+        state,
+        budget,
+        options,
+        &Scope::top(1),
+        &mut roots,
+        &mut Vec::new(),
+    );
     let best = roots.swap_remove(0);
     SearchResult {
         best: best.mv,
@@ -128,25 +134,20 @@ pub struct Ranking<M> {
     pub stopped_by: StopReason,
 }
 
-/// Scores the `top` best root moves exactly (each with a full window), best
-/// first, under `budget`, with the shallower iteration's scores beside them.
+/// Scores the moves of `scope` exactly (each with a full window): its
+/// `top` best, best first, then its included move where that is not among
+/// them, under `budget`, with the shallower iteration's scores beside them.
 pub fn rank<G: Evaluate>(
     state: &G::State,
-    top: usize,
+    scope: &Scope<G::Move>,
     budget: &Budget,
     options: &SearchOptions,
 ) -> Ranking<G::Move> {
     let mut roots = Vec::new();
     let mut shallower = Vec::new();
-    let (depth, nodes, stopped_by) = iterate::<G>(
-        state,
-        budget,
-        options,
-        top.max(1),
-        &mut roots,
-        &mut shallower,
-    );
-    roots.truncate(top);
+    let (depth, nodes, stopped_by) =
+        iterate::<G>(state, budget, options, scope, &mut roots, &mut shallower);
+    keep_scope(&mut roots, scope);
     Ranking {
         roots,
         shallower,
@@ -156,17 +157,30 @@ pub fn rank<G: Evaluate>(
     }
 }
 
-/// The `top` best moves of `state` as an analysis answers them: best first,
-/// each score the settled value of its last two depths
-/// ([`settled`]), exact where proven or decided,
-/// and the report of what the search did.
+/// Keeps the root moves `scope` asks for: the first `top`, and the
+/// included move wherever it ranked, after them.
+fn keep_scope<M: PartialEq>(roots: &mut Vec<RootScore<M>>, scope: &Scope<M>) {
+    let top = scope.top.max(1);
+    let included = roots
+        .iter()
+        .position(|r| scope.includes(&r.mv))
+        .filter(|&at| at >= top);
+    let extra = included.map(|at| roots.swap_remove(at));
+    roots.truncate(top);
+    roots.extend(extra);
+}
+
+/// The moves of `scope` as an analysis answers them: its `top` best first,
+/// then its included move, each score the settled value of its last two
+/// depths ([`settled`]), exact where proven or decided, and the report of
+/// what the search did.
 pub fn analyze<G: Evaluate>(
     state: &G::State,
-    top: usize,
+    scope: &Scope<G::Move>,
     budget: &Budget,
     options: &SearchOptions,
 ) -> Analysis<G::Move> {
-    let ranking = rank::<G>(state, top, budget, options);
+    let ranking = rank::<G>(state, scope, budget, options);
     let mut analysis = analysis_of(
         &ranking.roots,
         &ranking.shallower,
@@ -217,13 +231,14 @@ fn analysis_of<M: Clone + PartialEq>(
     Analysis { moves, report }
 }
 
-/// Iterative deepening. With `exact_top` = k > 1, the first k moves of each
-/// iteration get exact scores (a full window each); otherwise only the best.
+/// Iterative deepening. With `scope.top` = k > 1, the first k moves of each
+/// iteration get exact scores (a full window each); otherwise only the
+/// best; the scope's included move gets one too, wherever it ranks.
 fn iterate<G: Evaluate>(
     state: &G::State,
     budget: &Budget,
     options: &SearchOptions,
-    exact_top: usize,
+    scope: &Scope<G::Move>,
     roots_out: &mut Vec<RootScore<G::Move>>,
     shallower_out: &mut Vec<RootScore<G::Move>>,
 ) -> (u32, u64, StopReason) {
@@ -248,6 +263,8 @@ fn iterate<G: Evaluate>(
     let mut moves = Vec::new();
     G::legal_moves(state, &mut moves);
     assert!(!moves.is_empty(), "search called on a finished game");
+    let exact_top = scope.top.max(1);
+    let included = moves.iter().position(|mv| scope.includes(mv));
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by_key(|&i| -G::order_hint(state, &moves[i]));
 
@@ -266,7 +283,7 @@ fn iterate<G: Evaluate>(
         searcher.first_iteration = depth == 1;
         searcher.age_history();
         let iteration_started = std::time::Instant::now();
-        let scored = searcher.root(state, &moves, &order, depth, exact_top);
+        let scored = searcher.root(state, &moves, &order, depth, exact_top, included);
         iteration_times = [iteration_started.elapsed(), iteration_times[0]];
         let aborted = searcher.stopped.is_some();
         // A cut-short first iteration still beats having no move at all.
@@ -278,7 +295,13 @@ fn iterate<G: Evaluate>(
         // Next iteration searches this one's best moves first.
         order = scored.iter().map(|(i, _, _)| *i).collect();
         shallower_out.clear();
-        shallower_out.extend(completed.iter().take(exact_top).cloned());
+        shallower_out.extend(
+            completed
+                .iter()
+                .enumerate()
+                .filter(|(rank, r)| *rank < exact_top || scope.includes(&r.mv))
+                .map(|(_, r)| r.clone()),
+        );
         completed = scored
             .into_iter()
             .map(|(i, score, pv)| RootScore {

@@ -75,7 +75,8 @@ impl TableEntry for Entry {
 impl<G: Evaluate> Searcher<'_, G> {
     /// Searches the root moves in `order` to `depth`. Returns (move index,
     /// score, pv) for every move searched, best first; the first `exact_top`
-    /// have exact scores, the rest are upper bounds.
+    /// and the move at index `included` have exact scores, the rest are
+    /// upper bounds.
     pub(super) fn root(
         &mut self,
         state: &G::State,
@@ -83,6 +84,7 @@ impl<G: Evaluate> Searcher<'_, G> {
         order: &[usize],
         depth: u32,
         exact_top: usize,
+        included: Option<usize>,
     ) -> Vec<(usize, i32, Vec<G::Move>)> {
         let mut scored: Vec<(usize, i32, Vec<G::Move>)> = Vec::with_capacity(order.len());
         let mover = G::to_move(state);
@@ -96,7 +98,7 @@ impl<G: Evaluate> Searcher<'_, G> {
                 scored[exact_top - 1].1
             };
             let mut line = Vec::new();
-            let score = if n == 0 || alpha == -INFINITY {
+            let score = if n == 0 || alpha == -INFINITY || included == Some(i) {
                 self.child_score(
                     &child,
                     same_side,

@@ -215,7 +215,7 @@ fn analysis_ranks_every_root_move_exactly() {
     };
     let roots = rank::<Tree>(
         &root,
-        10,
+        &crate::game::Scope::top(10),
         &Budget::unlimited().depth(4),
         &SearchOptions::default(),
     );

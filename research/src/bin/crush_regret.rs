@@ -52,7 +52,7 @@ fn main() {
 fn reference_values(view: &View, nodes: u64) -> Vec<(Swap, i64)> {
     bots::analyze(
         view,
-        REFERENCE_TOP,
+        &gamebot::game::Scope::top(REFERENCE_TOP),
         &BotParams::seeded(999),
         &Budget::unlimited().nodes(nodes),
     )

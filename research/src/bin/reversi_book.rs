@@ -68,6 +68,7 @@ fn search(board: Board, depth: u32) -> i16 {
         solve_empties: 0,
         solve_nodes: None,
         top: 1,
+        include: None,
         table_log2: Some(18),
         evaluation: Evaluation::Patterns,
         probcut: Some(1.0),

@@ -84,6 +84,7 @@ fn play(args: &Args, sides: [Evaluation; 2], index: usize) -> i32 {
                 solve_empties: args.solve,
                 solve_nodes: None,
                 top: 1,
+                include: None,
                 table_log2: Some(16),
                 evaluation: sides[usize::from(!a_moves)],
                 probcut: None,

@@ -60,7 +60,7 @@ fn main() -> ExitCode {
         };
         let mut solver = Solver::new(&budget, args.table_log2).with_code(code);
         let roots = solver
-            .solve_root(position.board, 1, &[])
+            .solve_root(position.board, 1, None, &[])
             .expect("an unlimited budget never stops");
         let seconds = started.elapsed().as_secs_f64();
         let best = &roots[0];

@@ -55,6 +55,7 @@ fn full_width(depth: u32, table_log2: u32) -> Plan {
         solve_empties: 0,
         solve_nodes: None,
         top: 1,
+        include: None,
         table_log2: Some(table_log2),
         evaluation: Evaluation::Patterns,
         probcut: None,

@@ -779,13 +779,14 @@
 
   /**
    * What accuracy means, as the review computes it (src/game/review.rs,
-   * docs/REVIEW.md): each move's score on Lichess's curve, then the mean.
+   * docs/REVIEW.md): each move's score on Lichess's curve, then Lichess's
+   * mix of the volatility-weighted mean and the harmonic mean.
    */
   function accuracyMeaning(info) {
     if (info.players < 2) {
-      return 'Accuracy runs from 0 to 100: 100 means every swap scored as many points as the engine\'s best swap. Each swap is scored with Lichess\'s accuracy formula on the share of the best swap\'s points it missed, and the accuracy is the mean over the swaps.';
+      return 'Accuracy runs from 0 to 100: 100 means every swap scored as many points as the engine\'s best swap. Each swap is scored with Lichess\'s accuracy formula on the share of the best swap\'s points it missed; the game\'s accuracy mixes the mean with the harmonic mean, so one poor swap costs more than many good ones make up.';
     }
-    return 'Accuracy runs from 0 to 100: 100 means every move kept the engine\'s chances of winning. Each move is scored with Lichess\'s accuracy formula on the winning chance it gave away, and a side\'s accuracy is the mean over its moves.';
+    return 'Accuracy runs from 0 to 100: 100 means every move kept the engine\'s chances of winning. Each move is scored with Lichess\'s accuracy formula on the winning chance it gave away; as on Lichess, moves where the game swung count more than moves in a decided game, and one thrown-away game weighs more than many safe moves, so a random mover cannot look accurate.';
   }
 
   /** One side's figures in words: "You (black): accuracy 87.2 over 12 moves — 1 mistake, …". */
@@ -798,7 +799,8 @@
         const [one, many] = LABEL_WORDS[label] || [label, label];
         return counted(n, one, many);
       });
-    return `${who} (${side.side}): accuracy ${side.accuracy.toFixed(1)} over ${moves}${labels.length ? ` — ${labels.join(', ')}` : ''}.`;
+    const accuracy = side.accuracy == null ? 'no accuracy (no move could be judged)' : `accuracy ${side.accuracy.toFixed(1)}`;
+    return `${who} (${side.side}): ${accuracy} over ${moves}${labels.length ? ` — ${labels.join(', ')}` : ''}.`;
   }
 
   function showReview(reply) {

@@ -31,7 +31,7 @@ pub use state::State;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    MatchTime, NoOptions, Outcome, Referee, Rules, Rung, Side, TextRequest,
+    MatchTime, NoOptions, Outcome, Referee, Rules, Rung, Scope, Side, TextRequest,
 };
 use board::PLY_LIMIT;
 use serde_json::Value;
@@ -141,6 +141,9 @@ impl Rules for Advance {
 }
 
 impl Bots for Advance {
+    const REVIEW_NOISE: Option<&'static str> =
+        Some(include_str!("../../../data/review/advance.json"));
+
     type Level = AdvanceLevel;
 
     type BotOptions = NoOptions;
@@ -175,13 +178,13 @@ impl Bots for Advance {
         bots::choose(state, level, params, budget)
     }
 
-    fn analyze(
+    fn analyze_scope(
         state: &State,
-        top: usize,
+        scope: &Scope<Move>,
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
-        bots::analyze(state, top, budget)
+        bots::analyze(state, scope, budget)
     }
 }
 

@@ -43,7 +43,7 @@ mod tests;
 
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    NoOptions, OptionInfo, Outcome, Referee, Rules, Rung, Side,
+    NoOptions, OptionInfo, Outcome, Referee, Rules, Rung, Scope, Side,
 };
 use board::{Board, GameRefill, CELLS, SIDE};
 use notation::{Swap, ALL_SWAPS};
@@ -273,6 +273,9 @@ impl Rules for Crush {
 }
 
 impl Bots for Crush {
+    const REVIEW_NOISE: Option<&'static str> =
+        Some(include_str!("../../../data/review/crush.json"));
+
     type Level = CrushLevel;
 
     type BotOptions = NoOptions;
@@ -293,13 +296,13 @@ impl Bots for Crush {
         bots::choose(&bots::View::of(state), level, params, budget)
     }
 
-    fn analyze(
+    fn analyze_scope(
         state: &State,
-        top: usize,
+        scope: &Scope<Swap>,
         params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Swap>, GameError> {
-        Ok(bots::analyze(&bots::View::of(state), top, params, budget))
+        Ok(bots::analyze(&bots::View::of(state), scope, params, budget))
     }
 }
 

@@ -33,7 +33,7 @@ pub use state::HalmaState;
 use crate::game::record::{self, BadMove};
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    MatchTime, OptionInfo, Outcome, Referee, Rules, Rung, Side, TextRequest,
+    MatchTime, OptionInfo, Outcome, Referee, Rules, Rung, Scope, Side, TextRequest,
 };
 use crate::search::Evaluate;
 use serde_json::Value;
@@ -162,6 +162,9 @@ impl Rules for Halma {
 }
 
 impl Bots for Halma {
+    const REVIEW_NOISE: Option<&'static str> =
+        Some(include_str!("../../../data/review/halma.json"));
+
     type Level = HalmaLevel;
 
     type BotOptions = HalmaOptions;
@@ -210,13 +213,13 @@ impl Bots for Halma {
         }
     }
 
-    fn analyze(
+    fn analyze_scope(
         state: &HalmaState,
-        top: usize,
+        scope: &Scope<HalmaMove>,
         params: &BotParams<HalmaOptions>,
         budget: &Budget,
     ) -> Result<Analysis<HalmaMove>, GameError> {
-        Ok(bots::analyze(state, top, params, budget))
+        Ok(bots::analyze(state, scope, params, budget))
     }
 }
 

@@ -44,7 +44,7 @@ pub use state::{Cell, Move, Play, State};
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    NoOptions, OptionInfo, Outcome, Referee, Rules, Rung, Side,
+    NoOptions, OptionInfo, Outcome, Referee, Rules, Rung, Scope, Side,
 };
 use serde_json::Value;
 use state::{side_name, RawState, GRID_SIZES, PIECE_COUNTS};
@@ -190,6 +190,9 @@ impl Rules for Naughts {
 }
 
 impl Bots for Naughts {
+    const REVIEW_NOISE: Option<&'static str> =
+        Some(include_str!("../../../data/review/naughts.json"));
+
     type Level = NaughtsLevel;
 
     type BotOptions = NoOptions;
@@ -210,13 +213,20 @@ impl Bots for Naughts {
         bots::choose(state, level, params, budget)
     }
 
-    fn analyze(
+    fn analyze_scope(
         state: &State,
-        top: usize,
+        scope: &Scope<Play>,
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Play>, GameError> {
-        Ok(bots::analyze(state, top, budget))
+        Ok(bots::analyze(state, scope, budget))
+    }
+
+    fn book_moves(state: &State) -> Vec<Play> {
+        bots::book::book_move(state)
+            .map(|(mv, _)| Play::Place(mv))
+            .into_iter()
+            .collect()
     }
 }
 

@@ -47,7 +47,7 @@ pub use state::State;
 use crate::game::record::BadMove;
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
-    NoOptions, Outcome, Referee, Rules, Rung, Side, Symmetry, TextRequest,
+    NoOptions, Outcome, Referee, Rules, Rung, Scope, Side, Symmetry, TextRequest,
 };
 use board::Bits;
 use serde_json::{json, Value};
@@ -116,6 +116,9 @@ impl Rules for Reversi {
 const FREE_EMPTIES: u32 = 14;
 
 impl Bots for Reversi {
+    const REVIEW_NOISE: Option<&'static str> =
+        Some(include_str!("../../../data/review/reversi.json"));
+
     type Level = ReversiLevel;
 
     type BotOptions = NoOptions;
@@ -151,13 +154,17 @@ impl Bots for Reversi {
         bots::choose(state, level, params, budget)
     }
 
-    fn analyze(
+    fn analyze_scope(
         state: &State,
-        top: usize,
+        scope: &Scope<Move>,
         _params: &BotParams,
         budget: &Budget,
     ) -> Result<Analysis<Move>, GameError> {
-        Ok(bots::analyze(state, top, budget))
+        Ok(bots::analyze(state, scope, budget))
+    }
+
+    fn book_moves(state: &State) -> Vec<Move> {
+        bots::book_moves(state)
     }
 }
 

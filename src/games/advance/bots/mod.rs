@@ -6,7 +6,7 @@ pub mod eval;
 pub mod strong;
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, StopReason,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, Scope, SearchReport, StopReason,
 };
 use crate::games::advance::board::Color;
 use crate::games::advance::movegen::Move;
@@ -261,10 +261,10 @@ pub(crate) fn choose(
     })
 }
 
-/// The `top` moves by `strong`'s search within `budget`.
+/// The moves of `scope` by `strong`'s search within `budget`.
 pub(crate) fn analyze(
     state: &State,
-    top: usize,
+    scope: &Scope<Move>,
     budget: &Budget,
 ) -> Result<Analysis<Move>, GameError> {
     if outcome(state).is_over() {
@@ -272,7 +272,7 @@ pub(crate) fn analyze(
     }
     Ok(search::analyze::<Advance>(
         state,
-        top,
+        scope,
         &strong::bounded(budget),
         &strong::options(),
     ))

@@ -30,7 +30,7 @@ pub(crate) use strong::top_two_gains;
 pub use strong::{LeafKind, StrongConfig};
 
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, StopReason,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, Scope, SearchReport, StopReason,
 };
 use crate::games::crush::board::{Board, Refill, Unseen, CELLS, SIDE, UNKNOWN};
 use crate::games::crush::columns::Columns;
@@ -302,10 +302,16 @@ pub(crate) fn choose(
     }
 }
 
-/// The `top` swaps by the estimate of `strong` (its defaults, the depth from
-/// the budget). A swap's score is its value to `strong`: the mean points of
-/// its rollouts (the swap and the policy's swaps after it, on sampled
-/// refills) plus their weighted leaf.
-pub fn analyze(view: &View, top: usize, params: &BotParams, budget: &Budget) -> Analysis<Swap> {
-    StrongConfig::for_budget(view.k, budget).analyze(view, top, params, budget)
+/// The swaps of `scope` by the estimate of `strong` (its defaults, the
+/// depth from the budget): its `top` best, then its included swap, sampled
+/// to the end on the same refills as the best. A swap's score is its value
+/// to `strong`: the mean points of its rollouts (the swap and the policy's
+/// swaps after it, on sampled refills) plus their weighted leaf.
+pub fn analyze(
+    view: &View,
+    scope: &Scope<Swap>,
+    params: &BotParams,
+    budget: &Budget,
+) -> Analysis<Swap> {
+    StrongConfig::for_budget(view.k, budget).analyze(view, scope, params, budget)
 }

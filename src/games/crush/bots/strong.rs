@@ -4,7 +4,9 @@
 //! defaults and the one level option, `depth`.
 
 use super::{greedy, greedy_on, swap_matches, visible_gains, Sampled, Streaks, View};
-use crate::game::{Analysis, BotChoice, BotParams, Budget, ScoredMove, SearchReport, StopReason};
+use crate::game::{
+    Analysis, BotChoice, BotParams, Budget, Scope, ScoredMove, SearchReport, StopReason,
+};
 use crate::games::crush::board::Board;
 use crate::games::crush::columns::Columns;
 use crate::games::crush::notation::{Swap, ALL_SWAPS};
@@ -24,12 +26,13 @@ const LATEST_FIRST_CUT: u64 = 8;
 const FEW_MATCHES: usize = 6;
 
 /// [`StrongConfig::analyze`], once the search has run.
-fn analysis(view: &View, top: usize, search: &Strong) -> Analysis<Swap> {
+fn analysis(view: &View, scope: &Scope<Swap>, search: &Strong) -> Analysis<Swap> {
     let mut moves: Vec<ScoredMove<Swap>> = search
         .ranked()
         .into_iter()
-        .take(top)
-        .map(|c| ScoredMove {
+        .enumerate()
+        .filter(|(rank, c)| *rank < scope.top || scope.includes(&c.swap))
+        .map(|(_, c)| ScoredMove {
             mv: c.swap,
             score: c.mean().round() as i64,
             pv: vec![c.swap],
@@ -150,16 +153,20 @@ impl StrongConfig {
         }
     }
 
-    /// The `top` swaps by the estimate of `strong` with these knobs (as
-    /// [`super::analyze`] gives them for the defaults).
+    /// The swaps of `scope` by the estimate of `strong` with these knobs
+    /// (as [`super::analyze`] gives them for the defaults).
     pub fn analyze(
         &self,
         view: &View,
-        top: usize,
+        scope: &Scope<Swap>,
         params: &BotParams,
         budget: &Budget,
     ) -> Analysis<Swap> {
-        analysis(view, top, &Strong::new(view, params, budget, *self).run())
+        let mut search = Strong::new(view, params, budget, *self);
+        if let Some(swap) = scope.include {
+            search.keep(swap);
+        }
+        analysis(view, scope, &search.run())
     }
 }
 
@@ -207,6 +214,8 @@ struct Strong<'a> {
     seeds: rand_chacha::ChaCha8Rng,
     candidates: Vec<Candidate>,
     fallback: Swap,
+    /// A swap halving never drops (an analysis's included swap).
+    kept: Option<Swap>,
     nodes: u64,
     rounds: u64,
     stopped_by: StopReason,
@@ -231,10 +240,25 @@ impl<'a> Strong<'a> {
             seeds: params.rng(),
             candidates,
             fallback,
+            kept: None,
             nodes: 0,
             rounds: 0,
             stopped_by: StopReason::Depth,
         }
+    }
+
+    /// Weighs `swap` to the end beside the best, a candidate even where
+    /// it matches nothing.
+    fn keep(&mut self, swap: Swap) {
+        if !self.candidates.iter().any(|c| c.swap == swap) {
+            self.candidates.push(Candidate {
+                swap,
+                total: 0.0,
+                samples: 0,
+                active: true,
+            });
+        }
+        self.kept = Some(swap);
     }
 
     fn run(mut self) -> Self {
@@ -315,7 +339,9 @@ impl<'a> Strong<'a> {
         active.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         let keep = active.len().div_ceil(2).max(3);
         for &(_, i) in &active[keep..] {
-            self.candidates[i].active = false;
+            if Some(self.candidates[i].swap) != self.kept {
+                self.candidates[i].active = false;
+            }
         }
     }
 

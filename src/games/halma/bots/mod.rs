@@ -6,7 +6,8 @@ pub mod search;
 use self::eval::{distance_eval, distance_sum};
 use self::search::{search, StrongOptions, WIN};
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, SearchReport, Side, StopReason,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, Scope, SearchReport, Side,
+    StopReason,
 };
 use crate::games::halma::movegen::{generate, HalmaMove};
 use crate::games::halma::state::HalmaState;
@@ -381,12 +382,12 @@ pub fn strong(
     })
 }
 
-/// The `top` moves by the search `strong` uses, within the clock's plan
-/// when the request has a clock, else within `budget` (two seconds when it
-/// has no deadline at all).
+/// The moves of `scope` by the search `strong` uses, within the clock's
+/// plan when the request has a clock, else within `budget` (two seconds
+/// when it has no deadline at all).
 pub(crate) fn analyze(
     state: &HalmaState,
-    top: usize,
+    scope: &Scope<HalmaMove>,
     params: &BotParams<HalmaOptions>,
     budget: &Budget,
 ) -> Analysis<HalmaMove> {
@@ -403,5 +404,5 @@ pub(crate) fn analyze(
         tt_log2: 18,
         ..SearchOptions::default()
     };
-    crate::search::analyze::<Halma>(state, top, &budget, &options)
+    crate::search::analyze::<Halma>(state, scope, &budget, &options)
 }

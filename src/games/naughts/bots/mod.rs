@@ -6,7 +6,7 @@ pub mod solver;
 
 use self::solver::{describe, Solution};
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, Scope, ScoredMove, SearchReport,
     StopReason,
 };
 use crate::games::naughts::state::{Move, Play, State};
@@ -160,9 +160,10 @@ pub fn perfect(state: &State, budget: &Budget) -> BotChoice<Move> {
     }
 }
 
-/// Every move's value (exact where proven), best first; for a side that
-/// must pass, the pass alone.
-pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Play> {
+/// Every move's value (exact where proven), best first, the first `top` of
+/// them and `scope`'s included move (the solver values every move in the
+/// one search); for a side that must pass, the pass alone.
+pub fn analyze(state: &State, scope: &Scope<Play>, budget: &Budget) -> Analysis<Play> {
     if state.must_pass() {
         return analyze_pass(state, budget);
     }
@@ -171,8 +172,9 @@ pub fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Play> {
     let moves = solution
         .moves
         .into_iter()
-        .take(top)
-        .map(|r| ScoredMove {
+        .enumerate()
+        .filter(|(rank, r)| *rank < scope.top || scope.includes(&Play::Place(r.mv)))
+        .map(|(_, r)| ScoredMove {
             mv: Play::Place(r.mv),
             score: r.score as i64,
             pv: r.pv.into_iter().map(Play::Place).collect(),

@@ -209,6 +209,7 @@ impl<'a> Solver<'a> {
         &mut self,
         board: Board,
         top: usize,
+        include: Option<u32>,
         order: &[u32],
     ) -> Option<Vec<RootScore>> {
         let moves = board.moves();
@@ -241,7 +242,8 @@ impl<'a> Solver<'a> {
         let mut scored: Vec<RootScore> = Vec::with_capacity(squares.len());
         for sq in squares {
             let child = board.play(sq);
-            let score = if scored.len() < top {
+            let included = include == Some(sq);
+            let score = if scored.len() < top || included {
                 -self.solve(child, -65, 65)
             } else {
                 let alpha = scored[top - 1].score;
@@ -256,7 +258,7 @@ impl<'a> Solver<'a> {
                 self.partial = scored;
                 return None;
             }
-            let exact = scored.len() < top || score > scored[top - 1].score;
+            let exact = scored.len() < top || included || score > scored[top - 1].score;
             let at = scored.partition_point(|r| r.score >= score);
             scored.insert(
                 at,
@@ -267,7 +269,7 @@ impl<'a> Solver<'a> {
                 },
             );
             for (i, r) in scored.iter_mut().enumerate() {
-                if i >= top {
+                if i >= top && r.square != include {
                     r.exact = false;
                 }
             }
@@ -843,7 +845,7 @@ mod tests {
         let budget = Budget::unlimited();
         budget.stop.raise();
         let mut solver = Solver::new(&budget, 10);
-        assert!(solver.solve_root(Board::start(), 1, &[]).is_none());
+        assert!(solver.solve_root(Board::start(), 1, None, &[]).is_none());
         assert_eq!(solver.stopped, Some(StopReason::Cancelled));
         assert!(
             solver.order_nodes <= ORDER_CHECK_EVERY,

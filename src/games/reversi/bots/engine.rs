@@ -81,6 +81,9 @@ pub struct Plan {
     pub solve_nodes: Option<u64>,
     /// How many root moves need exact scores (1 to play, k to analyse).
     pub top: usize,
+    /// A root square that needs an exact score too, wherever it ranks (a
+    /// review's played move), so that it compares with the best's.
+    pub include: Option<u32>,
     /// The midgame table's size as log2 of its entries (the solver's is
     /// twice as big); `None` sizes it from the budget. Small fixed sizes
     /// suit many short untimed searches, such as self-play.
@@ -333,7 +336,7 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
             if let Some(nodes) = plan.solve_nodes {
                 mid.solver.allow_nodes(nodes);
             }
-            if let Some(solved) = mid.solve(board, plan.top, &order) {
+            if let Some(solved) = mid.solve(board, plan.top, plan.include, &order) {
                 best = Some(Thought {
                     depth: empties,
                     nodes: mid.solver.nodes,
@@ -353,13 +356,13 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
             break;
         }
         mid.first_iteration = depth == 1;
-        let (lines, complete) = mid.root(board, depth, plan.top, &order);
+        let (lines, complete) = mid.root(board, depth, (plan.top, plan.include), &order);
         let improved = lines
             .first()
             .is_some_and(|l| l.square != order.first().copied());
         if (complete || best.is_none() || improved) && !lines.is_empty() {
             order = lines.iter().filter_map(|l| l.square).collect();
-            let exact_top: Vec<RootLine> = lines.iter().take(plan.top.max(1)).cloned().collect();
+            let exact_top = exact_lines(&lines, plan.top, plan.include);
             best = Some(Thought {
                 lines,
                 depth: if complete { depth } else { depth - 1 },
@@ -382,7 +385,9 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
                 };
                 last_complete = exact_top;
                 if let Some(thought) = &best {
-                    budget.observe(|| super::analysis_of(thought, mid.solver.nodes, plan.top));
+                    budget.observe(|| {
+                        super::analysis_of(thought, mid.solver.nodes, plan.top, plan.include)
+                    });
                 }
             }
         }
@@ -408,6 +413,17 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     thought.nodes = mid.solver.nodes;
     thought.stopped_by = stopped_by;
     thought
+}
+
+/// The lines of an iteration that have full-window scores: the first `top`
+/// and the `include`d square's.
+pub(crate) fn exact_lines(lines: &[RootLine], top: usize, include: Option<u32>) -> Vec<RootLine> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(rank, line)| *rank < top.max(1) || include.is_some() && line.square == include)
+        .map(|(_, line)| line.clone())
+        .collect()
 }
 
 /// Whether the best score of an iteration (`now`) fell below the one
@@ -533,8 +549,14 @@ fn initial_order(board: Board, evaluation: Evaluation) -> Vec<u32> {
 
 impl<L: Leaf> Midgame<'_, L> {
     /// Solves the root exactly; `None` when the budget ran out.
-    fn solve(&mut self, board: Board, top: usize, order: &[u32]) -> Option<Vec<RootLine>> {
-        let scores = self.solver.solve_root(board, top, order);
+    fn solve(
+        &mut self,
+        board: Board,
+        top: usize,
+        include: Option<u32>,
+        order: &[u32],
+    ) -> Option<Vec<RootLine>> {
+        let scores = self.solver.solve_root(board, top, include, order);
         if scores.is_none() {
             self.stopped = self.solver.stopped;
         }
@@ -546,7 +568,7 @@ impl<L: Leaf> Midgame<'_, L> {
                 None => board.pass(),
             };
             let mut pv = vec![s.square];
-            if i < top && s.exact {
+            if (i < top || s.square == include && include.is_some()) && s.exact {
                 pv.extend(self.solver.principal_line(after, -s.score, 64));
             }
             if self.solver.stopped.is_some() {
@@ -563,14 +585,15 @@ impl<L: Leaf> Midgame<'_, L> {
         Some(lines)
     }
 
-    /// One iteration at the root: the first `top` moves get exact scores, the
-    /// rest are tested against the `top`-th. Returns the scored moves best
-    /// first and whether the iteration finished.
+    /// One iteration at the root: the first `top` moves and the `include`d
+    /// square get exact scores, the rest are tested against the `top`-th.
+    /// Returns the scored moves best first and whether the iteration
+    /// finished.
     fn root(
         &mut self,
         board: Board,
         depth: u32,
-        top: usize,
+        (top, include): (usize, Option<u32>),
         order: &[u32],
     ) -> (Vec<RootLine>, bool) {
         let top = top.max(1);
@@ -590,7 +613,7 @@ impl<L: Leaf> Midgame<'_, L> {
             let flipped = flips(board.me, board.opp, sq);
             let child = board.play_flips(sq, flipped);
             let kept = self.leaf.play(&kept, sq, flipped);
-            let score = if scored.len() < top {
+            let score = if scored.len() < top || include == Some(sq) {
                 -self.negamax(child, &kept, depth - 1, -INFINITY, INFINITY)
             } else {
                 let alpha = scored[top - 1].score;

@@ -17,7 +17,7 @@ use super::notation::Move;
 use super::state::State;
 use super::ReversiLevel;
 use crate::game::{
-    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, ScoredMove, SearchReport,
+    Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, Scope, ScoredMove, SearchReport,
     StopReason,
 };
 use engine::{Evaluation, Plan, Thought, WIN};
@@ -106,23 +106,48 @@ fn book_move(state: &State, params: &BotParams) -> Option<BotChoice<Move>> {
     })
 }
 
-/// The `top` best moves of `state` by the `strong` engine, best first.
-pub(crate) fn analyze(state: &State, top: usize, budget: &Budget) -> Analysis<Move> {
-    let plan = strong_plan(budget, top.max(1), Evaluation::default());
-    let thought = engine::think(state.board(), budget, plan);
-    analysis_of(&thought, thought.nodes, top)
+/// The moves `strong` may play from the opening book in `state`: those
+/// within [`BOOK_MARGIN`] of the book's best (none out of book).
+pub(crate) fn book_moves(state: &State) -> Vec<Move> {
+    let Some(moves) = book::shipped().moves(state.board()) else {
+        return Vec::new();
+    };
+    let best = moves[0].value;
+    moves
+        .into_iter()
+        .take_while(|m| m.value >= best - BOOK_MARGIN)
+        .map(|m| Move::Place(m.square as u8))
+        .collect()
 }
 
-/// What an analysis answers from a thought: its `top` lines with settled
-/// scores, and the report (`nodes` visited so far).
-pub(crate) fn analysis_of(thought: &Thought, nodes: u64, top: usize) -> Analysis<Move> {
+/// The moves of `scope` by the `strong` engine: its `top` best first,
+/// then its included move.
+pub(crate) fn analyze(state: &State, scope: &Scope<Move>, budget: &Budget) -> Analysis<Move> {
+    let mut plan = strong_plan(budget, scope.top.max(1), Evaluation::default());
+    plan.include = match scope.include {
+        Some(Move::Place(square)) => Some(u32::from(square)),
+        _ => None,
+    };
+    let thought = engine::think(state.board(), budget, plan);
+    analysis_of(&thought, thought.nodes, scope.top, plan.include)
+}
+
+/// What an analysis answers from a thought: its first `top` lines and the
+/// `include`d square's, with settled scores, and the report (`nodes`
+/// visited so far).
+pub(crate) fn analysis_of(
+    thought: &Thought,
+    nodes: u64,
+    top: usize,
+    include: Option<u32>,
+) -> Analysis<Move> {
     let mut report = thought_report(thought);
     report.nodes = Some(nodes);
     let moves = thought
         .lines
         .iter()
         .enumerate()
-        .take(top)
+        .filter(|(rank, line)| *rank < top || include.is_some() && line.square == include)
         .map(|(rank, line)| ScoredMove {
             mv: to_move(line.square),
             score: settled_score(thought, rank).into(),
@@ -188,6 +213,7 @@ pub(crate) fn strong_plan(budget: &Budget, top: usize, evaluation: Evaluation) -
         solve_empties,
         solve_nodes: None,
         top,
+        include: None,
         table_log2: None,
         evaluation,
         probcut: None,

@@ -41,7 +41,7 @@ fn check_solver_against_minimax(seed: u64, positions: usize, empties: std::ops::
 
         let mut solver = Solver::new(&budget, 12);
         assert_eq!(solver.solve(board, -65, 65), best, "{board:?}");
-        let roots = solver.solve_root(board, 64, &[]).unwrap();
+        let roots = solver.solve_root(board, 64, None, &[]).unwrap();
         let solved_set: Vec<u32> = {
             let mut set: Vec<u32> = roots
                 .iter()
@@ -57,7 +57,9 @@ fn check_solver_against_minimax(seed: u64, positions: usize, empties: std::ops::
             let expected = child_scores.iter().find(|&&(s, _)| s == sq).unwrap().1;
             assert_eq!(r.score, expected, "{board:?} move {sq}");
         }
-        let one = Solver::new(&budget, 12).solve_root(board, 1, &[]).unwrap();
+        let one = Solver::new(&budget, 12)
+            .solve_root(board, 1, None, &[])
+            .unwrap();
         assert_eq!(one[0].score, best);
         assert!(best_set.contains(&one[0].square.unwrap()));
         done += 1;
@@ -103,7 +105,7 @@ fn check_ffo(max_empties: u64) {
     for (number, state, best_score, best_moves) in ffo_positions(max_empties) {
         let started = std::time::Instant::now();
         let mut solver = Solver::new(&budget, 20);
-        let roots = solver.solve_root(state.board(), 1, &[]).unwrap();
+        let roots = solver.solve_root(state.board(), 1, None, &[]).unwrap();
         let best = &roots[0];
         eprintln!(
             "FFO #{number}: {} empties, score {} in {:.1} ms, {} nodes",
@@ -172,7 +174,7 @@ fn ffo_40_59_positions_are_solved() {
         } = position;
         let position_started = std::time::Instant::now();
         let mut solver = Solver::new(&budget, 24);
-        let roots = solver.solve_root(board, 1, &[]).unwrap();
+        let roots = solver.solve_root(board, 1, None, &[]).unwrap();
         eprintln!(
             "FFO #{number}: {} empties, score {} in {:.2} s, {} nodes",
             board.empties(),
@@ -201,7 +203,7 @@ fn both_node_copies_visit_the_same_positions() {
         if code.runs_here() {
             assert_eq!(solver.code(), code);
         }
-        let roots = solver.solve_root(board, 64, &[]).unwrap();
+        let roots = solver.solve_root(board, 64, None, &[]).unwrap();
         let scores: Vec<(Option<u32>, i32, bool)> =
             roots.iter().map(|r| (r.square, r.score, r.exact)).collect();
         (scores, solver.nodes)
