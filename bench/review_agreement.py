@@ -113,6 +113,7 @@ def agreement(args):
         alike = total = far = 0
         gaps = []
         labels = {}
+        moved = {}
         for a, b in zip(small, large):
             for pa, pb in zip(a["plies"], b["plies"]):
                 la, lb = pa.get("label"), pb.get("label")
@@ -121,6 +122,9 @@ def agreement(args):
                 total += 1
                 labels[la] = labels.get(la, 0) + 1
                 alike += STEP[la] == STEP[lb]
+                if STEP[la] != STEP[lb]:
+                    pair = f"{la}>{lb}"
+                    moved[pair] = moved.get(pair, 0) + 1
                 far += abs(STEP[la] - STEP[lb]) > 1
                 x, y = loss_of(pa), loss_of(pb)
                 # Plies both reviews call lossless say nothing of the noise.
@@ -136,6 +140,7 @@ def agreement(args):
             "far": far,
             "noise_p90": noise,
             "labels": labels,
+            "moved": dict(sorted(moved.items(), key=lambda kv: -kv[1])),
         }
         rows.append(row)
         print(json.dumps(row), flush=True)

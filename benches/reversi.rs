@@ -96,7 +96,7 @@ fn endgame(c: &mut Criterion) {
         b.iter(|| {
             for &(number, board, score) in &positions {
                 let mut solver = Solver::new(&budget, 20);
-                let roots = solver.solve_root(board, 1, &[]).expect("unlimited");
+                let roots = solver.solve_root(board, 1, None, &[]).expect("unlimited");
                 assert_eq!(roots[0].score, score, "FFO #{number}");
             }
         })
@@ -114,6 +114,7 @@ fn midgame(c: &mut Criterion) {
         solve_empties: 0,
         solve_nodes: None,
         top: 1,
+        include: None,
         table_log2: None,
         evaluation: Default::default(),
         probcut: None,

@@ -49,14 +49,18 @@ async fn a_planted_blunder_is_a_blunder_and_the_engine_s_own_moves_are_best() {
     assert_eq!(planted["win_probability_after"], 0.0);
     assert_eq!(planted["loss"], 1.0);
     for ply in plies {
-        // The engine's own move is best (or book); a move called best was
-        // scored as the best by the same search and lost nothing.
+        // The engine's own move is best (or book); a move called best lost
+        // nothing the search can tell, by the same search as the best's.
         if ply["notation"] == ply["best"]["notation"] {
             assert!(ply["label"] == "best" || ply["label"] == "book", "{ply}");
-        }
-        if ply["label"] == "best" {
             assert_eq!(ply["loss"], 0.0);
             assert_eq!(ply["score_after"], ply["score_before"], "{ply}");
+        }
+        if ply["label"] == "best" {
+            assert!(
+                ply["loss"].as_f64().unwrap() <= ply["noise"].as_f64().unwrap(),
+                "{ply}"
+            );
         } else {
             assert!(
                 ply["score_after"].as_i64() <= ply["score_before"].as_i64(),
@@ -71,7 +75,7 @@ async fn a_planted_blunder_is_a_blunder_and_the_engine_s_own_moves_are_best() {
         assert_eq!(side["moves"], 30);
         let accuracy = side["accuracy"].as_f64().unwrap();
         assert!((0.0..=100.0).contains(&accuracy));
-        assert_eq!(side["judged"], 30);
+        assert!(side["judged"].as_u64().unwrap() <= 30);
     }
     let white = sides.iter().find(|s| s["side"] == "white").unwrap();
     assert!(white["labels"]["blunder"].as_u64().unwrap() >= 1);
@@ -206,9 +210,11 @@ async fn a_crush_swap_is_judged_by_the_points_it_lost_against_the_best() {
         if ply["notation"] == ply["best"]["notation"] {
             assert_eq!(ply["label"], "best", "{ply}");
         }
+        let fraction = lost as f64 / ply["best"]["score"].as_i64().unwrap().max(1) as f64;
         if ply["label"] == "best" {
-            assert_eq!(lost, 0);
-        } else {
+            assert!(fraction <= ply["noise"].as_f64().unwrap(), "{ply}");
+        }
+        if ply["notation"] != ply["best"]["notation"] {
             // The played swap's points come from the same search as the best's.
             let lost_by_scores =
                 ply["score_before"].as_i64().unwrap() - ply["score_after"].as_i64().unwrap();

@@ -19,8 +19,7 @@
 //! win probability below 0.02 is `excellent`, below 0.05 `good`, below
 //! 0.10 `inaccuracy`, below 0.20 `mistake`, and from 0.20 on `blunder`;
 //! a loss within the evaluation's measured noise at the search's budget
-//! ([`Bots::REVIEW_NOISE`]) cannot be told from the best's and is never
-//! worse than `excellent`. Each side's
+//! ([`Bots::REVIEW_NOISE`]) cannot be told from the best's, and is `best`. Each side's
 //! accuracy follows Lichess's: a move's accuracy is
 //! `103.1668 · e^(−0.04354 · loss) − 3.1669` on the loss in percentage
 //! points, and the side's is the mean of the volatility-weighted mean and
@@ -44,12 +43,13 @@ pub const MAX_REVIEW_MOVES: usize = 600;
 pub enum Label {
     /// A move of the game's opening book (Reversi's, Naughts').
     Book,
-    /// As good as the engine's choice: the engine's own move, one scored
-    /// the same in the same search, or one that leads to the same position
-    /// up to the board's symmetries.
+    /// As good as the engine's choice as far as the search can tell: the
+    /// engine's own move, one scored the same in the same search, one that
+    /// leads to the same position up to the board's symmetries, or one
+    /// whose loss is within the evaluation's measured noise.
     Best,
     /// Lost less than 0.02 of a win (Crush: less than 5% of the best
-    /// swap's points), or any loss within the evaluation's measured noise.
+    /// swap's points), beyond the noise.
     Excellent,
     /// Lost less than 0.05 (Crush: 15%).
     Good,
@@ -174,6 +174,8 @@ pub struct PositionEval {
     equivalent: bool,
     /// Whether the played move is one of the opening book's.
     book: bool,
+    /// Whether the played move was the only legal one.
+    forced: bool,
     /// What the search did.
     report: SearchReport,
 }
@@ -236,8 +238,11 @@ pub struct PlyReview {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points_lost: Option<i64>,
     /// The loss the evaluation's measured noise allows at this search's
-    /// budget: a loss within it is at worst `excellent`.
+    /// budget: a loss within it cannot be told from the best's (`best`).
     pub noise: f64,
+    /// Whether it was the only legal move: it counts in no accuracy.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
     /// How good the move was; absent where the move has no win probability
     /// to compare (an unproven score of a game without a win model, such
     /// as Naughts on a large grid) and was not as good as the best.
@@ -328,6 +333,13 @@ fn same_position<G: Rules + Codec>(state: &G::State, a: &G::Move, b: &G::Move) -
     form(a) == form(b)
 }
 
+/// How many legal moves `state` has.
+fn legal_moves<G: Rules>(state: &G::State) -> usize {
+    let mut moves = Vec::new();
+    G::legal_moves(state, &mut moves);
+    moves.len()
+}
+
 /// What a move cost against the best in one search.
 struct Cost {
     /// The played move's score and win probability, from the mover's view.
@@ -360,6 +372,7 @@ impl<G: Game> Review for GameReview<G> {
             played: played_at,
             equivalent,
             book: G::book_moves(state).contains(played),
+            forced: legal_moves::<G>(state) == 1,
             report,
         })
     }
@@ -390,6 +403,7 @@ impl<G: Game> Review for GameReview<G> {
             loss: None,
             points_lost: None,
             noise,
+            forced: eval.forced,
             label: None,
         };
         let (loss, thresholds) = if Self::one_player() {
@@ -417,9 +431,10 @@ impl<G: Game> Review for GameReview<G> {
         } else if cost.as_good {
             Some(Label::Best)
         } else {
-            loss.map(|loss| match Label::of_loss(loss, thresholds) {
-                worse if worse > Label::Excellent && loss <= noise => Label::Excellent,
-                label => label,
+            // A loss within the noise cannot be told from the best's.
+            loss.map(|loss| match loss <= noise {
+                true => Label::Best,
+                false => Label::of_loss(loss, thresholds),
             })
         };
         review
@@ -564,15 +579,35 @@ fn deviation(values: &[f64]) -> f64 {
 }
 
 /// A move's accuracy, 0–100: Lichess's curve on the loss in percentage
-/// points (of a win, or of the best swap's points); `None` for a move with
-/// no loss to judge it by.
+/// points (of a win, or of the best swap's points); `None` for a move that
+/// says nothing of its player: one with no loss to judge it by, the only
+/// legal move, or one that kept a decided game decided.
 fn move_accuracy(ply: &PlyReview) -> Option<f64> {
+    if ply.forced || kept_decided(ply) {
+        return None;
+    }
     let loss = match (ply.loss, ply.points_lost) {
         (Some(loss), _) => loss * 100.0,
         (None, Some(lost)) => lost as f64 * 100.0 / ply.best.score.max(1) as f64,
         (None, None) => return None,
     };
     Some(accuracy_of_loss(loss))
+}
+
+/// The chance of winning within which a game is decided, either way.
+const DECIDED: f64 = 0.02;
+
+/// Whether the move was played in a decided game and left it decided the
+/// same way: with every move winning (or losing) alike, the choice says
+/// nothing, and counting it at 100 is what let a random mover read 93%.
+fn kept_decided(ply: &PlyReview) -> bool {
+    let decided = |p: f64| p <= DECIDED || p >= 1.0 - DECIDED;
+    match (ply.win_probability_before, ply.win_probability_after) {
+        (Some(before), Some(after)) => {
+            decided(before) && decided(after) && (before - after).abs() < DECIDED
+        }
+        _ => false,
+    }
 }
 
 /// Lichess's accuracy of a move that lost `loss` percentage points.
@@ -637,6 +672,7 @@ mod tests {
             loss: Some((before - after).max(0.0)),
             points_lost: None,
             noise: 0.0,
+            forced: false,
             label: None,
         }
     }
@@ -685,7 +721,7 @@ mod tests {
             .map(|mv| {
                 let after = Reversi::apply(&start, mv);
                 let replay = Replay::<Reversi> {
-                    states: vec![start.clone(), after],
+                    states: vec![start, after],
                     moves: vec![*mv],
                 };
                 let review = GameReview::new(replay, 1).unwrap();
