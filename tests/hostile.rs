@@ -109,11 +109,13 @@ async fn a_review_above_the_whole_work_cap_is_cut_and_says_so() {
     )
     .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    // The cap is shared by the positions analysed: one before each move.
+    let share = 1000 / moves.len() as u64;
     let budget = &reply.json["budget"];
-    assert_eq!(budget["time_ms_per_ply"], 50, "{budget}");
+    assert_eq!(budget["time_ms_per_ply"], share, "{budget}");
     assert_eq!(
         budget["clamped"],
-        json!([{"field": "time_ms_per_ply", "requested": 400, "used": 50}])
+        json!([{"field": "time_ms_per_ply", "requested": 400, "used": share}])
     );
     let warning = reply.headers["warning"].to_str().unwrap();
     assert!(warning.contains("time_ms_per_ply=400"), "{warning}");

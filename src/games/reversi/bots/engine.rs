@@ -417,7 +417,7 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
 
 /// The lines of an iteration that have full-window scores: the first `top`
 /// and the `include`d square's.
-pub(crate) fn exact_lines(lines: &[RootLine], top: usize, include: Option<u32>) -> Vec<RootLine> {
+fn exact_lines(lines: &[RootLine], top: usize, include: Option<u32>) -> Vec<RootLine> {
     lines
         .iter()
         .enumerate()
