@@ -521,6 +521,15 @@ impl<M> Scope<M> {
     {
         self.include.as_ref() == Some(mv)
     }
+
+    /// Whether the move `mv`, ranked `rank` (0 = best) by a search, is one
+    /// the scope asks for.
+    pub fn keeps(&self, rank: usize, mv: &M) -> bool
+    where
+        M: PartialEq,
+    {
+        rank < self.top.max(1) || self.includes(mv)
+    }
 }
 
 /// A game's forms: the JSON state and move objects, notation, the legacy

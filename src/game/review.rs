@@ -536,21 +536,19 @@ pub fn side_accuracy(moves: &[(f64, f64)]) -> Option<f64> {
 /// `clamp(moves / 10, 2, 8)` positions ending after the move, held to
 /// 0.5–12. One-player games and moves without win chances weigh 1.
 pub fn volatility_weights(plies: &[PlyReview], first: &str) -> Vec<f64> {
+    // A mover's chance as the first side's, in percentage points.
+    let firsts = |ply: &PlyReview, p: Option<f64>| {
+        p.map(|p| (if ply.side == first { p } else { 1.0 - p }) * 100.0)
+    };
     let mut chances = Vec::with_capacity(plies.len() + 1);
     for ply in plies {
-        let before = ply.win_probability_before.map(|p| {
-            let own = if ply.side == first { p } else { 1.0 - p };
-            own * 100.0
-        });
+        let before = firsts(ply, ply.win_probability_before);
         chances.push(before.or(chances.last().copied().flatten()));
     }
     let Some(last) = plies.last() else {
         return Vec::new();
     };
-    let end = last.win_probability_after.map(|p| {
-        let own = if last.side == first { p } else { 1.0 - p };
-        own * 100.0
-    });
+    let end = firsts(last, last.win_probability_after);
     chances.push(end.or(chances.last().copied().flatten()));
     if chances.iter().all(Option::is_none) {
         return vec![1.0; plies.len()];

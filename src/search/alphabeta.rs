@@ -147,9 +147,8 @@ pub fn rank<G: Evaluate>(
     let mut shallower = Vec::new();
     let (depth, nodes, stopped_by) =
         iterate::<G>(state, budget, options, scope, &mut roots, &mut shallower);
-    keep_scope(&mut roots, scope);
     Ranking {
-        roots,
+        roots: in_scope(&roots, scope),
         shallower,
         depth,
         nodes,
@@ -157,17 +156,15 @@ pub fn rank<G: Evaluate>(
     }
 }
 
-/// Keeps the root moves `scope` asks for: the first `top`, and the
-/// included move wherever it ranked, after them.
-fn keep_scope<M: PartialEq>(roots: &mut Vec<RootScore<M>>, scope: &Scope<M>) {
-    let top = scope.top.max(1);
-    let included = roots
+/// The root moves `scope` asks for, in rank order: the first `top`, then
+/// the included move wherever it ranked.
+fn in_scope<M: PartialEq + Clone>(roots: &[RootScore<M>], scope: &Scope<M>) -> Vec<RootScore<M>> {
+    roots
         .iter()
-        .position(|r| scope.includes(&r.mv))
-        .filter(|&at| at >= top);
-    let extra = included.map(|at| roots.swap_remove(at));
-    roots.truncate(top);
-    roots.extend(extra);
+        .enumerate()
+        .filter(|(rank, r)| scope.keeps(*rank, &r.mv))
+        .map(|(_, r)| r.clone())
+        .collect()
 }
 
 /// The moves of `scope` as an analysis answers them: its `top` best first,
@@ -294,14 +291,7 @@ fn iterate<G: Evaluate>(
         }
         // Next iteration searches this one's best moves first.
         order = scored.iter().map(|(i, _, _)| *i).collect();
-        shallower_out.clear();
-        shallower_out.extend(
-            completed
-                .iter()
-                .enumerate()
-                .filter(|(rank, r)| *rank < exact_top || scope.includes(&r.mv))
-                .map(|(_, r)| r.clone()),
-        );
+        *shallower_out = in_scope(&completed, scope);
         completed = scored
             .into_iter()
             .map(|(i, score, pv)| RootScore {

@@ -31,7 +31,7 @@ fn analysis(view: &View, scope: &Scope<Swap>, search: &Strong) -> Analysis<Swap>
         .ranked()
         .into_iter()
         .enumerate()
-        .filter(|(rank, c)| *rank < scope.top || scope.includes(&c.swap))
+        .filter(|(rank, c)| scope.keeps(*rank, &c.swap))
         .map(|(_, c)| ScoredMove {
             mv: c.swap,
             score: c.mean().round() as i64,

@@ -173,7 +173,7 @@ pub fn analyze(state: &State, scope: &Scope<Play>, budget: &Budget) -> Analysis<
         .moves
         .into_iter()
         .enumerate()
-        .filter(|(rank, r)| *rank < scope.top || scope.includes(&Play::Place(r.mv)))
+        .filter(|(rank, r)| scope.keeps(*rank, &Play::Place(r.mv)))
         .map(|(_, r)| ScoredMove {
             mv: Play::Place(r.mv),
             score: r.score as i64,
