@@ -23,8 +23,12 @@
 //! accuracy follows Lichess's: a move's accuracy is
 //! `103.1668 · e^(−0.04354 · loss) − 3.1669` on the loss in percentage
 //! points, and the side's is the mean of the volatility-weighted mean and
-//! the harmonic mean of its moves' ([`side_accuracy`]).
+//! the harmonic mean of its moves' ([`side_accuracy`]). Unlike Lichess's,
+//! a move's loss for its accuracy is at least what its score loss would
+//! cost in an even position, so a game already lost does not forgive the
+//! moves played in it.
 
+use super::calibration;
 use super::erased::{AnalyzedMove, Erased};
 use super::record::Replay;
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
@@ -248,6 +252,14 @@ pub struct PlyReview {
     /// as Naughts on a large grid) and was not as good as the best.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<Label>,
+    /// The move's accuracy, 0–100 (docs/REVIEW.md): Lichess's curve on its
+    /// loss, or on what the score it gave away would cost in an even
+    /// position where that is more (a move thrown away in a decided game
+    /// still counts); 100 for a book move and for a loss within the noise. Absent for a move
+    /// that says nothing of its player: the only legal move, one without a
+    /// loss to judge it by, or one that kept a proven result as it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<f64>,
 }
 
 /// One side's figures over a review.
@@ -324,6 +336,22 @@ impl<G: Game> GameReview<G> {
     fn one_player() -> bool {
         G::info().players == 1
     }
+
+    /// What the score a move gave away would cost a player in an even
+    /// position of the same phase (the win model's chance at 0 less its
+    /// chance at minus the loss): how bad the move was whatever the game's
+    /// state, so that moves thrown away in a decided game still count
+    /// against an accuracy. `None` where either score is a proven result
+    /// (judged by the result alone) or the game has no win model.
+    fn even_loss(state: &G::State, best: &AnalyzedMove, cost: &Cost) -> Option<f64> {
+        if cost.proven || best.exact.is_some() {
+            return None;
+        }
+        let model = calibration::shipped(G::info().id, G::WIN_MODEL)?;
+        let lost = (best.score - cost.score?).max(0);
+        let phase = G::phase(state);
+        Some((model.probability(phase, 0) - model.probability(phase, -lost)).max(0.0))
+    }
 }
 
 /// Whether `a` and `b` lead from `state` to the same position up to the
@@ -345,6 +373,8 @@ struct Cost {
     /// The played move's score and win probability, from the mover's view.
     score: Option<i64>,
     win: Option<f64>,
+    /// Whether its score is proven (a result, not an evaluation).
+    proven: bool,
     /// Whether it is as good as the best.
     as_good: bool,
 }
@@ -405,8 +435,9 @@ impl<G: Game> Review for GameReview<G> {
             noise,
             forced: eval.forced,
             label: None,
+            accuracy: None,
         };
-        let (loss, thresholds) = if Self::one_player() {
+        let (loss, thresholds, accuracy_loss) = if Self::one_player() {
             let lost = match cost.score {
                 _ if cost.as_good || eval.book => 0,
                 Some(score) => (best.score - score).max(0),
@@ -414,17 +445,23 @@ impl<G: Game> Review for GameReview<G> {
             };
             review.points_lost = Some(lost);
             let fraction = lost as f64 / best.score.max(1) as f64;
-            (Some(fraction), POINTS_THRESHOLDS)
+            (Some(fraction), POINTS_THRESHOLDS, Some(fraction))
         } else {
             review.win_probability_before = best.win_probability;
-            review.win_probability_after = cost.win.map(super::calibration::round3);
+            review.win_probability_after = cost.win.map(calibration::round3);
             let loss = match (best.win_probability, cost.win) {
                 _ if cost.as_good || eval.book => Some(0.0),
                 (Some(before), Some(after)) => Some((before - after).max(0.0)),
                 _ => None,
             };
-            review.loss = loss.map(super::calibration::round3);
-            (loss, WIN_THRESHOLDS)
+            review.loss = loss.map(calibration::round3);
+            // A proven result kept as it was says nothing of the player.
+            let accuracy_loss = match Self::even_loss(state, best, &cost) {
+                Some(even) => Some(loss.map_or(even, |loss| loss.max(even))),
+                None if kept_decided(&review) => None,
+                None => loss,
+            };
+            (loss, WIN_THRESHOLDS, accuracy_loss)
         };
         review.label = if eval.book {
             Some(Label::Book)
@@ -436,6 +473,13 @@ impl<G: Game> Review for GameReview<G> {
                 true => Label::Best,
                 false => Label::of_loss(loss, thresholds),
             })
+        };
+        review.accuracy = match accuracy_loss {
+            _ if eval.forced => None,
+            Some(_) if eval.book || cost.as_good => Some(100.0),
+            Some(loss) if loss <= noise => Some(100.0),
+            Some(loss) => Some(round1(accuracy_of_loss(loss * 100.0))),
+            None => None,
         };
         review
     }
@@ -478,6 +522,7 @@ fn cost_of(eval: &PositionEval, notation: &str) -> Cost {
         return Cost {
             score: Some(best.score),
             win: best.win_probability,
+            proven: best.exact.is_some(),
             as_good: true,
         };
     }
@@ -485,11 +530,13 @@ fn cost_of(eval: &PositionEval, notation: &str) -> Cost {
         Some(played) => Cost {
             score: Some(played.score),
             win: played.win_probability,
+            proven: played.exact.is_some(),
             as_good: played.score >= best.score,
         },
         None => Cost {
             score: None,
             win: None,
+            proven: false,
             as_good: false,
         },
     }
@@ -505,13 +552,13 @@ fn side_summary(side: &'static str, plies: &[(&PlyReview, f64)]) -> SideSummary 
     }
     let judged: Vec<(f64, f64)> = plies
         .iter()
-        .filter_map(|(ply, weight)| move_accuracy(ply).map(|a| (a, *weight)))
+        .filter_map(|(ply, weight)| ply.accuracy.map(|a| (a, *weight)))
         .collect();
     SideSummary {
         side,
         moves: plies.len(),
         judged: judged.len(),
-        accuracy: side_accuracy(&judged).map(|a| (a * 10.0).round() / 10.0),
+        accuracy: side_accuracy(&judged).map(round1),
         labels,
     }
 }
@@ -576,20 +623,9 @@ fn deviation(values: &[f64]) -> f64 {
     variance.sqrt()
 }
 
-/// A move's accuracy, 0–100: Lichess's curve on the loss in percentage
-/// points (of a win, or of the best swap's points); `None` for a move that
-/// says nothing of its player: one with no loss to judge it by, the only
-/// legal move, or one that kept a decided game decided.
-fn move_accuracy(ply: &PlyReview) -> Option<f64> {
-    if ply.forced || kept_decided(ply) {
-        return None;
-    }
-    let loss = match (ply.loss, ply.points_lost) {
-        (Some(loss), _) => loss * 100.0,
-        (None, Some(lost)) => lost as f64 * 100.0 / ply.best.score.max(1) as f64,
-        (None, None) => return None,
-    };
-    Some(accuracy_of_loss(loss))
+/// Rounds to one decimal.
+fn round1(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
 }
 
 /// The chance of winning within which a game is decided, either way.
@@ -672,6 +708,7 @@ mod tests {
             noise: 0.0,
             forced: false,
             label: None,
+            accuracy: None,
         }
     }
 
@@ -691,6 +728,77 @@ mod tests {
         assert_eq!(weights.len(), 20);
         assert!(weights[4] > 10.0, "{weights:?}");
         assert!(weights[19] <= 0.5 + 1e-9, "{weights:?}");
+    }
+
+    /// A judged Reversi position: the start, where the best move scores
+    /// `best` and the played one `played` (with their proofs, if any).
+    fn judged_at_start(best: (i64, Option<&str>), played: (i64, Option<&str>)) -> PlyReview {
+        use crate::games::reversi::Reversi;
+        let start = Reversi::new_game(Default::default()).unwrap();
+        let mut moves = Vec::new();
+        Reversi::legal_moves(&start, &mut moves);
+        let replay = Replay::<Reversi> {
+            states: vec![start, Reversi::apply(&start, &moves[1])],
+            moves: vec![moves[1]],
+        };
+        let review = GameReview::new(replay, 1).unwrap();
+        let model = calibration::shipped("reversi", Reversi::WIN_MODEL).unwrap();
+        let scored = |(score, exact): (i64, Option<&str>), mv: &_| AnalyzedMove {
+            mv: Reversi::move_to_json(&start, mv),
+            score,
+            win_probability: Some(match exact {
+                Some(_) => (score.signum() as f64 + 1.0) / 2.0,
+                None => model.probability(Reversi::phase(&start), score),
+            }),
+            pv: Vec::new(),
+            exact: exact.map(str::to_string),
+        };
+        let eval = PositionEval {
+            moves: vec![scored(best, &moves[0]), scored(played, &moves[1])],
+            best_notation: Reversi::notation(&start, &moves[0]),
+            played: Some(1),
+            equivalent: false,
+            book: false,
+            forced: false,
+            report: SearchReport::default(),
+        };
+        review.ply(0, &eval)
+    }
+
+    #[test]
+    fn a_move_thrown_away_in_a_lost_game_still_costs_accuracy() {
+        // Lost either way: the chance of winning hardly moves, so the label
+        // is `best` (within the noise), but 20 discs given away (scores in
+        // hundredths of a disc) count as
+        // they would in an even game.
+        let thrown = judged_at_start((-4000, None), (-6000, None));
+        assert!(thrown.loss.unwrap() < 0.01, "{thrown:?}");
+        assert_eq!(thrown.label, Some(Label::Best));
+        assert!(thrown.accuracy.unwrap() < 30.0, "{thrown:?}");
+        // The same in an even game: the same accuracy, a worse label.
+        let even = judged_at_start((1000, None), (-1000, None));
+        assert!(
+            even.label.unwrap().step() >= Label::Mistake.step(),
+            "{even:?}"
+        );
+        assert!(
+            thrown.accuracy.unwrap() >= even.accuracy.unwrap(),
+            "{thrown:?} {even:?}"
+        );
+        // A move as good as the best is 100 however lost the game.
+        assert_eq!(
+            judged_at_start((-4000, None), (-4000, None)).accuracy,
+            Some(100.0)
+        );
+    }
+
+    #[test]
+    fn a_proven_result_kept_counts_in_no_accuracy_and_one_thrown_away_counts_fully() {
+        let kept = judged_at_start((-4, Some("-4")), (-12, Some("-12")));
+        assert_eq!(kept.accuracy, None, "{kept:?}");
+        let thrown = judged_at_start((2, Some("+2")), (-2, Some("-2")));
+        assert_eq!(thrown.label, Some(Label::Blunder));
+        assert_eq!(thrown.accuracy, Some(0.0), "{thrown:?}");
     }
 
     #[test]

@@ -786,7 +786,7 @@
     if (info.players < 2) {
       return 'Accuracy runs from 0 to 100: 100 means every swap scored as many points as the engine\'s best swap. Each swap is scored with Lichess\'s accuracy formula on the share of the best swap\'s points it missed; the game\'s accuracy mixes the mean with the harmonic mean, so one poor swap costs more than many good ones make up.';
     }
-    return 'Accuracy runs from 0 to 100: 100 means every move kept the engine\'s chances of winning. Each move is scored with Lichess\'s accuracy formula on the winning chance it gave away; as on Lichess, moves where the game swung count more than moves in a decided game, and one thrown-away game weighs more than many safe moves, so a random mover cannot look accurate.';
+    return 'Accuracy runs from 0 to 100: 100 means every move kept the engine\'s chances of winning. Each move is scored with Lichess\'s accuracy formula on the winning chance it gave away, or on what it gave away would cost in an even game where that is more, so moves thrown away in a lost game still count; moves where the game swung count more, and one thrown-away game weighs more than many safe moves, so a random mover cannot look accurate.';
   }
 
   /** One side's figures in words: "You (black): accuracy 87.2 over 12 moves — 1 mistake, …". */
