@@ -303,7 +303,7 @@ async fn more_than_ten_thousand_moves_are_refused() {
     assert_eq!(reply.code(), "invalid_option");
     assert_eq!(
         reply.json["detail"],
-        "moves holds 10001 moves: a replay plays at most 10000"
+        "moves holds 10001 moves: this endpoint takes at most 10000"
     );
 }
 

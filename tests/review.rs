@@ -252,13 +252,20 @@ async fn a_bad_review_says_which_field() {
     )
     .await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
-    let too_long: Vec<Value> = (0..601).map(|_| json!("0001")).collect();
+    // The cap is checked before any move is played: the first of these
+    // 601 moves is not even legal.
+    let too_long: Vec<Value> = (0..601).map(|_| json!("zz")).collect();
     let reply = post_json(&app, "/v1/games/crush/review", &json!({"moves": too_long})).await;
     assert_eq!(
         reply.status,
         StatusCode::UNPROCESSABLE_ENTITY,
         "{}",
         reply.json
+    );
+    assert_eq!(reply.json["pointer"], "/moves");
+    assert_eq!(
+        reply.json["detail"],
+        "moves holds 601 moves: this endpoint takes at most 600"
     );
 }
 

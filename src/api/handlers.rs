@@ -198,6 +198,15 @@ pub(super) fn warning_of(clamped: &[Clamped]) -> Option<HeaderValue> {
     HeaderValue::from_str(&warning).ok()
 }
 
+/// A request's budget fields held to the server's caps.
+struct Capped {
+    time_ms: Option<u64>,
+    max_depth: Option<u64>,
+    max_nodes: Option<u64>,
+    /// The fields that were cut.
+    clamped: Vec<Clamped>,
+}
+
 impl AppState {
     /// The limits of request bodies.
     fn body_limits(&self) -> body::BodyLimits {
@@ -212,10 +221,12 @@ impl AppState {
     /// margin for the response.
     pub(super) fn budget(&self, limits: &Limits, arrived: Instant, stop: &StopFlag) -> Budget {
         let config = &self.config;
-        let time_ms = limits
+        let capped = self.capped(limits);
+        // The default is no request of the client's: it is never reported cut.
+        let time_ms = capped
             .time_ms
-            .unwrap_or(config.default_time_ms)
-            .clamp(1, config.max_time_ms);
+            .unwrap_or(config.default_time_ms.min(config.max_time_ms))
+            .max(1);
         // `ms` after arrival, less a margin (a twentieth, at most 3 ms) for the response.
         let after =
             |ms: u64| arrived + Duration::from_micros(ms * 1000 - (ms * 1000 / 20).min(3_000));
@@ -223,10 +234,8 @@ impl AppState {
             deadline: Some(after(time_ms)),
             hard_deadline: Some(after(config.max_time_ms.max(1))),
             time_ms: Some(time_ms),
-            max_depth: limits
-                .max_depth
-                .map(|d| d.clamp(1, u64::from(config.max_depth)) as u32),
-            max_nodes: limits.max_nodes.map(|n| n.clamp(1, config.max_nodes)),
+            max_depth: capped.max_depth.map(|depth| depth as u32),
+            max_nodes: capped.max_nodes,
             stop: stop.clone(),
             game_time_left_ms: None,
             observer: None,
@@ -241,22 +250,25 @@ impl AppState {
     /// The budget fields of `limits` above the server's caps, as
     /// `search.clamped` reports them.
     pub(super) fn clamped(&self, limits: &Limits) -> Vec<Clamped> {
+        self.capped(limits).clamped
+    }
+
+    /// `limits`' budget fields held to the server's caps, and the cuts.
+    fn capped(&self, limits: &Limits) -> Capped {
         let config = &self.config;
-        [
-            ("time_ms", limits.time_ms, config.max_time_ms),
-            ("max_depth", limits.max_depth, u64::from(config.max_depth)),
-            ("max_nodes", limits.max_nodes, config.max_nodes),
-        ]
-        .into_iter()
-        .filter_map(|(field, requested, cap)| {
-            let requested = requested?;
-            (requested > cap).then_some(Clamped {
-                field,
-                requested,
-                used: cap,
-            })
-        })
-        .collect()
+        let mut clamped = Vec::new();
+        let mut cap = |field, requested: Option<u64>, most| {
+            requested.map(|requested| Clamped::cap(field, requested, most, &mut clamped))
+        };
+        let time_ms = cap("time_ms", limits.time_ms, config.max_time_ms);
+        let max_depth = cap("max_depth", limits.max_depth, u64::from(config.max_depth));
+        let max_nodes = cap("max_nodes", limits.max_nodes, config.max_nodes);
+        Capped {
+            time_ms,
+            max_depth,
+            max_nodes,
+            clamped,
+        }
     }
 
     /// Runs a search `job` for `client` on the search pool; one that waited

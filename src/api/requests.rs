@@ -8,6 +8,8 @@ use super::body;
 use super::ApiError;
 use crate::game::clock::{GameClock, DEFAULT_OVERHEAD_MS, MAX_REMAINING_MS};
 use crate::game::erased::{self as replay, BotRequest, StateInput, TextParams};
+use crate::game::record::MAX_REPLAY_MOVES;
+use crate::game::review::MAX_REVIEW_MOVES;
 use crate::game::{location, GameError};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -85,6 +87,11 @@ pub struct ReplayRequest {
 impl ReplayRequest {
     /// The replay it asks for: one start at most, and moves or a record.
     pub fn into_replay(self) -> Result<replay::ReplayRequest, ApiError> {
+        self.into_replay_of(MAX_REPLAY_MOVES)
+    }
+
+    /// The replay it asks for, of at most `max_moves` moves.
+    fn into_replay_of(self, max_moves: usize) -> Result<replay::ReplayRequest, ApiError> {
         let start = match (self.options, self.state) {
             (Some(_), Some(_)) => return Err(both("options", "state", "one start")),
             (Some(options), None) => replay::ReplayStart::Options(options),
@@ -100,6 +107,7 @@ impl ReplayRequest {
         Ok(replay::ReplayRequest {
             start,
             moves,
+            max_moves,
             states: self.states,
         })
     }
@@ -181,7 +189,7 @@ impl ReviewRequest {
             record: self.record,
             states: false,
         }
-        .into_replay()?;
+        .into_replay_of(MAX_REVIEW_MOVES)?;
         Ok(ReviewCall {
             replay,
             time_ms: self.time_ms_per_ply,

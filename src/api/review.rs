@@ -13,7 +13,7 @@ use super::requests::{ReviewCall, ReviewRequest};
 use super::{ApiError, AppState};
 use crate::compute::{Client, ComputeError, ComputePool};
 use crate::config::ServeConfig;
-use crate::game::review::{PlyReview, PositionEval, Review, ReviewSummary};
+use crate::game::review::{Judged, PlyReview, Review, ReviewSummary};
 use crate::game::{Budget, Clamped, GameError, StopFlag};
 use axum::body::Body;
 use axum::extract::State;
@@ -76,29 +76,17 @@ impl ReviewBudget {
         workers: usize,
     ) -> ReviewBudget {
         let mut clamped = Vec::new();
-        let asked = time_ms.unwrap_or(config.max_time_ms);
         // The tighter of the longest search and the review's share of its
         // whole-work cap, reported once against what was asked.
         let share = (config.max_review_ms / (positions.max(1) as u64)).max(1);
-        let per_position = asked.min(config.max_time_ms).min(share).max(1);
-        if per_position < asked {
-            clamped.push(Clamped {
-                field: "time_ms_per_ply",
-                requested: asked,
-                used: per_position,
-            });
-        }
-        let max_nodes = max_nodes.map(|asked| {
-            let used = asked.clamp(1, config.max_nodes);
-            if used < asked {
-                clamped.push(Clamped {
-                    field: "max_nodes_per_ply",
-                    requested: asked,
-                    used,
-                });
-            }
-            used
-        });
+        let per_position = Clamped::cap(
+            "time_ms_per_ply",
+            time_ms.unwrap_or(config.max_time_ms),
+            config.max_time_ms.min(share),
+            &mut clamped,
+        );
+        let max_nodes = max_nodes
+            .map(|asked| Clamped::cap("max_nodes_per_ply", asked, config.max_nodes, &mut clamped));
         ReviewBudget {
             time_ms_per_ply: Some(per_position),
             max_nodes_per_ply: max_nodes,
@@ -172,8 +160,8 @@ pub async fn review(
     Ok(response)
 }
 
-/// A position's analysis as it comes back from its job.
-type Analysed = (usize, Result<Result<PositionEval, GameError>, ComputeError>);
+/// A position's judged move as it comes back from its job.
+type Analysed = (usize, Result<Result<Judged, GameError>, ComputeError>);
 
 /// The moves of a review judged in order as the analyses come in. Each
 /// position is a job of its own in the client's fair queue, at most
@@ -188,7 +176,7 @@ struct Judge {
     slots: usize,
     next_position: usize,
     in_flight: JoinSet<Analysed>,
-    evals: Vec<Option<PositionEval>>,
+    ready: Vec<Option<PlyReview>>,
     next_ply: usize,
     judged: Vec<PlyReview>,
     nodes: u64,
@@ -212,15 +200,15 @@ impl Judge {
             slots: budget.workers,
             next_position: 0,
             in_flight: JoinSet::new(),
-            evals: vec![None; positions],
+            ready: vec![None; positions],
             next_ply: 0,
             judged: Vec::new(),
             nodes: 0,
         }
     }
 
-    /// The job that analyses position `index`.
-    fn job(&self, index: usize) -> impl FnOnce(&StopFlag) -> Result<PositionEval, GameError> {
+    /// The job that analyses position `index` and judges its move.
+    fn job(&self, index: usize) -> impl FnOnce(&StopFlag) -> Result<Judged, GameError> {
         let review = Arc::clone(&self.review);
         let mut search = self.search.clone();
         move |stop| {
@@ -228,7 +216,7 @@ impl Judge {
             search.deadline = search
                 .time_ms
                 .map(|ms| Instant::now() + Duration::from_millis(ms));
-            review.analyse(index, &search)
+            review.judge(index, &search)
         }
     }
 
@@ -275,8 +263,7 @@ impl Judge {
             if index >= self.review.positions() {
                 return Ok(None);
             }
-            if let Some(eval) = &self.evals[index] {
-                let ply = self.review.ply(index, eval);
+            if let Some(ply) = self.ready[index].take() {
                 self.next_ply += 1;
                 self.judged.push(ply.clone());
                 return Ok(Some(ply));
@@ -292,9 +279,9 @@ impl Judge {
                     "a review's analysis was lost: {error}"
                 )))
             })?;
-            let eval = result??;
-            self.nodes += eval.nodes();
-            self.evals[index] = Some(eval);
+            let judged = result??;
+            self.nodes += judged.nodes;
+            self.ready[index] = Some(judged.ply);
         }
     }
 

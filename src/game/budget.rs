@@ -328,6 +328,23 @@ pub struct Clamped {
     pub used: u64,
 }
 
+impl Clamped {
+    /// `requested` cut to `cap` (a value is at least 1), the cut noted in
+    /// `clamped`: the one way every endpoint holds a budget field to the
+    /// server's cap.
+    pub fn cap(field: &'static str, requested: u64, cap: u64, clamped: &mut Vec<Clamped>) -> u64 {
+        let used = requested.clamp(1, cap.max(1));
+        if used < requested {
+            clamped.push(Clamped {
+                field,
+                requested,
+                used,
+            });
+        }
+        used
+    }
+}
+
 /// What a bot's search did, returned as the `search` object of `bot-move`
 /// and `analyze`. Fields not named here are a level's notes in its own
 /// words (`rank_played`, `temperature`, Halma's `clock`): output only.

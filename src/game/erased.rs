@@ -2,9 +2,10 @@
 //! free through [`Erased`], so the registry and the HTTP layer can handle any
 //! game as JSON in, JSON out.
 
-use super::calibration::{self, round3, Known};
+use super::analysis;
+use super::calibration::round3;
 use super::ladder::{self, AnyLevel};
-use super::record::{self, ReplayError, MAX_REPLAY_MOVES};
+use super::record::{self, ReplayError};
 use super::review::{GameReview, Review};
 use super::symmetry;
 use super::wire::BOT_MOVE_FIELD;
@@ -15,7 +16,7 @@ pub use super::wire::{
 };
 use super::{
     Analysis, BotChoice, BotParams, Budget, Clamped, ClockedMove, Game, GameError, GameInfo, Level,
-    LevelInfo, Observer, Scope, SearchReport, Side, StopReason, Symmetry,
+    LevelInfo, Observer, SearchReport, Side, StopReason,
 };
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
@@ -227,31 +228,13 @@ impl<G: Game> Erased<G> {
         })
     }
 
-    /// The side to move's chance of winning (draws half) with a move of
-    /// `score` in `state`: certain where the score is proven, else from the
-    /// game's win model, if it has one (a decided score lies far out on the
-    /// model's curve, at 0 or 1).
-    fn win_probability(state: &G::State, score: i64, proven: bool) -> Option<f64> {
-        if proven {
-            return Some(
-                match score.signum() {
-                    1 => Known::Win,
-                    0 => Known::Draw,
-                    _ => Known::Loss,
-                }
-                .probability(),
-            );
-        }
-        calibration::shipped(G::info().id, G::WIN_MODEL)
-            .map(|model| model.probability(G::phase(state), score))
-    }
-
     /// Gives a report its win probability and turns it to `perspective`.
     fn judge_report(state: &G::State, report: &mut SearchReport, perspective: Perspective) {
         let Some(score) = report.score else {
             return;
         };
-        report.win_probability = Self::win_probability(state, score, report.proven == Some(true));
+        report.win_probability =
+            analysis::win_probability::<G>(state, score, report.proven == Some(true));
         if perspective.flips(G::to_move(state)) {
             report.score = Some(-score);
             report.win_probability = report.win_probability.map(|p| round3(1.0 - p));
@@ -426,7 +409,7 @@ impl<G: Game> Erased<G> {
                     let view = (seed, perspective, started);
                     sink(Self::answer(
                         &state,
-                        Self::turned_back(analysis.clone(), symmetry),
+                        analysis::turned_back::<G>(analysis.clone(), symmetry),
                         top,
                         &budget_now,
                         view,
@@ -435,46 +418,9 @@ impl<G: Game> Erased<G> {
             })));
         }
         let analysis = G::analyze(&twin, top, &setup.params, &budget)?;
-        let analysis = Self::turned_back(analysis, symmetry);
+        let analysis = analysis::turned_back::<G>(analysis, symmetry);
         let view = (setup.params.seed, setup.perspective, started);
         Ok(Self::answer(&state, analysis, top, &budget, view))
-    }
-
-    /// `G::analyze_scope` run, as every analysis is, on the state's
-    /// canonical twin (the scope's move turned to it), its moves and lines
-    /// turned back to the state.
-    pub(super) fn analyze_twin(
-        state: &G::State,
-        scope: &Scope<G::Move>,
-        params: &BotParams<G::BotOptions>,
-        budget: &Budget,
-    ) -> Result<Analysis<G::Move>, GameError> {
-        let (twin, symmetry) = symmetry::canonical::<G>(state);
-        let scope = Scope {
-            top: scope.top,
-            include: scope
-                .include
-                .as_ref()
-                .map(|mv| G::transform_move(mv, symmetry)),
-        };
-        Ok(Self::turned_back(
-            G::analyze_scope(&twin, &scope, params, budget)?,
-            symmetry,
-        ))
-    }
-
-    /// An analysis of the canonical twin (turned by `symmetry` from the
-    /// state asked about) with its moves and lines turned back.
-    fn turned_back(mut analysis: Analysis<G::Move>, symmetry: Symmetry) -> Analysis<G::Move> {
-        if symmetry != Symmetry::IDENTITY {
-            for scored in &mut analysis.moves {
-                scored.mv = symmetry::turn_back::<G>(&scored.mv, symmetry);
-                for mv in &mut scored.pv {
-                    *mv = symmetry::turn_back::<G>(mv, symmetry);
-                }
-            }
-        }
-        analysis
     }
 
     /// An analysis as `analyze` answers it: the `top` moves, the report
@@ -495,22 +441,12 @@ impl<G: Game> Erased<G> {
             seed,
         );
         Self::judge_report(state, &mut analysis.report, perspective);
-        let mut reply = Self::judged_reply(state, analysis);
+        let mut reply = analysis::judged_reply::<G>(state, analysis);
         if perspective.flips(G::to_move(state)) {
             for m in &mut reply.moves {
                 m.score = -m.score;
                 m.win_probability = m.win_probability.map(|p| round3(1.0 - p));
             }
-        }
-        reply
-    }
-
-    /// An analysis as the API answers it, each move with its win
-    /// probability, from the side to move's view.
-    pub(super) fn judged_reply(state: &G::State, analysis: Analysis<G::Move>) -> AnalyzeReply {
-        let mut reply = Self::analysis_reply(state, analysis);
-        for m in &mut reply.moves {
-            m.win_probability = Self::win_probability(state, m.score, m.exact.is_some());
         }
         reply
     }
@@ -523,44 +459,10 @@ impl<G: Game> Erased<G> {
             ReplayStart::State(state) => Self::state(state)?,
         };
         match &request.moves {
-            ReplayMoves::List(moves) => record::replay::<G>(start, moves),
-            ReplayMoves::Record(text) => record::replay_record::<G>(start, text),
+            ReplayMoves::List(moves) => record::replay::<G>(start, moves, request.max_moves),
+            ReplayMoves::Record(text) => record::replay_record::<G>(start, text, request.max_moves),
         }
         .map_err(|error| replay_error(error, &request.moves))
-    }
-
-    fn pv_notation(state: &G::State, pv: &[G::Move]) -> Vec<String> {
-        let mut current = state.clone();
-        let mut line = Vec::with_capacity(pv.len());
-        let mut legal = Vec::new();
-        for mv in pv {
-            legal.clear();
-            G::legal_moves(&current, &mut legal);
-            if !legal.contains(mv) {
-                break;
-            }
-            line.push(G::notation(&current, mv));
-            current = G::apply(&current, mv);
-        }
-        line
-    }
-
-    fn analysis_reply(state: &G::State, analysis: Analysis<G::Move>) -> AnalyzeReply {
-        let moves = analysis
-            .moves
-            .into_iter()
-            .map(|m| AnalyzedMove {
-                mv: G::move_to_json(state, &m.mv),
-                score: m.score,
-                win_probability: None,
-                pv: Self::pv_notation(state, &m.pv),
-                exact: m.exact,
-            })
-            .collect();
-        AnalyzeReply {
-            moves,
-            search: analysis.report,
-        }
     }
 }
 
@@ -669,7 +571,7 @@ impl<G: Game> DynGame for Erased<G> {
         seed: u64,
     ) -> Result<std::sync::Arc<dyn Review>, GameError> {
         let replay = Self::replayed(request)?;
-        Ok(std::sync::Arc::new(GameReview::new(replay, seed)?))
+        Ok(std::sync::Arc::new(GameReview::new(replay, seed)))
     }
 
     fn replay(&self, request: &ReplayRequest) -> Result<ReplayReply, GameError> {
@@ -746,7 +648,7 @@ impl<G: Game> DynGame for Erased<G> {
             let line = record::read_texts::<G>(&from, texts).map_err(|bad| bad.error)?;
             let line: Vec<G::Move> = line.iter().map(turn).collect();
             analyzed[BOT_MOVE_FIELD] = G::move_to_json(&to, &mv);
-            analyzed["pv"] = Value::from(Self::pv_notation(&to, &line));
+            analyzed["pv"] = Value::from(analysis::pv_notation::<G>(&to, &line));
         }
         Ok(())
     }
@@ -768,14 +670,14 @@ impl<G: Game> DynGame for Erased<G> {
 /// move it is (its 1-based number and text) before the game's reason.
 fn replay_error(error: ReplayError, moves: &ReplayMoves) -> GameError {
     let bad = match error {
-        ReplayError::TooLong { count } => {
+        ReplayError::TooLong { count, most } => {
             let field = match moves {
                 ReplayMoves::List(_) => "moves",
                 ReplayMoves::Record(_) => "record",
             };
             return GameError::invalid_option_at(
                 format!("/{field}"),
-                format!("{field} holds {count} moves: a replay plays at most {MAX_REPLAY_MOVES}"),
+                format!("{field} holds {count} moves: this endpoint takes at most {most}"),
             );
         }
         ReplayError::BadMove(bad) => bad,

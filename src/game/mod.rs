@@ -25,6 +25,7 @@
 //! shapes of that view's requests and answers, which the API serves as they
 //! are (they know no HTTP).
 
+pub mod analysis;
 mod budget;
 pub mod calibration;
 pub mod clock;

@@ -33,10 +33,12 @@ pub struct BadMove {
 pub enum ReplayError {
     /// A move that could not be played (the first one).
     BadMove(BadMove),
-    /// More moves than [`MAX_REPLAY_MOVES`].
+    /// More moves than the request allows.
     TooLong {
-        /// How many moves were given (in a record, at least this many).
+        /// How many moves were given.
         count: usize,
+        /// The most the request allows.
+        most: usize,
     },
 }
 
@@ -85,10 +87,18 @@ impl<G: Game> Replay<G> {
 /// Plays `moves` (each a notation string or a move object, as
 /// [`Codec::parse_move`] reads them) in order from `start`. The first move
 /// that cannot be played stops the replay with its index, including a move
-/// after the game has ended.
-pub fn replay<G: Game>(start: G::State, moves: &[Value]) -> Result<Replay<G>, ReplayError> {
-    if moves.len() > MAX_REPLAY_MOVES {
-        return Err(ReplayError::TooLong { count: moves.len() });
+/// after the game has ended. More than `most` moves are refused before
+/// any is played.
+pub fn replay<G: Game>(
+    start: G::State,
+    moves: &[Value],
+    most: usize,
+) -> Result<Replay<G>, ReplayError> {
+    if moves.len() > most {
+        return Err(ReplayError::TooLong {
+            count: moves.len(),
+            most,
+        });
     }
     let mut replay = Replay::<G> {
         states: vec![start],
@@ -101,11 +111,19 @@ pub fn replay<G: Game>(start: G::State, moves: &[Value]) -> Result<Replay<G>, Re
     Ok(replay)
 }
 
-/// Plays a record ([`Codec::read_record`]) from `start`.
-pub fn replay_record<G: Game>(start: G::State, record: &str) -> Result<Replay<G>, ReplayError> {
+/// Plays a record ([`Codec::read_record`]) from `start`, at most `most`
+/// moves of it.
+pub fn replay_record<G: Game>(
+    start: G::State,
+    record: &str,
+    most: usize,
+) -> Result<Replay<G>, ReplayError> {
     let moves = G::read_record(&start, record)?;
-    if moves.len() > MAX_REPLAY_MOVES {
-        return Err(ReplayError::TooLong { count: moves.len() });
+    if moves.len() > most {
+        return Err(ReplayError::TooLong {
+            count: moves.len(),
+            most,
+        });
     }
     let mut replay = Replay::<G> {
         states: vec![start],
@@ -222,7 +240,8 @@ pub(crate) mod checks {
                         "{record:?} left out a choice"
                     );
                 }
-                let replayed = replay_record::<G>(start.clone(), &record).unwrap();
+                let replayed =
+                    replay_record::<G>(start.clone(), &record, MAX_REPLAY_MOVES).unwrap();
                 assert_eq!(replayed.record(), record);
                 record
             })
@@ -282,12 +301,12 @@ mod tests {
     #[test]
     fn a_replay_keeps_every_state_and_writes_the_record() {
         let moves = [json!("f5"), json!({"square": "D6"}), json!("c3")];
-        let replay = replay::<Reversi>(State::start(), &moves).unwrap();
+        let replay = replay::<Reversi>(State::start(), &moves, MAX_REPLAY_MOVES).unwrap();
         assert_eq!(replay.states.len(), 4);
         assert_eq!(replay.states[0], State::start());
         assert_eq!(replay.record(), "f5d6c3");
         assert_eq!(replay.outcome(), Outcome::Ongoing);
-        let again = replay_record::<Reversi>(State::start(), "f5d6c3").unwrap();
+        let again = replay_record::<Reversi>(State::start(), "f5d6c3", MAX_REPLAY_MOVES).unwrap();
         assert_eq!(again.final_state(), replay.final_state());
     }
 
@@ -299,7 +318,9 @@ mod tests {
             json!({"square": "a1"}),
             json!("zz"),
         ];
-        let Err(ReplayError::BadMove(bad)) = replay::<Reversi>(State::start(), &moves) else {
+        let Err(ReplayError::BadMove(bad)) =
+            replay::<Reversi>(State::start(), &moves, MAX_REPLAY_MOVES)
+        else {
             panic!("a1 is not legal");
         };
         assert_eq!((bad.index, bad.text.as_str()), (2, r#"{"square":"a1"}"#));
@@ -311,7 +332,9 @@ mod tests {
         let full =
             Reversi::state_from_json(&json!({"board": vec!["BBBBBBBB"; 8], "to_move": "white"}))
                 .unwrap();
-        let Err(ReplayError::BadMove(bad)) = replay::<Reversi>(full, &[json!("pass")]) else {
+        let Err(ReplayError::BadMove(bad)) =
+            replay::<Reversi>(full, &[json!("pass")], MAX_REPLAY_MOVES)
+        else {
             panic!("the game is over");
         };
         assert_eq!(bad.index, 0);
@@ -326,12 +349,13 @@ mod tests {
     fn a_replay_past_the_cap_is_refused_before_any_move() {
         let moves = vec![json!("a1"); MAX_REPLAY_MOVES + 1];
         assert_eq!(
-            replay::<Reversi>(State::start(), &moves).err(),
+            replay::<Reversi>(State::start(), &moves, MAX_REPLAY_MOVES).err(),
             Some(ReplayError::TooLong {
-                count: MAX_REPLAY_MOVES + 1
+                count: MAX_REPLAY_MOVES + 1,
+                most: MAX_REPLAY_MOVES
             })
         );
-        let replay = replay_record::<Reversi>(State::start(), "").unwrap();
+        let replay = replay_record::<Reversi>(State::start(), "", MAX_REPLAY_MOVES).unwrap();
         assert_eq!(replay.moves, Vec::<Move>::new());
         assert_eq!(replay.record(), "");
     }

@@ -309,6 +309,8 @@ pub struct ReplayRequest {
     pub start: ReplayStart,
     /// The moves played from there.
     pub moves: ReplayMoves,
+    /// The most moves the endpoint takes, checked before any is played.
+    pub max_moves: usize,
     /// Whether the answer lists every state along the way.
     pub states: bool,
 }

@@ -675,8 +675,12 @@ mod records {
     fn the_course_game_as_a_record_replays_to_its_total() {
         let record = course_record();
         assert!(record.starts_with("3040 6061 4849 5758"), "{record}");
-        let replay =
-            crate::game::record::replay_record::<Crush>(Crush::new_course(), &record).unwrap();
+        let replay = crate::game::record::replay_record::<Crush>(
+            Crush::new_course(),
+            &record,
+            crate::game::record::MAX_REPLAY_MOVES,
+        )
+        .unwrap();
         assert_eq!(replay.moves.len(), 100);
         assert_eq!(
             replay.outcome(),

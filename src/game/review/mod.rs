@@ -2,9 +2,10 @@
 //! judged by what it cost the player who made it.
 //!
 //! A review of `n` moves analyses the `n` positions before them
-//! independently, so a caller may run them in parallel, in any order;
-//! [`Review::ply`] then judges move `i` from the analysis of the position
-//! it was played in. That analysis scores the played move beside the best
+//! independently, so a caller may run them in parallel, in any order:
+//! [`Review::judge`] analyses position `i` and judges the move played
+//! there from that analysis alone, with the game's own types, in one job.
+//! That analysis scores the played move beside the best
 //! one in the same search ([`Scope`]: the same depth, the same side to
 //! move, a full window each), so a move's cost is the best move's value
 //! less the played move's, and not the difference of two searches. In a
@@ -28,15 +29,20 @@
 //! cost in an even position, so a game already lost does not forgive the
 //! moves played in it.
 
+use super::analysis;
 use super::calibration;
-use super::erased::{AnalyzedMove, Erased};
 use super::record::Replay;
+use super::wire::AnalyzedMove;
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
 use super::{SearchReport, Side};
+use accuracy::{kept_decided, round1};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+
+mod accuracy;
+pub use accuracy::{accuracy_of_loss, side_accuracy, volatility_weights};
 
 /// The most moves one review takes.
 pub const MAX_REVIEW_MOVES: usize = 600;
@@ -165,12 +171,14 @@ impl Noise {
 
 /// One analysed position of the game, with the move played there.
 #[derive(Clone, Debug)]
-pub struct PositionEval {
+struct PositionEval {
     /// The engine's best move first, then the played move if another,
     /// both scored by the one search, from the mover's view.
     moves: Vec<AnalyzedMove>,
     /// The best move's notation.
     best_notation: String,
+    /// Whether the played move is the best.
+    best_is_played: bool,
     /// Where the played move is in `moves`.
     played: Option<usize>,
     /// Whether the played move leads to the best move's position, up to
@@ -186,7 +194,7 @@ pub struct PositionEval {
 
 impl PositionEval {
     /// The positions the search visited.
-    pub fn nodes(&self) -> u64 {
+    fn nodes(&self) -> u64 {
         self.report.nodes.unwrap_or(0)
     }
 }
@@ -298,13 +306,20 @@ pub struct ReviewSummary {
 pub trait Review: Send + Sync {
     /// The positions to analyse: the one before each move.
     fn positions(&self) -> usize;
-    /// Analyses position `index` (0 = the start) and the move played there
-    /// under `budget`.
-    fn analyse(&self, index: usize, budget: &Budget) -> Result<PositionEval, GameError>;
-    /// Judges move `index` from the analysis of its position.
-    fn ply(&self, index: usize, eval: &PositionEval) -> PlyReview;
+    /// Analyses position `index` (0 = the start) under `budget` and judges
+    /// the move played there, with the game's own types, in one job.
+    fn judge(&self, index: usize, budget: &Budget) -> Result<Judged, GameError>;
     /// Each side's figures over the judged moves.
     fn summary(&self, plies: &[PlyReview], nodes: u64) -> ReviewSummary;
+}
+
+/// A move judged, and what judging it cost.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The move's review.
+    pub ply: PlyReview,
+    /// The positions its analysis visited.
+    pub nodes: u64,
 }
 
 /// A review of one game of `G`.
@@ -315,22 +330,17 @@ pub struct GameReview<G: Game> {
 }
 
 impl<G: Game> GameReview<G> {
-    /// A review of `replay`, its searches seeded with `seed`.
-    pub fn new(replay: Replay<G>, seed: u64) -> Result<Self, GameError> {
-        if replay.moves.len() > MAX_REVIEW_MOVES {
-            return Err(GameError::invalid_option(format!(
-                "the game has {} moves: a review takes at most {MAX_REVIEW_MOVES}",
-                replay.moves.len()
-            )));
-        }
+    /// A review of `replay`, its searches seeded with `seed` (the request
+    /// caps its moves at [`MAX_REVIEW_MOVES`] before replaying them).
+    pub fn new(replay: Replay<G>, seed: u64) -> Self {
         // The file is checked by a unit test for every game; a broken one
         // only loses the noise allowance.
         let noise = Noise::of::<G>().unwrap_or_default();
-        Ok(GameReview {
+        GameReview {
             replay,
             seed,
             noise,
-        })
+        }
     }
 
     fn one_player() -> bool {
@@ -384,21 +394,63 @@ impl<G: Game> Review for GameReview<G> {
         self.replay.moves.len()
     }
 
+    fn judge(&self, index: usize, budget: &Budget) -> Result<Judged, GameError> {
+        let eval = self.analyse(index, budget)?;
+        Ok(Judged {
+            ply: self.ply(index, &eval),
+            nodes: eval.nodes(),
+        })
+    }
+
+    fn summary(&self, plies: &[PlyReview], nodes: u64) -> ReviewSummary {
+        let sides = G::info().sides;
+        let players: &[Side] = if Self::one_player() {
+            &[Side::First]
+        } else {
+            &[Side::First, Side::Second]
+        };
+        let weights = volatility_weights(plies, sides[Side::First.index()]);
+        let sides = players
+            .iter()
+            .filter_map(|player| {
+                let name = sides[player.index()];
+                let own: Vec<(&PlyReview, f64)> = plies
+                    .iter()
+                    .zip(&weights)
+                    .filter(|(p, _)| p.side == name)
+                    .map(|(p, &w)| (p, w))
+                    .collect();
+                (!own.is_empty()).then(|| side_summary(name, &own))
+            })
+            .collect();
+        ReviewSummary {
+            sides,
+            positions: self.positions(),
+            nodes,
+        }
+    }
+}
+
+impl<G: Game> GameReview<G> {
+    /// Analyses position `index` (0 = the start) under `budget`, the move
+    /// played there scored beside the best in the same search.
     fn analyse(&self, index: usize, budget: &Budget) -> Result<PositionEval, GameError> {
         let state = &self.replay.states[index];
         let played = &self.replay.moves[index];
         let params = BotParams::seeded(self.seed ^ index as u64);
         let scope = Scope::including(1, played.clone());
-        let analysis = Erased::<G>::analyze_twin(state, &scope, &params, budget)?;
+        let analysis = analysis::analyze_twin::<G>(state, &scope, &params, budget)?;
         let best = &analysis.moves[0].mv;
         let best_notation = G::notation(state, best);
-        let equivalent = best != played && same_position::<G>(state, best, played);
+        let best_is_played = best == played;
+        let equivalent = !best_is_played && same_position::<G>(state, best, played);
         let played_at = analysis.moves.iter().position(|m| &m.mv == played);
         let report = analysis.report.clone();
-        let reply = Erased::<G>::judged_reply(state, analysis);
+        let reply = analysis::judged_reply::<G>(state, analysis);
         Ok(PositionEval {
             moves: reply.moves,
             best_notation,
+            best_is_played,
             played: played_at,
             equivalent,
             book: G::book_moves(state).contains(played),
@@ -407,13 +459,14 @@ impl<G: Game> Review for GameReview<G> {
         })
     }
 
+    /// Judges move `index` from the analysis of its position.
     fn ply(&self, index: usize, eval: &PositionEval) -> PlyReview {
         let state = &self.replay.states[index];
         let played = &self.replay.moves[index];
         let mover = G::to_move(state);
         let notation = G::notation(state, played);
         let best = &eval.moves[0];
-        let cost = cost_of(eval, &notation);
+        let cost = cost_of(eval);
         let noise = self.noise.at(eval.nodes());
         let mut review = PlyReview {
             ply: index + 1,
@@ -483,42 +536,14 @@ impl<G: Game> Review for GameReview<G> {
         };
         review
     }
-
-    fn summary(&self, plies: &[PlyReview], nodes: u64) -> ReviewSummary {
-        let sides = G::info().sides;
-        let players: &[Side] = if Self::one_player() {
-            &[Side::First]
-        } else {
-            &[Side::First, Side::Second]
-        };
-        let weights = volatility_weights(plies, sides[Side::First.index()]);
-        let sides = players
-            .iter()
-            .filter_map(|player| {
-                let name = sides[player.index()];
-                let own: Vec<(&PlyReview, f64)> = plies
-                    .iter()
-                    .zip(&weights)
-                    .filter(|(p, _)| p.side == name)
-                    .map(|(p, &w)| (p, w))
-                    .collect();
-                (!own.is_empty()).then(|| side_summary(name, &own))
-            })
-            .collect();
-        ReviewSummary {
-            sides,
-            positions: self.positions(),
-            nodes,
-        }
-    }
 }
 
 /// The played move's figures in its position's analysis: the best's where
 /// it is the best or leads to its position, else its own (scored beside
 /// the best in the same search).
-fn cost_of(eval: &PositionEval, notation: &str) -> Cost {
+fn cost_of(eval: &PositionEval) -> Cost {
     let best = &eval.moves[0];
-    if eval.best_notation == notation || eval.equivalent {
+    if eval.best_is_played || eval.equivalent {
         return Cost {
             score: Some(best.score),
             win: best.win_probability,
@@ -563,92 +588,6 @@ fn side_summary(side: &'static str, plies: &[(&PlyReview, f64)]) -> SideSummary 
     }
 }
 
-/// A side's accuracy from its moves' (accuracy, weight): Lichess's mean of
-/// the weighted mean and the harmonic mean, each accuracy counted at least
-/// 1 in the harmonic mean (as Lichess does) so that one lost game does not
-/// make it 0; `None` for no moves.
-pub fn side_accuracy(moves: &[(f64, f64)]) -> Option<f64> {
-    if moves.is_empty() {
-        return None;
-    }
-    let total_weight: f64 = moves.iter().map(|(_, w)| w).sum();
-    let weighted = moves.iter().map(|(a, w)| a * w).sum::<f64>() / total_weight;
-    let harmonic = moves.len() as f64 / moves.iter().map(|(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
-    Some((weighted + harmonic) / 2.0)
-}
-
-/// Each move's weight in its side's accuracy: how much the game's win
-/// chances (the first side's, in percentage points) swung around it, as
-/// Lichess weighs them: the standard deviation of a window of
-/// `clamp(moves / 10, 2, 8)` positions ending after the move, held to
-/// 0.5–12. One-player games and moves without win chances weigh 1.
-pub fn volatility_weights(plies: &[PlyReview], first: &str) -> Vec<f64> {
-    // A mover's chance as the first side's, in percentage points.
-    let firsts = |ply: &PlyReview, p: Option<f64>| {
-        p.map(|p| (if ply.side == first { p } else { 1.0 - p }) * 100.0)
-    };
-    let mut chances = Vec::with_capacity(plies.len() + 1);
-    for ply in plies {
-        let before = firsts(ply, ply.win_probability_before);
-        chances.push(before.or(chances.last().copied().flatten()));
-    }
-    let Some(last) = plies.last() else {
-        return Vec::new();
-    };
-    let end = firsts(last, last.win_probability_after);
-    chances.push(end.or(chances.last().copied().flatten()));
-    if chances.iter().all(Option::is_none) {
-        return vec![1.0; plies.len()];
-    }
-    let filled: Vec<f64> = chances
-        .iter()
-        .scan(50.0, |last, c| {
-            *last = c.unwrap_or(*last);
-            Some(*last)
-        })
-        .collect();
-    let window = (plies.len() / 10).clamp(2, 8).min(filled.len());
-    (0..plies.len())
-        .map(|i| {
-            let start = (i + 2).saturating_sub(window).min(filled.len() - window);
-            deviation(&filled[start..start + window]).clamp(0.5, 12.0)
-        })
-        .collect()
-}
-
-/// The population standard deviation of `values`.
-fn deviation(values: &[f64]) -> f64 {
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64;
-    variance.sqrt()
-}
-
-/// Rounds to one decimal.
-fn round1(value: f64) -> f64 {
-    (value * 10.0).round() / 10.0
-}
-
-/// The chance of winning within which a game is decided, either way.
-const DECIDED: f64 = 0.02;
-
-/// Whether the move was played in a decided game and left it decided the
-/// same way: with every move winning (or losing) alike, the choice says
-/// nothing, and counting it at 100 is what let a random mover read 93%.
-fn kept_decided(ply: &PlyReview) -> bool {
-    let decided = |p: f64| p <= DECIDED || p >= 1.0 - DECIDED;
-    match (ply.win_probability_before, ply.win_probability_after) {
-        (Some(before), Some(after)) => {
-            decided(before) && decided(after) && (before - after).abs() < DECIDED
-        }
-        _ => false,
-    }
-}
-
-/// Lichess's accuracy of a move that lost `loss` percentage points.
-pub fn accuracy_of_loss(loss: f64) -> f64 {
-    (103.1668 * (-0.04354 * loss).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -664,72 +603,6 @@ mod tests {
         assert_eq!(label(1.0), Label::Blunder);
     }
 
-    #[test]
-    fn accuracy_is_full_for_no_loss_and_falls_with_it() {
-        assert!((accuracy_of_loss(0.0) - 100.0).abs() < 0.001);
-        let small = accuracy_of_loss(5.0);
-        assert!(small > 75.0 && small < 85.0, "{small}");
-        assert!((accuracy_of_loss(30.0) - 24.8).abs() < 0.1);
-        assert_eq!(accuracy_of_loss(100.0), 0.0);
-    }
-
-    #[test]
-    fn one_thrown_away_game_outweighs_many_moves_in_a_decided_one() {
-        // Nineteen moves that lose nothing once the game is lost, one that
-        // lost it: the plain mean read 95.
-        let mut moves = vec![(100.0, 0.5); 19];
-        moves.push((0.0, 12.0));
-        let accuracy = side_accuracy(&moves).unwrap();
-        assert!(accuracy < 35.0, "{accuracy}");
-        // Every move perfect: 100, whatever the weights.
-        let perfect = side_accuracy(&[(100.0, 0.5), (100.0, 12.0)]).unwrap();
-        assert!((perfect - 100.0).abs() < 1e-9);
-        assert_eq!(side_accuracy(&[]), None);
-    }
-
-    fn ply(side: &'static str, before: f64, after: f64) -> PlyReview {
-        PlyReview {
-            ply: 1,
-            side,
-            mv: Value::Null,
-            notation: String::new(),
-            best: BestMove {
-                mv: Value::Null,
-                notation: String::new(),
-                pv: Vec::new(),
-                score: 0,
-            },
-            score_before: 0,
-            score_after: None,
-            win_probability_before: Some(before),
-            win_probability_after: Some(after),
-            loss: Some((before - after).max(0.0)),
-            points_lost: None,
-            noise: 0.0,
-            forced: false,
-            label: None,
-            accuracy: None,
-        }
-    }
-
-    #[test]
-    fn a_swing_weighs_more_than_a_quiet_stretch() {
-        // Black throws the game away at the fifth move; the rest is quiet.
-        let mut plies = Vec::new();
-        for i in 0..20 {
-            let side = if i % 2 == 0 { "black" } else { "white" };
-            let black = if i < 4 { 0.5 } else { 0.02 };
-            let own = |p: f64| if side == "black" { p } else { 1.0 - p };
-            let after = if i == 4 { 0.02 } else { black };
-            let before = if i == 4 { 0.5 } else { black };
-            plies.push(ply(side, own(before), own(after)));
-        }
-        let weights = volatility_weights(&plies, "black");
-        assert_eq!(weights.len(), 20);
-        assert!(weights[4] > 10.0, "{weights:?}");
-        assert!(weights[19] <= 0.5 + 1e-9, "{weights:?}");
-    }
-
     /// A judged Reversi position: the start, where the best move scores
     /// `best` and the played one `played` (with their proofs, if any).
     fn judged_at_start(best: (i64, Option<&str>), played: (i64, Option<&str>)) -> PlyReview {
@@ -741,7 +614,7 @@ mod tests {
             states: vec![start, Reversi::apply(&start, &moves[1])],
             moves: vec![moves[1]],
         };
-        let review = GameReview::new(replay, 1).unwrap();
+        let review = GameReview::new(replay, 1);
         let model = calibration::shipped("reversi", Reversi::WIN_MODEL).unwrap();
         let scored = |(score, exact): (i64, Option<&str>), mv: &_| AnalyzedMove {
             mv: Reversi::move_to_json(&start, mv),
@@ -756,6 +629,7 @@ mod tests {
         let eval = PositionEval {
             moves: vec![scored(best, &moves[0]), scored(played, &moves[1])],
             best_notation: Reversi::notation(&start, &moves[0]),
+            best_is_played: false,
             played: Some(1),
             equivalent: false,
             book: false,
@@ -830,7 +704,7 @@ mod tests {
                     states: vec![start, after],
                     moves: vec![*mv],
                 };
-                let review = GameReview::new(replay, 1).unwrap();
+                let review = GameReview::new(replay, 1);
                 let mut eval = review
                     .analyse(0, &Budget::unlimited().nodes(20_000))
                     .unwrap();
