@@ -4,21 +4,13 @@
 
 use super::board::{cell, col, home, row, CampRule, Cell, SIZE};
 use super::movegen::{camp_allows, generate, move_path, HalmaMove};
-use super::state::HalmaState;
-use crate::game::{GameError, Side};
+use super::state::{side_name, HalmaState};
+use crate::game::GameError;
 use serde_json::Value;
 
 /// A cell as `x,y`.
 pub fn format_cell(c: Cell) -> String {
     format!("{},{}", col(c), row(c))
-}
-
-/// The side's name as in states: `black` or `white`.
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "black",
-        Side::Second => "white",
-    }
 }
 
 /// The notation of a path: one `E` line for a step, one `J` line per jump.

@@ -5,9 +5,16 @@ use super::board::{
     cell, goal, splitmix, Bits, CampRule, Cell, CAMPS, PIECES, PLIES_LEFT, SIZE, WHITE_TO_MOVE,
     ZOBRIST,
 };
-use super::notation::side_name;
 use crate::game::{location, GameError, Side};
 use serde_json::{Map, Value};
+
+/// The side's name as in states: `black` or `white`.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "black",
+        Side::Second => "white",
+    }
+}
 
 /// A fault in one board row: the column it is at (0-based), if one, and
 /// what is wrong. The JSON and text readers each add the place in their
