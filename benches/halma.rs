@@ -3,15 +3,15 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gamebot::game::{ladder, perft, AnyLevel, BotParams, Bots, Budget, LevelSpec, Rules, Side};
 use gamebot::games::halma::bots::eval::progress;
-use gamebot::games::halma::{CampRule, Halma, HalmaMove, HalmaState};
+use gamebot::games::halma::{CampRule, Halma, Move, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A midgame position: 50 plies, each a seeded pick among the six most
 /// forward moves (greedy play alone jams a piece at home, leaving few moves).
-fn midgame() -> HalmaState {
+fn midgame() -> State {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut s = HalmaState::start(Side::First, CampRule::Referee);
+    let mut s = State::start(Side::First, CampRule::Referee);
     let mut moves = Vec::new();
     for _ in 0..50 {
         moves.clear();
@@ -28,9 +28,9 @@ fn midgame() -> HalmaState {
 }
 
 fn movegen(c: &mut Criterion) {
-    let start = HalmaState::start(Side::First, CampRule::Referee);
+    let start = State::start(Side::First, CampRule::Referee);
     let mid = midgame();
-    let mut moves: Vec<HalmaMove> = Vec::with_capacity(512);
+    let mut moves: Vec<Move> = Vec::with_capacity(512);
     c.bench_function("halma legal_moves start", |b| {
         b.iter(|| {
             moves.clear();

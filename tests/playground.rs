@@ -34,7 +34,7 @@ async fn the_page_and_everything_it_loads_are_served() {
 #[tokio::test]
 async fn the_script_draws_every_game_of_the_design() {
     let script = get(&app(), "/playground/app.js").await.text;
-    for id in ["advance", "halma", "reversi", "naughts", "crush"] {
+    for id in gamebot::games::ids() {
         assert!(
             script.contains(&format!("\n    {id}: {{")),
             "no renderer for {id}"
@@ -79,8 +79,8 @@ async fn every_board_has_a_legend_and_is_labelled_in_its_notation() {
     assert!(script.contains("colLabels: ADVANCE_FILES.split('')"));
     assert_eq!(
         script.matches("\n      legend: ").count(),
-        5,
-        "a legend for each of the five games"
+        gamebot::games::REGISTRY.len(),
+        "a legend for each registered game"
     );
     // The move list shows each move's notation.
     assert!(script.contains("item.textContent = `${who}: ${notationOf(move)}`"));

@@ -11,8 +11,8 @@
 //! Bad arguments (an unknown level, a k out of range) exit 2, a failed read
 //! or write 1 (the table of [`crate::cli`]).
 
+use super::arena::solo::seeded_start;
 use super::arena::{seat_of, SeatPlayer};
-use super::arena_solo::seeded_start;
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::solo::{play_solo, points, PairedGain, SoloGame, SoloSide, SoloSpec};

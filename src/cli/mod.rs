@@ -26,15 +26,11 @@
 
 pub mod advance;
 pub mod arena;
-pub mod arena_solo;
 pub mod crush;
 pub mod error;
 pub mod games_log;
 pub mod halma;
 pub mod ladder;
-pub mod ladder_journal;
-pub mod ladder_pool;
-pub mod ladder_solo;
 pub mod limits;
 pub mod naughts;
 

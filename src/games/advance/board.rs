@@ -164,6 +164,13 @@ pub(crate) fn col_of(sq: usize) -> usize {
     sq % WIDTH - PAD
 }
 
+/// The square's name in notation (`e1`): its file letter and its rank
+/// counted from white's side (see [`notation`](super::notation)).
+pub fn square_name(sq: usize) -> String {
+    let file = (b'a' + col_of(sq) as u8) as char;
+    format!("{file}{}", SIZE - row_of(sq))
+}
+
 /// A padded index moved by an offset.
 #[inline]
 pub(crate) fn step(sq: usize, offset: isize) -> usize {

@@ -8,11 +8,11 @@
 //! squares, and which enemy pieces could capture on the General's square.
 
 use super::board::{
-    col_of, kind, owner, row_of, step, Color, BUILDER, CATAPULT, DRAGON, EMPTY, GENERAL, JESTER,
-    MINER, NOBODY, ORTHO, SENTINEL, WALL, ZOMBIE,
+    col_of, kind, owner, row_of, square_name, step, Color, BUILDER, CATAPULT, DRAGON, EMPTY,
+    GENERAL, JESTER, MINER, NOBODY, ORTHO, SENTINEL, WALL, ZOMBIE,
 };
 use super::movegen::{Kind, Move};
-use super::notation::{notation, square_name};
+use super::notation::notation;
 use super::state::State;
 
 /// The reason no legal move of the kinds asked for (any kind when `None`)

@@ -17,7 +17,7 @@
 //! Reading is lenient: case and surrounding spaces do not matter, and the
 //! sign may be left out when the two squares name one legal move only.
 
-use super::board::{col_of, row_of, square, SIZE};
+use super::board::{square, square_name, SIZE};
 use super::movegen::{Kind, Move};
 use super::state::State;
 use crate::game::GameError;
@@ -33,12 +33,6 @@ fn sign(kind: Kind) -> char {
         Kind::Convert => '=',
         Kind::Shoot => '*',
     }
-}
-
-/// The square's name (`e1`).
-pub fn square_name(sq: usize) -> String {
-    let file = (b'a' + col_of(sq) as u8) as char;
-    format!("{file}{}", SIZE - row_of(sq))
 }
 
 /// A move's notation (`e2-e3`).

@@ -2,10 +2,10 @@
 //! legacy 9-line text.
 
 use super::board::{
-    from_char, kind, owner, square, to_char, value, BoardError, Color, BLACK_TO_MOVE_KEY,
-    BOARD_CHARS, CELLS, EMPTY, GENERAL, NOBODY, OFF, PLY_LIMIT, SIZE, SQUARES, ZOBRIST,
+    from_char, kind, owner, square, square_name, to_char, value, BoardError, Color,
+    BLACK_TO_MOVE_KEY, BOARD_CHARS, CELLS, EMPTY, GENERAL, NOBODY, OFF, PLY_LIMIT, SIZE, SQUARES,
+    ZOBRIST,
 };
-use super::notation::square_name;
 use crate::game::{location, GameError, TextParams};
 use serde_json::Value;
 use std::fmt;
@@ -403,7 +403,7 @@ impl State {
                 col: Some(col),
                 detail: format!(
                     "a second {name} General (the first is on {}); a board has at most one General per colour",
-                    super::notation::square_name(first)
+                    square_name(first)
                 ),
             });
         }

@@ -1,5 +1,5 @@
 //! Board geometry (cells, camps, neighbour tables) and 256-bit cell sets;
-//! the validated position is [`super::state::HalmaState`].
+//! the validated position is [`super::state::State`].
 
 use crate::game::Side;
 
@@ -289,7 +289,7 @@ pub(super) const PLIES_LEFT: u64 = 0x9_11E5_1EF7;
 
 #[cfg(test)]
 mod tests {
-    use super::super::state::HalmaState;
+    use super::super::state::State;
     use super::*;
 
     #[test]
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn incremental_hash_matches_recomputed() {
-        let mut s = HalmaState::start(Side::First, CampRule::Referee);
+        let mut s = State::start(Side::First, CampRule::Referee);
         s.apply_move(cell(4, 0), cell(5, 0));
         assert_eq!(s.hash, s.compute_hash());
     }

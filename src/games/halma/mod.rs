@@ -27,15 +27,14 @@ mod tests;
 
 pub use board::CampRule;
 pub use bots::{Clock, ClockMode, HalmaOptions};
-pub use movegen::HalmaMove;
-pub use state::HalmaState;
+pub use movegen::Move;
+pub use state::State;
 
 use crate::game::record::{self, BadMove};
 use crate::game::{
     Analysis, BotChoice, BotParams, Bots, Budget, Codec, GameError, GameInfo, Ladder, LevelSpec,
     MatchTime, OptionInfo, Outcome, Referee, Rules, Rung, Scope, Side, TextRequest,
 };
-use crate::search::Evaluate;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -76,7 +75,7 @@ pub enum HalmaTermination {
 }
 
 /// The outcome once the ply limit is reached with no winner.
-fn ply_limit_outcome(state: &HalmaState, score: [i64; 2]) -> Outcome<HalmaTermination> {
+fn ply_limit_outcome(state: &State, score: [i64; 2]) -> Outcome<HalmaTermination> {
     let termination = HalmaTermination::PlyLimit;
     match state.goal_leader() {
         Some(winner) => Outcome::Win {
@@ -115,29 +114,29 @@ crate::declare_levels! {
 }
 
 impl Rules for Halma {
-    type State = HalmaState;
-    type Move = HalmaMove;
+    type State = State;
+    type Move = Move;
     type Termination = HalmaTermination;
 
-    fn to_move(state: &HalmaState) -> Side {
+    fn to_move(state: &State) -> Side {
         state.to_move()
     }
 
-    fn legal_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) {
+    fn legal_moves(state: &State, out: &mut Vec<Move>) {
         movegen::generate(state, out);
     }
 
-    fn apply(state: &HalmaState, mv: &HalmaMove) -> HalmaState {
+    fn apply(state: &State, mv: &Move) -> State {
         let mut next = state.clone();
         next.apply_move(mv.from, mv.to);
         next
     }
 
-    fn has_legal_move(state: &HalmaState) -> bool {
+    fn has_legal_move(state: &State) -> bool {
         movegen::has_any_move(state)
     }
 
-    fn outcome(state: &HalmaState) -> Outcome<HalmaTermination> {
+    fn outcome(state: &State) -> Outcome<HalmaTermination> {
         let last = state.to_move().other();
         let score = || state.pieces_in_goal().map(i64::from);
         if state.has_won(last) {
@@ -178,11 +177,11 @@ impl Bots for Halma {
     /// Manhattan distance to its goal corner, summed (it falls as the game
     /// goes on).
     /// The pieces' distance to the goal camp over a move's typical progress.
-    fn moves_left(state: &HalmaState) -> f64 {
+    fn moves_left(state: &State) -> f64 {
         bots::expected_moves_left(state)
     }
 
-    fn phase(state: &HalmaState) -> u32 {
+    fn phase(state: &State) -> u32 {
         [Side::First, Side::Second]
             .into_iter()
             .map(|side| {
@@ -201,24 +200,20 @@ impl Bots for Halma {
     }
 
     fn choose_move(
-        state: &HalmaState,
+        state: &State,
         level: &LevelSpec<HalmaLevel>,
         params: &BotParams<HalmaOptions>,
         budget: &Budget,
-    ) -> Result<BotChoice<HalmaMove>, GameError> {
-        match level.level {
-            HalmaLevel::Random => bots::random(state, level, params),
-            HalmaLevel::Minimax => bots::minimax(state, level, params, budget),
-            HalmaLevel::Strong => bots::strong(state, level, params, budget),
-        }
+    ) -> Result<BotChoice<Move>, GameError> {
+        bots::choose(state, level, params, budget)
     }
 
     fn analyze_scope(
-        state: &HalmaState,
-        scope: &Scope<HalmaMove>,
+        state: &State,
+        scope: &Scope<Move>,
         params: &BotParams<HalmaOptions>,
         budget: &Budget,
-    ) -> Result<Analysis<HalmaMove>, GameError> {
+    ) -> Result<Analysis<Move>, GameError> {
         Ok(bots::analyze(state, scope, params, budget))
     }
 }
@@ -285,7 +280,7 @@ impl Codec for Halma {
         }
     }
 
-    fn new_game(options: HalmaNew) -> Result<HalmaState, GameError> {
+    fn new_game(options: HalmaNew) -> Result<State, GameError> {
         let to_move = match options.to_move {
             HalmaSide::Black => Side::First,
             HalmaSide::White => Side::Second,
@@ -296,31 +291,31 @@ impl Codec for Halma {
                 "option ply_limit is 0: expected a whole number from 1 (the ply at which the game ends if nobody has won), or no ply_limit for no limit".to_string(),
             ));
         }
-        Ok(HalmaState::start(to_move, options.camp_rule).with_plies(Some(0), options.ply_limit))
+        Ok(State::start(to_move, options.camp_rule).with_plies(Some(0), options.ply_limit))
     }
 
-    fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
+    fn state_from_json(value: &Value) -> Result<State, GameError> {
         state::state_from_json(value)
     }
 
-    fn state_to_json(state: &HalmaState) -> Value {
+    fn state_to_json(state: &State) -> Value {
         state::state_to_json(state)
     }
 
-    fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
+    fn notation(state: &State, mv: &Move) -> String {
         notation::notation(state, mv)
     }
 
-    fn move_to_json(state: &HalmaState, mv: &HalmaMove) -> Value {
+    fn move_to_json(state: &State, mv: &Move) -> Value {
         notation::move_json(state, mv)
     }
 
-    fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
+    fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
         notation::parse_move(state, value)
     }
 
     /// The moves' notations joined with spaces, a jump's lines with `;`.
-    fn write_record(start: &HalmaState, moves: &[HalmaMove]) -> String {
+    fn write_record(start: &State, moves: &[Move]) -> String {
         let one_line: Vec<String> = record::notations::<Halma>(start, moves)
             .into_iter()
             .map(|text| text.replace('\n', ";"))
@@ -329,14 +324,14 @@ impl Codec for Halma {
     }
 
     /// Moves start at each `E` or `J` that no `;` joins to the one before.
-    fn read_record(start: &HalmaState, record: &str) -> Result<Vec<HalmaMove>, BadMove> {
+    fn read_record(start: &State, record: &str) -> Result<Vec<Move>, BadMove> {
         record::read_texts::<Halma>(start, notation::record_moves(record))
     }
 
     fn parse_text(
         body: &str,
         query: &crate::game::TextParams,
-    ) -> Result<TextRequest<HalmaState>, GameError> {
+    ) -> Result<TextRequest<State>, GameError> {
         query.only(&["camp_rule"])?;
         let camp_rule = match query.get("camp_rule") {
             None => CampRule::Referee,
@@ -353,14 +348,14 @@ impl Codec for Halma {
     }
 
     /// One move per line; a jump chain's lines are joined by `; `.
-    fn text_legal_moves(state: &HalmaState, moves: &[HalmaMove]) -> String {
+    fn text_legal_moves(state: &State, moves: &[Move]) -> String {
         moves
             .iter()
             .map(|m| notation::notation(state, m).replace('\n', "; ") + "\n")
             .collect()
     }
 
-    fn text_bot_move(before: &HalmaState, mv: &HalmaMove, _after: &HalmaState) -> String {
+    fn text_bot_move(before: &State, mv: &Move, _after: &State) -> String {
         text::output_text(before, mv)
     }
 }
@@ -369,7 +364,7 @@ impl Referee for Halma {
     /// The course referee's `input.txt`: GAME with the clock's remainder
     /// in a match with game clocks, SINGLE with the move's time otherwise.
     fn agent_input(
-        state: &HalmaState,
+        state: &State,
         move_time: Duration,
         game_time_left: Option<Duration>,
     ) -> Option<String> {
@@ -389,19 +384,5 @@ impl Referee for Halma {
     /// The course's whole-game clock: 300 s a side.
     fn match_time() -> MatchTime {
         MatchTime::GameClock(Duration::from_secs(300))
-    }
-}
-
-impl Evaluate for Halma {
-    fn evaluate(state: &HalmaState) -> i32 {
-        bots::eval::strong_eval(state)
-    }
-
-    fn hash(state: &HalmaState) -> u64 {
-        state.hash()
-    }
-
-    fn order_hint(state: &HalmaState, mv: &HalmaMove) -> i32 {
-        bots::eval::progress(state.to_move(), mv.from, mv.to)
     }
 }

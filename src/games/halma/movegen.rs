@@ -4,13 +4,13 @@
 use super::board::{
     col, corner, goal, home, row, Bits, CampRule, Cell, CELLS, LANDINGS, NEIGHBOURS, NONE,
 };
-use super::state::HalmaState;
+use super::state::State;
 use crate::game::Side;
 
 /// A move: one piece from `from` to `to`, by a step or by a jump chain.
 /// The chain itself is not stored; [`jump_path`] rebuilds a shortest one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct HalmaMove {
+pub struct Move {
     /// Where the piece starts.
     pub from: Cell,
     /// Where it ends.
@@ -77,7 +77,7 @@ pub fn farther_from_corner(side: Side, from: Cell, to: Cell) -> bool {
 
 /// Appends every legal move of the side to move (nothing once the game is
 /// won or the ply limit is reached).
-pub fn generate(state: &HalmaState, out: &mut Vec<HalmaMove>) {
+pub fn generate(state: &State, out: &mut Vec<Move>) {
     if state.is_decided() {
         return;
     }
@@ -85,7 +85,7 @@ pub fn generate(state: &HalmaState, out: &mut Vec<HalmaMove>) {
 }
 
 /// The legal moves by the rules alone, without checking whether the game is over.
-pub fn generate_ignoring_outcome(state: &HalmaState, out: &mut Vec<HalmaMove>) {
+pub fn generate_ignoring_outcome(state: &State, out: &mut Vec<Move>) {
     let side = state.to_move;
     if state.camp_rule == CampRule::Referee && referee_camp_moves(state, out) {
         return;
@@ -96,7 +96,7 @@ pub fn generate_ignoring_outcome(state: &HalmaState, out: &mut Vec<HalmaMove>) {
         others.clear(from);
         for_each_destination(others, from, |to, jump| {
             if camp_allows(state.camp_rule, side, from, to) {
-                out.push(HalmaMove { from, to, jump });
+                out.push(Move { from, to, jump });
             }
         });
     }
@@ -105,7 +105,7 @@ pub fn generate_ignoring_outcome(state: &HalmaState, out: &mut Vec<HalmaMove>) {
 /// Referee rule (b): while the mover has pieces in its own camp it must move
 /// one out, or failing that one farther from its corner. Appends those moves
 /// and returns true when the rule applies; false when the mover may move freely.
-fn referee_camp_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) -> bool {
+fn referee_camp_moves(state: &State, out: &mut Vec<Move>) -> bool {
     let side = state.to_move;
     let own = home(side);
     let in_camp = state.side(side).and(own);
@@ -119,7 +119,7 @@ fn referee_camp_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) -> bool {
         others.clear(from);
         for_each_destination(others, from, |to, jump| {
             if !own.has(to) {
-                out.push(HalmaMove { from, to, jump });
+                out.push(Move { from, to, jump });
             }
         });
     }
@@ -131,7 +131,7 @@ fn referee_camp_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) -> bool {
         others.clear(from);
         for_each_destination(others, from, |to, jump| {
             if farther_from_corner(side, from, to) {
-                out.push(HalmaMove { from, to, jump });
+                out.push(Move { from, to, jump });
             }
         });
     }
@@ -140,7 +140,7 @@ fn referee_camp_moves(state: &HalmaState, out: &mut Vec<HalmaMove>) -> bool {
 
 /// A shortest jump chain from `from` to `to` in `state` (the cells visited,
 /// both ends included), or `None` if no chain joins them.
-pub fn jump_path(state: &HalmaState, from: Cell, to: Cell) -> Option<Vec<Cell>> {
+pub fn jump_path(state: &State, from: Cell, to: Cell) -> Option<Vec<Cell>> {
     let mut others = state.occupied();
     others.clear(from);
     let mut parent = [0u8; CELLS];
@@ -185,7 +185,7 @@ pub fn jump_path(state: &HalmaState, from: Cell, to: Cell) -> Option<Vec<Cell>> 
 }
 
 /// The cells of a move: the step's two ends, or a shortest jump chain.
-pub fn move_path(state: &HalmaState, mv: &HalmaMove) -> Vec<Cell> {
+pub fn move_path(state: &State, mv: &Move) -> Vec<Cell> {
     if mv.jump {
         jump_path(state, mv.from, mv.to).unwrap_or_else(|| vec![mv.from, mv.to])
     } else {
@@ -198,7 +198,7 @@ pub fn move_path(state: &HalmaState, mv: &HalmaMove) -> Vec<Cell> {
 /// jump chains. Referee rule (b) only narrows the moves to some the basic
 /// rules allow, so a step allowed by them is enough, and failing one the
 /// full list decides.
-pub fn has_any_move(state: &HalmaState) -> bool {
+pub fn has_any_move(state: &State) -> bool {
     if state.is_decided() {
         return false;
     }

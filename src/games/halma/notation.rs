@@ -3,22 +3,14 @@
 //! and cutting a game's record into moves.
 
 use super::board::{cell, col, home, row, CampRule, Cell, SIZE};
-use super::movegen::{camp_allows, generate, move_path, HalmaMove};
-use super::state::HalmaState;
-use crate::game::{GameError, Side};
+use super::movegen::{camp_allows, generate, move_path, Move};
+use super::state::{side_name, State};
+use crate::game::GameError;
 use serde_json::Value;
 
 /// A cell as `x,y`.
 pub fn format_cell(c: Cell) -> String {
     format!("{},{}", col(c), row(c))
-}
-
-/// The side's name as in states: `black` or `white`.
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "black",
-        Side::Second => "white",
-    }
 }
 
 /// The notation of a path: one `E` line for a step, one `J` line per jump.
@@ -31,12 +23,12 @@ pub fn path_notation(path: &[Cell], jump: bool) -> String {
 }
 
 /// The notation of a move (a shortest chain for jumps), lines joined by `\n`.
-pub fn notation(state: &HalmaState, mv: &HalmaMove) -> String {
+pub fn notation(state: &State, mv: &Move) -> String {
     path_notation(&move_path(state, mv), mv.jump)
 }
 
 /// The JSON object of a move: path, jump flag and notation.
-pub fn move_json(state: &HalmaState, mv: &HalmaMove) -> Value {
+pub fn move_json(state: &State, mv: &Move) -> Value {
     let path = move_path(state, mv);
     let form = MoveJson {
         path: path.iter().map(|&c| [col(c), row(c)]).collect(),
@@ -47,7 +39,7 @@ pub fn move_json(state: &HalmaState, mv: &HalmaMove) -> Value {
 }
 
 /// A Halma move as JSON: what [`move_json`] writes, and the schema the
-/// API's contract publishes as `HalmaMove`. A request may send this object
+/// API's contract publishes as `Move`. A request may send this object
 /// or just its notation.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 #[schemars(
@@ -247,7 +239,7 @@ fn parse_object(map: &serde_json::Map<String, Value>) -> Result<(Vec<Cell>, bool
 
 /// Checks that `path` is a step or a chain of jumps the mover can make on
 /// this board, and returns the move it makes.
-fn check_path(state: &HalmaState, path: &[Cell], jump: bool) -> Result<HalmaMove, GameError> {
+fn check_path(state: &State, path: &[Cell], jump: bool) -> Result<Move, GameError> {
     let side = state.to_move;
     let (from, to) = (path[0], path[path.len() - 1]);
     if !state.side(side).has(from) {
@@ -284,7 +276,7 @@ fn check_path(state: &HalmaState, path: &[Cell], jump: bool) -> Result<HalmaMove
                 format_cell(to)
             )));
         }
-        return Ok(HalmaMove { from, to, jump });
+        return Ok(Move { from, to, jump });
     }
     for (n, w) in path.windows(2).enumerate() {
         let (a, b) = (w[0], w[1]);
@@ -314,11 +306,11 @@ fn check_path(state: &HalmaState, path: &[Cell], jump: bool) -> Result<HalmaMove
             "the jump chain ends where it started: that is not a move",
         ));
     }
-    Ok(HalmaMove { from, to, jump })
+    Ok(Move { from, to, jump })
 }
 
 /// Why a rules-possible move is not legal: which camp rule forbids it.
-fn camp_refusal(state: &HalmaState, mv: &HalmaMove, legal: &[HalmaMove]) -> String {
+fn camp_refusal(state: &State, mv: &Move, legal: &[Move]) -> String {
     let side = state.to_move;
     let name = side_name(side);
     let text = notation(state, mv).replace('\n', "; ");
@@ -346,7 +338,7 @@ fn camp_refusal(state: &HalmaState, mv: &HalmaMove, legal: &[HalmaMove]) -> Stri
 
 /// Reads a move given as notation text or as a JSON object and checks that it
 /// is legal: any valid chain between two cells is accepted.
-pub fn parse_move(state: &HalmaState, value: &Value) -> Result<HalmaMove, GameError> {
+pub fn parse_move(state: &State, value: &Value) -> Result<Move, GameError> {
     let (path, jump) = match value {
         Value::String(text) => parse_notation(text)?,
         Value::Object(map) => parse_object(map)?,

@@ -1,13 +1,20 @@
-//! The validated position ([`HalmaState`]), its JSON form and the board
+//! The validated position ([`State`]), its JSON form and the board
 //! text, read with a precise error for every malformed field, row or cell.
 
 use super::board::{
     cell, goal, splitmix, Bits, CampRule, Cell, CAMPS, PIECES, PLIES_LEFT, SIZE, WHITE_TO_MOVE,
     ZOBRIST,
 };
-use super::notation::side_name;
 use crate::game::{location, GameError, Side};
 use serde_json::{Map, Value};
+
+/// The side's name as in states: `black` or `white`.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "black",
+        Side::Second => "white",
+    }
+}
 
 /// A fault in one board row: the column it is at (0-based), if one, and
 /// what is wrong. The JSON and text readers each add the place in their
@@ -79,7 +86,7 @@ pub fn check_counts(pieces: &[Bits; 2]) -> Result<(), String> {
 /// heading for, and the two camps are never both filled. Under the basic
 /// camp rule a side may walk back into its own camp, the opponent's win
 /// may be completed for it, and both positions can be reached.
-pub fn unreachable(state: &HalmaState) -> Option<(&'static str, String)> {
+pub fn unreachable(state: &State) -> Option<(&'static str, String)> {
     if state.camp_rule() != CampRule::Referee {
         return None;
     }
@@ -156,7 +163,7 @@ fn board_from_json(value: Option<&Value>) -> Result<[Bits; 2], GameError> {
 }
 
 /// The state's JSON form as read, before validation: its fields, each any
-/// JSON value (`None` when absent), which [`HalmaState::try_from`] checks
+/// JSON value (`None` when absent), which [`State::try_from`] checks
 /// with errors that point at the field, row and cell at fault.
 #[derive(Clone, Debug, Default)]
 pub struct RawState {
@@ -192,10 +199,10 @@ impl RawState {
     }
 }
 
-impl TryFrom<RawState> for HalmaState {
+impl TryFrom<RawState> for State {
     type Error = GameError;
 
-    fn try_from(raw: RawState) -> Result<HalmaState, GameError> {
+    fn try_from(raw: RawState) -> Result<State, GameError> {
         let pieces = board_from_json(raw.board.as_ref())?;
         let to_move = match &raw.to_move {
             Some(Value::String(s)) => parse_side(s),
@@ -216,7 +223,7 @@ impl TryFrom<RawState> for HalmaState {
             )
         })?;
         let (ply, ply_limit) = plies_from_json(raw.ply.as_ref(), raw.ply_limit.as_ref())?;
-        let state = HalmaState::from_parts(pieces, to_move, camp_rule);
+        let state = State::from_parts(pieces, to_move, camp_rule);
         if let Some((field, detail)) = unreachable(&state) {
             return Err(GameError::invalid_state_at(format!("/{field}"), detail));
         }
@@ -225,8 +232,8 @@ impl TryFrom<RawState> for HalmaState {
 }
 
 /// Parses and validates a JSON state.
-pub fn state_from_json(value: &Value) -> Result<HalmaState, GameError> {
-    HalmaState::try_from(RawState::from_json(value)?)
+pub fn state_from_json(value: &Value) -> Result<State, GameError> {
+    State::try_from(RawState::from_json(value)?)
 }
 
 /// Reads an optional whole-number field that fits a `u32`.
@@ -298,7 +305,7 @@ fn check_keys(map: &Map<String, Value>) -> Result<(), GameError> {
 }
 
 /// The JSON form of a state (`ply` and `ply_limit` only when known).
-pub fn state_to_json(state: &HalmaState) -> Value {
+pub fn state_to_json(state: &State) -> Value {
     let form = StateJson {
         board: state.rows(),
         to_move: match state.to_move {
@@ -313,7 +320,7 @@ pub fn state_to_json(state: &HalmaState) -> Value {
 }
 
 /// A Halma state as JSON: what [`state_to_json`] writes, and the schema
-/// the API's contract publishes as `HalmaState`.
+/// the API's contract publishes as `State`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 #[schemars(
     rename = "HalmaState",
@@ -356,7 +363,7 @@ pub enum SideJson {
 /// A validated Halma position: 19 pieces a side, whose turn, which camp
 /// rules, and where known the plies played and the ply limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HalmaState {
+pub struct State {
     pub(crate) pieces: [Bits; 2],
     pub(crate) to_move: Side,
     pub(crate) camp_rule: CampRule,
@@ -368,10 +375,10 @@ pub struct HalmaState {
     pub(crate) ply_limit: Option<u32>,
 }
 
-impl HalmaState {
+impl State {
     /// Builds a state from piece sets (checked by the caller).
     pub(crate) fn from_parts(pieces: [Bits; 2], to_move: Side, camp_rule: CampRule) -> Self {
-        let mut state = HalmaState {
+        let mut state = State {
             pieces,
             to_move,
             camp_rule,

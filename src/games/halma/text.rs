@@ -2,9 +2,9 @@
 
 use super::board::{Bits, CampRule};
 use super::bots::{Clock, ClockMode, MAX_TIME_LEFT_S};
-use super::movegen::HalmaMove;
+use super::movegen::Move;
 use super::notation::notation;
-use super::state::HalmaState;
+use super::state::State;
 use super::state::{check_counts, parse_row, unreachable};
 use crate::game::{location, GameError, Side};
 
@@ -12,7 +12,7 @@ use crate::game::{location, GameError, Side};
 #[derive(Clone, Debug)]
 pub struct LegacyInput {
     /// The position, with the colour to play.
-    pub state: HalmaState,
+    pub state: State,
     /// SINGLE or GAME, and the seconds left.
     pub clock: Clock,
 }
@@ -66,7 +66,7 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
         })?;
     }
     check_counts(&pieces).map_err(bad)?;
-    let state = HalmaState::from_parts(pieces, to_move, camp_rule);
+    let state = State::from_parts(pieces, to_move, camp_rule);
     if let Some((field, detail)) = unreachable(&state) {
         let place = match field {
             "to_move" => "line 2",
@@ -83,7 +83,7 @@ pub fn parse_input(text: &str, camp_rule: CampRule) -> Result<LegacyInput, GameE
 /// Writes `input.txt` for the side to move with `clock`, as the course's
 /// referee did: the mode, the side, the seconds left (in full, never rounded
 /// down to 0) and the 16 board lines. [`parse_input`] reads it back.
-pub fn input_text(state: &HalmaState, clock: &Clock) -> String {
+pub fn input_text(state: &State, clock: &Clock) -> String {
     let mode = match clock.mode {
         ClockMode::Single => "SINGLE",
         ClockMode::Game => "GAME",
@@ -101,6 +101,6 @@ pub fn input_text(state: &HalmaState, clock: &Clock) -> String {
 }
 
 /// `output.txt` for a move: one line per step or jump, each ending in a newline.
-pub fn output_text(state: &HalmaState, mv: &HalmaMove) -> String {
+pub fn output_text(state: &State, mv: &Move) -> String {
     notation(state, mv) + "\n"
 }

@@ -7,6 +7,15 @@
 
 use crate::game::Symmetry;
 
+/// A move: a disc placed on a square (0 = a1 … 63 = h8), or a forced pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place a disc on this square.
+    Place(u8),
+    /// Pass: legal only when the mover has no other move.
+    Pass,
+}
+
 /// Every square of column a.
 pub const COL_A: u64 = 0x0101_0101_0101_0101;
 /// Every square of column h.

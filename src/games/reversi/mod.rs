@@ -3,10 +3,11 @@
 //! square weights) and `strong` (an engine with an exact endgame solver).
 //! Rules, notation and levels: `docs/rules/reversi.md`.
 //!
-//! - [`board`]: the bitboard rules (moves, flips, stable discs, hashing).
+//! - [`board`]: the bitboard rules (moves, flips, stable discs, hashing)
+//!   and the move type.
 //! - [`state`]: the validated state and its JSON and text forms.
-//! - [`notation`]: the move type, `d3` / `pass`, JSON objects, legality
-//!   checks, and a game's record (`f5d6c3`).
+//! - [`notation`]: `d3` / `pass`, JSON objects, legality checks, and a
+//!   game's record (`f5d6c3`).
 //! - [`bots`]: the levels; [`bots::norvig`], and `strong`'s [`bots::engine`]
 //!   with its selective search's cut lines ([`bots::probcut`]), its
 //!   [`bots::endgame`] solver and its evaluations ([`bots::patterns`],
@@ -41,7 +42,7 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
-pub use notation::Move;
+pub use board::Move;
 pub use state::State;
 
 use crate::game::record::BadMove;

@@ -1,8 +1,8 @@
-//! Moves: the move type, its notation (`d3`, `pass`) and JSON object,
+//! Moves: the move's notation (`d3`, `pass`) and JSON object,
 //! reading a move back with the reason a move is not legal, and a game's
 //! record (`f5d6c3`).
 
-use super::board::{parse_square, square_name, Bits};
+use super::board::{parse_square, square_name, Bits, Move};
 use super::state::{side_name, State};
 use super::Reversi;
 use crate::game::record::{self, BadMove};
@@ -25,15 +25,6 @@ pub struct MoveJson {
     pub square: Option<String>,
     /// The move as a person types it: the square, or `pass`.
     pub notation: String,
-}
-
-/// A move: a disc placed on a square (0 = a1 … 63 = h8), or a forced pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// Place a disc on this square.
-    Place(u8),
-    /// Pass: legal only when the mover has no other move.
-    Pass,
 }
 
 impl Move {

@@ -1,7 +1,6 @@
 //! The validated state and its JSON and text forms.
 
-use super::board::{square_name, transform_bits, Board};
-use super::notation::Move;
+use super::board::{square_name, transform_bits, Board, Move};
 use crate::game::{location, GameError, Side, Symmetry, TextParams};
 use serde::Deserialize;
 use serde_json::Value;

@@ -3,10 +3,13 @@
 
 use crate::game::Side;
 use crate::games::halma::board::{goal, goal_distance, home, Bits, Cell, CELLS, NEIGHBOURS, NONE};
-use crate::games::halma::state::HalmaState;
+use crate::games::halma::movegen::Move;
+use crate::games::halma::state::State;
+use crate::games::halma::Halma;
+use crate::search::Evaluate;
 
 /// The sum of Manhattan distances of `side`'s pieces to its goal corner.
-pub fn distance_sum(state: &HalmaState, side: Side) -> i32 {
+pub fn distance_sum(state: &State, side: Side) -> i32 {
     state
         .side(side)
         .cells()
@@ -16,7 +19,7 @@ pub fn distance_sum(state: &HalmaState, side: Side) -> i32 {
 
 /// The `minimax` level's evaluation for `side`: how much farther the
 /// opponent still has to go than `side` (sum of distances to the goal corners).
-pub fn distance_eval(state: &HalmaState, side: Side) -> i32 {
+pub fn distance_eval(state: &State, side: Side) -> i32 {
     distance_sum(state, side.other()) - distance_sum(state, side)
 }
 
@@ -81,7 +84,7 @@ fn blocked_penalty(side: Side, mine: Bits, occupied: Bits) -> i32 {
 }
 
 /// The total cost of `side`'s position (lower is better).
-fn side_cost(state: &HalmaState, side: Side) -> i32 {
+fn side_cost(state: &State, side: Side) -> i32 {
     let mine = state.side(side);
     let t = &COSTS[side.index()];
     let mut cost: i32 = mine.cells().map(|c| t[c as usize]).sum();
@@ -95,9 +98,25 @@ fn side_cost(state: &HalmaState, side: Side) -> i32 {
 }
 
 /// The `strong` level's evaluation for the side to move (higher is better for it).
-pub fn strong_eval(state: &HalmaState) -> i32 {
+pub fn strong_eval(state: &State) -> i32 {
     let side = state.to_move();
     side_cost(state, side.other()) - side_cost(state, side)
+}
+
+/// What the generic search and analysis see of Halma: `strong`'s
+/// evaluation, the state's hash, and a move's progress as its order hint.
+impl Evaluate for Halma {
+    fn evaluate(state: &State) -> i32 {
+        strong_eval(state)
+    }
+
+    fn hash(state: &State) -> u64 {
+        state.hash()
+    }
+
+    fn order_hint(state: &State, mv: &Move) -> i32 {
+        progress(state.to_move(), mv.from, mv.to)
+    }
 }
 
 #[cfg(test)]
@@ -107,7 +126,7 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        let s = HalmaState::start(Side::First, CampRule::Referee);
+        let s = State::start(Side::First, CampRule::Referee);
         assert_eq!(distance_eval(&s, Side::First), 0);
         assert_eq!(strong_eval(&s), 0);
     }

@@ -9,9 +9,9 @@ use crate::game::{
     Analysis, BotChoice, BotParams, Budget, GameError, LevelSpec, Scope, SearchReport, Side,
     StopReason,
 };
-use crate::games::halma::movegen::{generate, HalmaMove};
-use crate::games::halma::state::HalmaState;
-use crate::games::halma::Halma;
+use crate::games::halma::movegen::{generate, Move};
+use crate::games::halma::state::State;
+use crate::games::halma::{Halma, HalmaLevel};
 use crate::search::SearchOptions;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -167,7 +167,7 @@ pub fn read_clock(params: &BotParams<HalmaOptions>, budget: &Budget) -> Option<C
 /// The moves the mover probably still needs: its pieces' remaining distance
 /// over the typical progress of a move, with a floor for the endgame shuffle,
 /// and no more than the ply limit leaves it.
-pub fn expected_moves_left(state: &HalmaState) -> f64 {
+pub fn expected_moves_left(state: &State) -> f64 {
     let side = state.to_move();
     // A full goal camp sums to 60 (Manhattan distances to the corner). Strong
     // play gains about 6 units a move over a game (jumps early, single steps
@@ -182,7 +182,7 @@ pub fn expected_moves_left(state: &HalmaState) -> f64 {
 }
 
 /// How long the strong level may think for this move under `clock`.
-pub fn time_for_move(state: &HalmaState, clock: Clock) -> Duration {
+pub fn time_for_move(state: &State, clock: Clock) -> Duration {
     let left = clock.time_left_s;
     let seconds = match clock.mode {
         // Most of the time given, minus a margin for starting up and answering.
@@ -198,7 +198,7 @@ pub fn time_for_move(state: &HalmaState, clock: Clock) -> Duration {
 }
 
 /// The legal moves in a seeded random order.
-fn shuffled_moves(state: &HalmaState, params: &BotParams<HalmaOptions>) -> Vec<HalmaMove> {
+fn shuffled_moves(state: &State, params: &BotParams<HalmaOptions>) -> Vec<Move> {
     let mut moves = Vec::new();
     generate(state, &mut moves);
     moves.shuffle(&mut params.rng());
@@ -207,10 +207,10 @@ fn shuffled_moves(state: &HalmaState, params: &BotParams<HalmaOptions>) -> Vec<H
 
 /// `random`: any legal move, seeded.
 pub fn random(
-    state: &HalmaState,
-    level: &LevelSpec<crate::games::halma::HalmaLevel>,
+    state: &State,
+    level: &LevelSpec<HalmaLevel>,
     params: &BotParams<HalmaOptions>,
-) -> Result<BotChoice<HalmaMove>, GameError> {
+) -> Result<BotChoice<Move>, GameError> {
     level.only_options(&[])?;
     let mut moves = Vec::new();
     generate(state, &mut moves);
@@ -230,7 +230,7 @@ struct Minimax<'a> {
 
 impl Minimax<'_> {
     /// Plain minimax (no pruning) over the distance evaluation, from the root side's view.
-    fn value(&mut self, state: &HalmaState, depth: u32) -> i32 {
+    fn value(&mut self, state: &State, depth: u32) -> i32 {
         self.nodes += 1;
         if self.stopped.is_none() && self.nodes % 1024 == 0 {
             self.stopped = self.budget.interrupted();
@@ -280,11 +280,11 @@ impl Minimax<'_> {
 /// (default 2; `minimax:depth=N` or the request's `max_depth`) over the sum of
 /// distances to the goal corners. Ties go to the first of a seeded shuffle.
 pub fn minimax(
-    state: &HalmaState,
-    level: &LevelSpec<crate::games::halma::HalmaLevel>,
+    state: &State,
+    level: &LevelSpec<HalmaLevel>,
     params: &BotParams<HalmaOptions>,
     budget: &Budget,
-) -> Result<BotChoice<HalmaMove>, GameError> {
+) -> Result<BotChoice<Move>, GameError> {
     level.only_options(&["depth"])?;
     let asked = level.int_option("depth", 1..=6)?.map(|d| d as u32);
     let depth = match (asked, budget.max_depth) {
@@ -325,7 +325,7 @@ pub fn minimax(
 /// The budget of a strong search: the request's own limits, tightened by
 /// what the clock manager allows for this move. Without clock and limits,
 /// two seconds.
-pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) -> Budget {
+pub fn strong_budget(state: &State, clock: Option<Clock>, budget: &Budget) -> Budget {
     let now = Instant::now();
     match clock {
         Some(clock) => budget.tightened(now + time_for_move(state, clock)),
@@ -345,11 +345,11 @@ pub fn strong_budget(state: &HalmaState, clock: Option<Clock>, budget: &Budget) 
 /// move), `reduce=0|1` (late-move reductions), `taper=0|1` (fewer moves
 /// near the horizon).
 pub fn strong(
-    state: &HalmaState,
-    level: &LevelSpec<crate::games::halma::HalmaLevel>,
+    state: &State,
+    level: &LevelSpec<HalmaLevel>,
     params: &BotParams<HalmaOptions>,
     budget: &Budget,
-) -> Result<BotChoice<HalmaMove>, GameError> {
+) -> Result<BotChoice<Move>, GameError> {
     level.only_options(&["width", "depth", "tempo", "reduce", "taper"])?;
     let clock = read_clock(params, budget);
     let mut options = StrongOptions::default();
@@ -382,15 +382,29 @@ pub fn strong(
     })
 }
 
+/// Runs the level named in `level`.
+pub(crate) fn choose(
+    state: &State,
+    level: &LevelSpec<HalmaLevel>,
+    params: &BotParams<HalmaOptions>,
+    budget: &Budget,
+) -> Result<BotChoice<Move>, GameError> {
+    match level.level {
+        HalmaLevel::Random => random(state, level, params),
+        HalmaLevel::Minimax => minimax(state, level, params, budget),
+        HalmaLevel::Strong => strong(state, level, params, budget),
+    }
+}
+
 /// The moves of `scope` by the search `strong` uses, within the clock's
 /// plan when the request has a clock, else within `budget` (two seconds
 /// when it has no deadline at all).
 pub(crate) fn analyze(
-    state: &HalmaState,
-    scope: &Scope<HalmaMove>,
+    state: &State,
+    scope: &Scope<Move>,
     params: &BotParams<HalmaOptions>,
     budget: &Budget,
-) -> Analysis<HalmaMove> {
+) -> Analysis<Move> {
     let clock = read_clock(params, budget);
     let budget = match clock {
         Some(_) => strong_budget(state, clock, budget),

@@ -11,8 +11,8 @@
 use super::eval::{progress, strong_eval};
 use crate::game::{Budget, StopReason};
 use crate::games::halma::board::CELLS;
-use crate::games::halma::movegen::{generate, generate_ignoring_outcome, HalmaMove};
-use crate::games::halma::state::HalmaState;
+use crate::games::halma::movegen::{generate, generate_ignoring_outcome, Move};
+use crate::games::halma::state::State;
 use crate::search::score::{from_table, to_table};
 use crate::search::tt::{Bound, Table, TableEntry};
 pub use crate::search::WIN;
@@ -62,7 +62,7 @@ impl Default for StrongOptions {
 #[derive(Clone, Debug)]
 pub struct StrongResult {
     /// The best move found.
-    pub best: HalmaMove,
+    pub best: Move,
     /// Its score for the side to move.
     pub score: i32,
     /// The deepest completed iteration.
@@ -70,7 +70,7 @@ pub struct StrongResult {
     /// Positions visited.
     pub nodes: u64,
     /// The expected line, starting with `best`.
-    pub pv: Vec<HalmaMove>,
+    pub pv: Vec<Move>,
     /// Why the search stopped.
     pub stopped_by: StopReason,
 }
@@ -103,8 +103,8 @@ struct Searcher<'a> {
     options: &'a StrongOptions,
     table: Table<TtEntry>,
     history: Vec<i32>,
-    lists: Vec<Vec<(i32, HalmaMove)>>,
-    moves: Vec<HalmaMove>,
+    lists: Vec<Vec<(i32, Move)>>,
+    moves: Vec<Move>,
     nodes: u64,
     stopped: Option<StopReason>,
 }
@@ -114,10 +114,10 @@ struct Searcher<'a> {
 /// equally good moves so that games vary; empty means "generate them". Depth 1
 /// always completes, so a move comes back however small the budget.
 pub fn search(
-    state: &HalmaState,
+    state: &State,
     budget: &Budget,
     options: &StrongOptions,
-    mut roots: Vec<HalmaMove>,
+    mut roots: Vec<Move>,
 ) -> StrongResult {
     let mut searcher = Searcher {
         budget,
@@ -197,12 +197,7 @@ pub fn search(
 impl Searcher<'_> {
     /// Searches every root move to `depth`; returns (index, score) for those
     /// searched and whether all were. Depth 1 is never interrupted.
-    fn root(
-        &mut self,
-        state: &HalmaState,
-        roots: &[HalmaMove],
-        depth: u32,
-    ) -> (Vec<(usize, i32)>, bool) {
+    fn root(&mut self, state: &State, roots: &[Move], depth: u32) -> (Vec<(usize, i32)>, bool) {
         let mut scores = Vec::with_capacity(roots.len());
         let mut alpha = -INFINITY;
         let side = state.to_move();
@@ -257,7 +252,7 @@ impl Searcher<'_> {
 
     fn negamax(
         &mut self,
-        state: &HalmaState,
+        state: &State,
         depth: u32,
         ply: usize,
         mut alpha: i32,
@@ -378,10 +373,10 @@ impl Searcher<'_> {
     /// `keep` and sorting only them gives the order a full sort would.
     fn order_moves(
         &mut self,
-        state: &HalmaState,
+        state: &State,
         tt_move: Option<(u8, u8)>,
         keep: usize,
-        list: &mut Vec<(i32, HalmaMove)>,
+        list: &mut Vec<(i32, Move)>,
     ) {
         self.moves.clear();
         generate_ignoring_outcome(state, &mut self.moves);
@@ -396,7 +391,7 @@ impl Searcher<'_> {
             };
             list.push((key, mv));
         }
-        let key = |&(k, mv): &(i32, HalmaMove)| (-k, mv.from, mv.to);
+        let key = |&(k, mv): &(i32, Move)| (-k, mv.from, mv.to);
         if keep > 0 && keep < list.len() {
             list.select_nth_unstable_by_key(keep - 1, key);
             list.truncate(keep);
@@ -405,7 +400,7 @@ impl Searcher<'_> {
     }
 
     /// The line the table expects after `best`.
-    fn principal_variation(&self, state: &HalmaState, best: HalmaMove) -> Vec<HalmaMove> {
+    fn principal_variation(&self, state: &State, best: Move) -> Vec<Move> {
         let mut line = vec![best];
         let mut current = state.clone();
         current.apply_move(best.from, best.to);
@@ -432,7 +427,7 @@ impl Searcher<'_> {
 
 /// The score of a game the ply limit has ended, for the side to move, `ply`
 /// plies from the root: decided by the pieces inside the opposing camps.
-fn ply_limit_score(state: &HalmaState, ply: usize) -> i32 {
+fn ply_limit_score(state: &State, ply: usize) -> i32 {
     match state.goal_leader() {
         Some(leader) if leader == state.to_move() => WIN - ply as i32,
         Some(_) => -(WIN - ply as i32),

@@ -104,7 +104,7 @@ fn referee_rule_b_falls_back_to_moving_farther_from_the_corner() {
             s.pieces[1].set(c);
         }
     }
-    s = HalmaState::from_parts(s.pieces, Side::First, CampRule::Referee);
+    s = State::from_parts(s.pieces, Side::First, CampRule::Referee);
     let all = moves(&s);
     assert!(!all.is_empty());
     assert!(all.iter().all(|m| own.has(m.to)), "no move can leave");

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn invalid_states_point_at_the_problem() {
-    let start = Halma::state_to_json(&HalmaState::start(Side::First, CampRule::Referee));
+    let start = Halma::state_to_json(&State::start(Side::First, CampRule::Referee));
     let pointer_of = |value: Value| match Halma::state_from_json(&value) {
         Err(GameError::InvalidState { pointer, detail }) => (pointer.unwrap_or_default(), detail),
         other => panic!("expected invalid state, got {other:?}"),
@@ -130,7 +130,7 @@ fn clocks_are_validated() {
         .is_ok());
     // A clock that no check has seen (a game clock carried by a budget) is
     // cut to a day rather than overflowing a Duration.
-    let start = HalmaState::start(Side::First, CampRule::Referee);
+    let start = State::start(Side::First, CampRule::Referee);
     for mode in [ClockMode::Single, ClockMode::Game] {
         let huge = Clock {
             mode,

@@ -3,12 +3,7 @@
 use super::text_forms::{fixtures, state_of};
 use super::*;
 
-fn bot(
-    state: &HalmaState,
-    level: &str,
-    params: &BotParams<HalmaOptions>,
-    budget: &Budget,
-) -> HalmaMove {
+fn bot(state: &State, level: &str, params: &BotParams<HalmaOptions>, budget: &Budget) -> Move {
     let spec = LevelSpec::parse(level).unwrap();
     let choice = Halma::choose_move(state, &spec, params, budget).unwrap();
     assert!(
@@ -20,7 +15,7 @@ fn bot(
 
 #[test]
 fn levels_are_deterministic_given_seed_and_depth() {
-    let s = HalmaState::start(Side::First, CampRule::Referee);
+    let s = State::start(Side::First, CampRule::Referee);
     let p = BotParams::seeded(42);
     assert_eq!(
         bot(&s, "random", &p, &Budget::unlimited()),
@@ -68,7 +63,7 @@ fn strong_takes_an_immediate_win() {
 
 #[test]
 fn strong_answers_in_time_with_a_nearly_flagged_clock() {
-    let s = HalmaState::start(Side::First, CampRule::Referee);
+    let s = State::start(Side::First, CampRule::Referee);
     let p = BotParams {
         seed: 9,
         options: HalmaOptions {
@@ -90,7 +85,7 @@ fn strong_answers_in_time_with_a_nearly_flagged_clock() {
 
 #[test]
 fn the_clock_manager_spends_most_of_a_single_move_and_a_share_of_a_game() {
-    let s = HalmaState::start(Side::First, CampRule::Referee);
+    let s = State::start(Side::First, CampRule::Referee);
     let single = time_for_move(
         &s,
         Clock {

@@ -2,9 +2,9 @@
 
 use super::board::{cell, col, goal, home, row, Bits, CampRule, Cell, CELLS};
 use super::bots::{read_clock, time_for_move, Clock, ClockMode, HalmaOptions};
-use super::movegen::{generate, has_any_move, HalmaMove};
+use super::movegen::{generate, has_any_move, Move};
 use super::notation::{notation, parse_move};
-use super::state::HalmaState;
+use super::state::State;
 use super::{Halma, HalmaTermination};
 use crate::game::{
     BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Referee, Rules, Side,
@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 /// A board from text rows (missing rows are empty), without the 19-piece check.
-fn board(rows: &[&str], to_move: Side, rule: CampRule) -> HalmaState {
+fn board(rows: &[&str], to_move: Side, rule: CampRule) -> State {
     let mut pieces = [Bits::EMPTY; 2];
     for (y, r) in rows.iter().enumerate() {
         for (x, ch) in r.chars().enumerate() {
@@ -27,7 +27,7 @@ fn board(rows: &[&str], to_move: Side, rule: CampRule) -> HalmaState {
             }
         }
     }
-    HalmaState::from_parts(pieces, to_move, rule)
+    State::from_parts(pieces, to_move, rule)
 }
 
 /// A board with the given pieces placed on an empty board.
@@ -36,7 +36,7 @@ fn place(
     white: &[(usize, usize)],
     to_move: Side,
     rule: CampRule,
-) -> HalmaState {
+) -> State {
     let mut pieces = [Bits::EMPTY; 2];
     for &(x, y) in black {
         pieces[0].set(cell(x, y));
@@ -44,16 +44,16 @@ fn place(
     for &(x, y) in white {
         pieces[1].set(cell(x, y));
     }
-    HalmaState::from_parts(pieces, to_move, rule)
+    State::from_parts(pieces, to_move, rule)
 }
 
-fn moves(state: &HalmaState) -> Vec<HalmaMove> {
+fn moves(state: &State) -> Vec<Move> {
     let mut out = Vec::new();
     generate(state, &mut out);
     out
 }
 
-fn ends_from(state: &HalmaState, x: usize, y: usize) -> BTreeSet<(usize, usize, bool)> {
+fn ends_from(state: &State, x: usize, y: usize) -> BTreeSet<(usize, usize, bool)> {
     moves(state)
         .into_iter()
         .filter(|m| m.from == cell(x, y))
@@ -63,7 +63,7 @@ fn ends_from(state: &HalmaState, x: usize, y: usize) -> BTreeSet<(usize, usize, 
 
 /// An independent, slow reference generator: depth-first chains with a
 /// visited set per path, then the camp rules as the rules text states them.
-fn reference_moves(state: &HalmaState) -> BTreeSet<(Cell, Cell, bool)> {
+fn reference_moves(state: &State) -> BTreeSet<(Cell, Cell, bool)> {
     if state.has_won(state.to_move().other()) {
         return BTreeSet::new();
     }

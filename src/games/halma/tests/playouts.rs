@@ -5,7 +5,7 @@ use super::*;
 /// Plays `plies` random moves from the start, checking every position.
 fn playout(seed: u64, plies: usize, rule: CampRule) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut s = HalmaState::start(
+    let mut s = State::start(
         if seed % 2 == 0 {
             Side::First
         } else {
@@ -70,7 +70,7 @@ fn long_playouts_reach_the_endgame_rules() {
     // Random games wander; a biased one (mostly forward moves) reaches the camps.
     for seed in 0..3u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut s = HalmaState::start(
+        let mut s = State::start(
             Side::First,
             if seed == 1 {
                 CampRule::Basic
@@ -108,7 +108,7 @@ fn long_playouts_reach_the_endgame_rules() {
 
 #[test]
 fn perft_from_the_start_matches_the_reference_generator() {
-    fn reference_perft(s: &HalmaState, depth: u32) -> u64 {
+    fn reference_perft(s: &State, depth: u32) -> u64 {
         let moves = reference_moves(s);
         if depth == 1 || moves.is_empty() {
             return moves.len() as u64;
@@ -122,7 +122,7 @@ fn perft_from_the_start_matches_the_reference_generator() {
             })
             .sum()
     }
-    let start = HalmaState::start(Side::First, CampRule::Referee);
+    let start = State::start(Side::First, CampRule::Referee);
     let counts: Vec<u64> = (1..=2)
         .map(|d| crate::game::perft::<Halma>(&start, d))
         .collect();
@@ -131,7 +131,7 @@ fn perft_from_the_start_matches_the_reference_generator() {
         vec![reference_perft(&start, 1), reference_perft(&start, 2)]
     );
     assert_eq!(counts, vec![PERFT_START[0], PERFT_START[1]]);
-    let basic = HalmaState::start(Side::First, CampRule::Basic);
+    let basic = State::start(Side::First, CampRule::Basic);
     assert_eq!(
         crate::game::perft::<Halma>(&basic, 2),
         reference_perft(&basic, 2)

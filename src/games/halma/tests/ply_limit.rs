@@ -10,7 +10,7 @@ fn near_the_limit(
     white: &[(usize, usize)],
     ply: Option<u32>,
     ply_limit: Option<u32>,
-) -> HalmaState {
+) -> State {
     place(black, white, Side::First, CampRule::Basic).with_plies(ply, ply_limit)
 }
 
@@ -117,7 +117,7 @@ fn a_new_game_with_a_ply_limit_counts_its_plies_and_ends_there() {
 
 #[test]
 fn ply_counts_that_cannot_be_are_refused_with_a_pointer() {
-    let start = Halma::state_to_json(&HalmaState::start(Side::First, CampRule::Referee));
+    let start = Halma::state_to_json(&State::start(Side::First, CampRule::Referee));
     let pointer_of = |fields: Value| {
         let mut state = start.clone();
         for (key, value) in fields.as_object().unwrap() {
@@ -155,7 +155,7 @@ fn the_bots_see_the_ply_limit() {
     // stepping a second piece in (to 11,14 or 11,15), and only the limit
     // makes that a win.
     let s = near_the_limit(&[(15, 15), (10, 14)], &[(0, 0), (8, 3)], Some(9), Some(10));
-    let wins = |mv: &HalmaMove| {
+    let wins = |mv: &Move| {
         matches!(
             Halma::outcome(&Halma::apply(&s, mv)),
             Outcome::Win {
@@ -196,7 +196,7 @@ fn positions_nearer_the_limit_hash_apart_and_the_clock_plans_for_the_plies_left(
     let late = s.clone().with_plies(Some(4), Some(10));
     assert_ne!(early.hash(), late.hash());
     assert_ne!(early.hash(), s.hash());
-    let start = HalmaState::start(Side::First, CampRule::Referee);
+    let start = State::start(Side::First, CampRule::Referee);
     let unlimited = super::super::bots::expected_moves_left(&start);
     assert!(unlimited >= 10.0);
     let limited = start.with_plies(Some(94), Some(100));

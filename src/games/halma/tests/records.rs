@@ -5,8 +5,8 @@ use crate::game::record::checks::{fails_at, round_trips};
 const OPENING: &str = "E 4,0 5,1 J 15,13 13,11 J 0,3 2,5 J 14,11 12,11 E 1,4 2,4 \
                        E 12,13 12,12 J 3,2 1,4;J 1,4 3,4;J 3,4 1,6";
 
-fn start() -> HalmaState {
-    HalmaState::start(Side::First, CampRule::Referee)
+fn start() -> State {
+    State::start(Side::First, CampRule::Referee)
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn a_record_joins_moves_with_spaces_and_a_jump_s_lines_with_semicolons() {
 fn random_games_read_back() {
     let records = round_trips::<Halma>(&start(), 11, 40, 80);
     assert!(records.iter().any(|r| r.contains(';')), "some jump chains");
-    let white_first = HalmaState::start(Side::Second, CampRule::Basic);
+    let white_first = State::start(Side::Second, CampRule::Basic);
     round_trips::<Halma>(&white_first, 12, 20, 80);
 }
 

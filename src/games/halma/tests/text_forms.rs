@@ -20,7 +20,7 @@ fn input_text(ex: &Value, time: Option<f64>) -> String {
     text
 }
 
-pub(super) fn state_of(ex: &Value) -> HalmaState {
+pub(super) fn state_of(ex: &Value) -> State {
     Halma::state_from_json(&json!({
         "board": ex["board"],
         "to_move": ex["to_move"].as_str().unwrap().to_lowercase(),
@@ -185,9 +185,9 @@ fn legacy_input_errors_name_the_line() {
 
 #[test]
 fn the_referee_writes_input_txt_that_the_harness_reads_back() {
-    let state = Halma::apply(&HalmaState::start(Side::First, CampRule::Basic), &{
+    let state = Halma::apply(&State::start(Side::First, CampRule::Basic), &{
         let mut moves = Vec::new();
-        Halma::legal_moves(&HalmaState::start(Side::First, CampRule::Basic), &mut moves);
+        Halma::legal_moves(&State::start(Side::First, CampRule::Basic), &mut moves);
         moves[0]
     });
     let in_game = Halma::agent_input(

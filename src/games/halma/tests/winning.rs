@@ -82,7 +82,7 @@ fn an_opponent_that_never_left_its_camp_cannot_block_the_win() {
         }
     ));
     // Black's camp full of black alone is no win for white.
-    let start = HalmaState::start(Side::First, CampRule::Referee);
+    let start = State::start(Side::First, CampRule::Referee);
     assert!(!start.has_won(Side::Second) && !start.has_won(Side::First));
 }
 

@@ -13,7 +13,7 @@ pub mod norvig;
 pub mod patterns;
 pub mod probcut;
 
-use super::notation::Move;
+use super::board::Move;
 use super::state::State;
 use super::ReversiLevel;
 use crate::game::{

@@ -1,9 +1,9 @@
 //! Tests of the rules, the fixtures (perft, FFO), the levels and the JSON view.
 
+use super::board::Move;
 use super::board::{flips, moves, stable_discs, Bits, Board};
 use super::bots::endgame::{NodeCode, Solver};
 use super::bots::norvig::{self, final_value, weighted_squares};
-use super::notation::Move;
 use super::obf::ObfPosition;
 use super::state::State;
 use super::{Reversi, ReversiTermination};

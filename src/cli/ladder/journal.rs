@@ -9,7 +9,7 @@
 //! journal records each pair's build, and the file names every build that
 //! played.
 
-use super::CliError;
+use crate::cli::{limits, CliError};
 use crate::game::ladder::PairResult;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,7 @@ pub fn start<T: DeserializeOwned>(
     command: &str,
     resume: bool,
 ) -> Result<Vec<JournalEntry<T>>, CliError> {
-    let Some(text) = super::limits::read_text_if_any(path, super::limits::RECORD_FILE_CAP)? else {
+    let Some(text) = limits::read_text_if_any(path, limits::RECORD_FILE_CAP)? else {
         return Ok(Vec::new());
     };
     let entries = parse(path, &text)?;

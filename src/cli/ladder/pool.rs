@@ -6,10 +6,10 @@
 //! played, and only whole logs are pooled, so a run is not stopped where
 //! its score happens to suit.
 
-use super::games_log::{read_log, MatchSetup};
-use super::CliError;
 use crate::arena::stats::points_of;
 use crate::arena::Seat;
+use crate::cli::games_log::{read_log, MatchSetup};
+use crate::cli::CliError;
 use std::path::Path;
 
 /// One pooled log: its match and what its games give the pair of levels

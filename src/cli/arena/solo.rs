@@ -5,10 +5,10 @@
 //! ([`crate::arena::solo`]). `gamebot crush --benchmark` and `gamebot
 //! ladder crush` play through the same engine.
 
-use super::arena::{seat_of, ArenaArgs, SeatPlayer};
-use super::CliError;
+use super::{seat_of, ArenaArgs, SeatPlayer};
 use crate::arena::solo::{play_solo, points, PairedGain, SoloGame, SoloSide, SoloSpec};
 use crate::arena::{Player, Seat, TimeControl};
+use crate::cli::CliError;
 use crate::game::{read_new_options, Game, GameError};
 use crate::games::{self, GameVisitor};
 use serde::Serialize;

@@ -6,15 +6,15 @@
 //! variant and its gain over the level below on the same seeds, with the
 //! gain's 95% interval, and the distribution of its scores (quantiles,
 //! which placement reads a player's percentile from). Each level's games in a variant are journaled as
-//! they end ([`super::ladder_journal`]), so a stopped run resumes.
+//! they end ([`super::journal`]), so a stopped run resumes.
 
-use super::arena_solo::seeded_start;
-use super::ladder::{build_id, default_path, write_file, LadderArgs};
-use super::ladder_journal::{self, journal_path, JournalEntry};
-use super::CliError;
+use super::journal::{self, journal_path, JournalEntry};
+use super::{build_id, default_path, write_file, LadderArgs};
 use crate::arena::solo::{mean, play_solo, points, PairedGain, SoloSpec};
 use crate::arena::stats::round;
 use crate::arena::{default_threads, LevelPlayer, Player};
+use crate::cli::arena::solo::seeded_start;
+use crate::cli::CliError;
 use crate::game::ladder::{quantiles, LadderFile, Rung, ScoredLevel, VariantScore};
 use crate::game::{AnyLevel, Game, Ladder};
 use crate::games::{self, GameVisitor};
@@ -103,7 +103,7 @@ impl GameVisitor for SoloLadder<'_> {
         let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
         let journal = journal_path(&path);
         let mut played: Vec<JournalEntry<LevelGames>> =
-            ladder_journal::start(&journal, &command, args.resume)?;
+            journal::start(&journal, &command, args.resume)?;
         for variant in &variants {
             for level in first..=last {
                 if let Some(done) = find(&played, level, &variant.name) {
@@ -129,14 +129,14 @@ impl GameVisitor for SoloLadder<'_> {
                     },
                     unfinished: false,
                 };
-                ladder_journal::append(&journal, &entry)?;
+                journal::append(&journal, &entry)?;
                 played.push(entry);
             }
         }
         let file = scores_file::<G>(args, &variants, first..=last, &played);
         print_scores(&file);
         write_file(&path, &file)?;
-        ladder_journal::finish(journal)
+        journal::finish(journal)
     }
 }
 
@@ -229,7 +229,7 @@ fn scores_file<G: Ladder>(
     let seconds: f64 = played.iter().map(|entry| entry.seconds).sum();
     LadderFile {
         game: args.game.clone(),
-        build: ladder_journal::builds(played),
+        build: journal::builds(played),
         command: command_line(args),
         seconds: round(seconds, 1),
         zero: None,

@@ -7,16 +7,19 @@
 //! likelihood, the random mover at 0; prints them with their 95%
 //! intervals; and writes `data/ladder/<game>.json`, which the build
 //! includes so that `GET /v1/games` shows the ratings. Finished pairs are
-//! journaled as they end ([`super::ladder_journal`]), so a stopped run can
+//! journaled as they end ([`journal`]), so a stopped run can
 //! be resumed, and `--reuse` keeps an earlier file's pairs whose levels
 //! still play as they did. Every numbered level searches to its own node
 //! caps, so a run's results do not depend on the machine's load: it can
 //! share a machine, and a pair stopped between rounds goes on from its
 //! journaled rounds.
 
+pub mod journal;
+pub mod pool;
+pub mod solo;
+
+use self::journal::{journal_path, JournalEntry};
 use super::arena::{play_arena, ArenaArgs, ResignArgs};
-use super::ladder_journal::{self, journal_path, JournalEntry};
-use super::ladder_pool;
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
@@ -119,10 +122,10 @@ pub fn run(args: LadderArgs) -> ExitCode {
 
 /// Plays the ladder's matches, prints the ratings and writes the file; a
 /// one-player game's ladder is its levels' mean scores
-/// ([`super::ladder_solo`]).
+/// ([`solo`]).
 pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
-    if super::arena_solo::is_one_player(&args.game) {
-        return super::ladder_solo::measure_solo(args);
+    if super::arena::solo::is_one_player(&args.game) {
+        return solo::measure_solo(args);
     }
     let shape = games::with_game(&args.game, LadderShape).ok_or_else(|| {
         CliError::usage(format!(
@@ -149,7 +152,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     let command = command_line(args);
     let path = args.out.clone().unwrap_or_else(|| default_path(&args.game));
     let journal = journal_path(&path);
-    let mut played = ladder_journal::start(&journal, &command, args.resume)?;
+    let mut played = journal::start(&journal, &command, args.resume)?;
     // The zero is rated against level 1, so only a run that has level 1.
     let zero = shape.zero.filter(|_| first == 1);
     let pairs = zero.map(|_| (0, 1)).into_iter().chain(
@@ -192,7 +195,7 @@ pub fn measure(args: &LadderArgs) -> Result<(), CliError> {
     let file = ladder_file(args, &shape, zero, first..=last, &played, reused_seconds)?;
     print_ratings(&file);
     write_file(&path, &file)?;
-    ladder_journal::finish(journal)
+    journal::finish(journal)
 }
 
 /// Takes into `played` the pairs of `every_pair` that the ladder file
@@ -296,7 +299,7 @@ impl Run<'_> {
             earlier.map(|round| round.result),
             |so_far| {
                 let round = entry(so_far.clone(), true);
-                ladder_journal::append(self.journal, &round)?;
+                journal::append(self.journal, &round)?;
                 played.push(round);
                 Ok(())
             },
@@ -307,7 +310,7 @@ impl Run<'_> {
             pair.a_points, pair.games
         );
         let finished = entry(pair, false);
-        ladder_journal::append(self.journal, &finished)?;
+        journal::append(self.journal, &finished)?;
         played.push(finished);
         Ok(())
     }
@@ -420,10 +423,10 @@ fn pooled_logs(
     shape: &Shape,
     every_pair: &[(u8, u8)],
     reused: &[JournalEntry],
-) -> Result<Vec<(PathBuf, ladder_pool::PooledLog)>, CliError> {
+) -> Result<Vec<(PathBuf, pool::PooledLog)>, CliError> {
     let mut pooled = Vec::new();
     for (index, path) in args.pool.iter().enumerate() {
-        let refuse = |detail: String| ladder_pool::refusal(path, detail);
+        let refuse = |detail: String| pool::refusal(path, detail);
         if args.pool[..index].contains(path) {
             return Err(refuse("given twice".into()));
         }
@@ -447,7 +450,7 @@ fn pooled_logs(
 }
 
 /// Adds each pooled log's games to its pair's finished entry in `played`.
-fn add_pooled(pooled: &[(PathBuf, ladder_pool::PooledLog)], played: &mut [JournalEntry]) {
+fn add_pooled(pooled: &[(PathBuf, pool::PooledLog)], played: &mut [JournalEntry]) {
     for (path, log) in pooled {
         let (low, high) = (log.low, log.high);
         let entry = played
@@ -474,13 +477,13 @@ fn pooled_log(
     args: &LadderArgs,
     shape: &Shape,
     path: &std::path::Path,
-) -> Result<ladder_pool::PooledLog, CliError> {
-    let log = ladder_pool::read_pooled(path, |seat| shape.level_of(seat))?;
+) -> Result<pool::PooledLog, CliError> {
+    let log = pool::read_pooled(path, |seat| shape.level_of(seat))?;
     let seats = [log.setup.a.clone(), log.setup.b.clone()];
     let ladders = pair_match(args, seats, log.setup.seed)
         .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
     match ladders.difference(&log.setup) {
-        Some(difference) => Err(ladder_pool::refusal(
+        Some(difference) => Err(pool::refusal(
             path,
             format!("not a match the ladder plays ({difference})"),
         )),
@@ -644,7 +647,7 @@ fn ladder_file(
         .collect();
     Ok(LadderFile {
         game: args.game.clone(),
-        build: ladder_journal::builds(played),
+        build: journal::builds(played),
         command: command_line(args),
         seconds: (seconds * 10.0).round() / 10.0,
         zero: zero.map(str::to_string),

@@ -7,8 +7,10 @@
 //! start with a few random plies drawn from the seed so that games differ, and
 //! run in parallel on the available cores, each game on one thread.
 
+pub mod solo;
+
 use super::games_log::{GamesLog, MatchSetup};
-use super::{arena_solo, limits, CliError};
+use super::{limits, CliError};
 use crate::arena::agent::{self, AgentPlayer};
 use crate::arena::board_file::{self, BoardFilePlayer};
 use crate::arena::gtp::{self, GtpPlayer};
@@ -332,14 +334,14 @@ impl ArenaArgs {
 
 /// Runs the arena and prints its table (and JSON line): a match between
 /// two players, or for a one-player game both players on the same boards
-/// ([`super::arena_solo`]).
+/// ([`solo`]).
 pub fn run(args: ArenaArgs) -> ExitCode {
     let result = end_programs_on_signals()
         .map_err(CliError::from)
         .and_then(|()| {
-            if arena_solo::is_one_player(&args.game) {
-                let summary = arena_solo::play_solo_arena(&args)?;
-                arena_solo::print_solo_table(&summary);
+            if solo::is_one_player(&args.game) {
+                let summary = solo::play_solo_arena(&args)?;
+                solo::print_solo_table(&summary);
                 print_json(&summary, args.json);
             } else {
                 let summary = play_arena(&args)?;

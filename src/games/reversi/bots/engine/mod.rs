@@ -12,8 +12,14 @@
 //! evaluation's units); the generic engine clones game states per move. The
 //! table and the score scale are the shared ones.
 
+mod leaf;
+mod root;
+mod time;
+
+use self::leaf::{ClassicLeaf, Leaf};
+use self::root::{adopt_partial_solve, exact_lines, fallback, initial_order, settle_wipeout};
+use self::time::{falling, out_of_time_for_next, should_try_solve, table_size_log2};
 use super::endgame::Solver;
-use super::lookups::Lookups;
 use super::probcut::{self, Cuts};
 use super::{eval, patterns};
 use crate::game::{Budget, Progress, StopReason};
@@ -26,10 +32,6 @@ use std::time::Instant;
 pub use crate::search::WIN;
 const INFINITY: i32 = 2 * WIN;
 const CHECK_EVERY: u64 = 512;
-/// A fall of the best score between iterations (hundredths of a disc)
-/// that makes a clocked move think longer.
-const SIGNIFICANT_DROP: i32 = 200;
-
 /// ProbCut tests only windows inside this many hundredths of a disc: a
 /// bound beyond a 64-disc margin is about forced ends, which only a full
 /// search may claim.
@@ -120,89 +122,6 @@ impl Evaluation {
             Evaluation::Weights(weights) => weights.evaluate(board),
             Evaluation::Classic => eval::evaluate(board),
         }
-    }
-}
-
-/// A static evaluation as the midgame search uses it: with something
-/// kept beside the board from move to move, so that the trained
-/// evaluation need not find its lookups again at every leaf.
-trait Leaf: Copy {
-    /// What is kept beside the board.
-    type Kept: Copy;
-    /// What is kept for `board`, found from scratch.
-    fn start(self, board: Board) -> Self::Kept;
-    /// What is kept after the mover plays `sq` flipping `flipped`.
-    fn play(self, kept: &Self::Kept, sq: u32, flipped: u64) -> Self::Kept;
-    /// What is kept after a pass.
-    fn pass(self, kept: &Self::Kept) -> Self::Kept;
-    /// The score of `board` for its mover, who may play `moves`: the
-    /// same as [`Evaluation::score`].
-    fn score(self, kept: &Self::Kept, board: Board, moves: u64) -> i32;
-    /// The score of `child`, the position after the mover plays `sq`
-    /// flipping `flipped`, whose mover may play `child_moves`: the same as
-    /// [`Leaf::score`] of [`Leaf::play`], for a child that is a leaf.
-    fn score_after(
-        self,
-        kept: &Self::Kept,
-        sq: u32,
-        flipped: u64,
-        child: Board,
-        child_moves: u64,
-    ) -> i32;
-}
-
-/// The pattern evaluation keeps the lookups of [`Lookups`].
-impl Leaf for &'static patterns::Weights {
-    type Kept = Lookups;
-
-    fn start(self, board: Board) -> Lookups {
-        Lookups::of(board)
-    }
-
-    #[inline(always)]
-    fn play(self, kept: &Lookups, sq: u32, flipped: u64) -> Lookups {
-        kept.play(sq, flipped)
-    }
-
-    #[inline(always)]
-    fn pass(self, kept: &Lookups) -> Lookups {
-        kept.pass()
-    }
-
-    #[inline(always)]
-    fn score(self, kept: &Lookups, board: Board, moves: u64) -> i32 {
-        kept.score(self, board, moves)
-    }
-
-    #[inline(always)]
-    fn score_after(self, kept: &Lookups, sq: u32, flipped: u64, child: Board, moves: u64) -> i32 {
-        kept.score_after(self, sq, flipped, child, moves)
-    }
-}
-
-/// The hand-written evaluation keeps nothing.
-#[derive(Clone, Copy)]
-struct ClassicLeaf;
-
-impl Leaf for ClassicLeaf {
-    type Kept = ();
-
-    fn start(self, _: Board) {}
-
-    #[inline(always)]
-    fn play(self, _: &(), _: u32, _: u64) {}
-
-    #[inline(always)]
-    fn pass(self, _: &()) {}
-
-    #[inline(always)]
-    fn score(self, _: &(), board: Board, _: u64) -> i32 {
-        eval::evaluate(board)
-    }
-
-    #[inline(always)]
-    fn score_after(self, _: &(), _: u32, _: u64, child: Board, _: u64) -> i32 {
-        eval::evaluate(child)
     }
 }
 
@@ -413,138 +332,6 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     thought.nodes = mid.solver.nodes;
     thought.stopped_by = stopped_by;
     thought
-}
-
-/// The lines of an iteration that have full-window scores: the first `top`
-/// and the `include`d square's.
-fn exact_lines(lines: &[RootLine], top: usize, include: Option<u32>) -> Vec<RootLine> {
-    lines
-        .iter()
-        .enumerate()
-        .filter(|(rank, line)| *rank < top.max(1) || include.is_some() && line.square == include)
-        .map(|(_, line)| line.clone())
-        .collect()
-}
-
-/// Whether the best score of an iteration (`now`) fell below the one
-/// before's by more than a clocked move lets pass without thinking longer.
-fn falling(now: &[RootLine], before: &[RootLine]) -> bool {
-    match (now.first(), before.first()) {
-        (Some(now), Some(before)) => now.score < before.score - SIGNIFICANT_DROP,
-        _ => false,
-    }
-}
-
-/// Makes a complete midgame iteration's best line (an estimate until
-/// now) the exact result when its move takes every disc (`true`): no deeper search can find better, so a move
-/// choice stops there instead of spending its whole budget (or, node
-/// capped, its whole cap) on deeper iterations.
-fn settle_wipeout(thought: &mut Thought) -> bool {
-    let Some(best) = thought.lines.first_mut() else {
-        return false;
-    };
-    if best.score < exact_to_mid(64) {
-        return false;
-    }
-    best.score = 64;
-    best.exact = true;
-    thought.proven = true;
-    true
-}
-
-/// After an unfinished exact solve: when a move other than the midgame's
-/// choice was proven better than it, play that move instead.
-fn adopt_partial_solve(
-    best: &mut Option<Thought>,
-    partial: &[super::endgame::RootScore],
-    order: &[u32],
-) {
-    let (Some(thought), Some(first)) = (best.as_mut(), partial.first()) else {
-        return;
-    };
-    if first.square.is_some() && first.square != order.first().copied() && first.exact {
-        let line = RootLine {
-            square: first.square,
-            score: exact_to_mid(first.score),
-            pv: vec![first.square],
-            exact: false,
-        };
-        thought.lines.retain(|l| l.square != first.square);
-        thought.lines.insert(0, line);
-    }
-}
-
-/// log2 of the midgame table size: small for short budgets, whose clearing
-/// would otherwise cost a good part of the time.
-fn table_size_log2(budget: &Budget) -> u32 {
-    match budget.remaining_ms() {
-        Some(ms) if ms < 30.0 => 14,
-        Some(ms) if ms < 300.0 => 16,
-        _ => 18,
-    }
-}
-
-/// A rough cost model of the exact solver, in milliseconds: a few ms at 14
-/// empties, growing nearly threefold per extra empty.
-fn solve_estimate_ms(empties: u32) -> f64 {
-    2.0 * 2.8f64.powi(empties as i32 - 14)
-}
-
-/// Whether the exact solver is worth starting now, given the time left.
-fn should_try_solve(budget: &Budget, started: Instant, empties: u32) -> bool {
-    let Some(left) = budget.remaining_ms() else {
-        return true;
-    };
-    let spent = started.elapsed().as_secs_f64() * 1000.0;
-    let estimate = solve_estimate_ms(empties);
-    // Solve at once when it is surely cheap; otherwise give the midgame a
-    // fair share first. Solving costs vary tenfold between positions, and a
-    // perfect endgame is worth more than a few plies of midgame search, so
-    // the attempt is made whenever it has a fair chance.
-    estimate * 8.0 <= left || (spent >= 0.25 * (spent + left) && estimate <= 1.5 * left)
-}
-
-/// Whether the time left is too short to be worth another iteration. An
-/// unfinished iteration still pays when it proves a better first move (the
-/// root adopts it), and a request's budget is the most the move may take
-/// anyway, so iterations go on until a tenth of the time is left (stopping
-/// much earlier, as earlier builds did, left much of a budget unused).
-fn out_of_time_for_next(budget: &Budget, started: Instant) -> bool {
-    let Some(left) = budget.remaining_ms() else {
-        return false;
-    };
-    let spent = started.elapsed().as_secs_f64() * 1000.0;
-    spent > 9.0 * left
-}
-
-/// A move when nothing at all could be searched: the statically best.
-fn fallback(board: Board, order: &[u32]) -> Thought {
-    let square = order
-        .first()
-        .copied()
-        .or_else(|| Bits(board.moves()).next());
-    Thought {
-        lines: vec![RootLine {
-            square,
-            score: 0,
-            pv: vec![square],
-            exact: false,
-        }],
-        depth: 0,
-        nodes: 0,
-        stopped_by: StopReason::Time,
-        proven: false,
-        previous: Vec::new(),
-    }
-}
-
-/// The root moves ordered by a static look at each.
-fn initial_order(board: Board, evaluation: Evaluation) -> Vec<u32> {
-    let mut keyed: Vec<(i32, u32)> = Bits(board.moves())
-        .map(|sq| (evaluation.score(board.play(sq)), sq))
-        .collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, sq)| sq).collect()
 }
 
 impl<L: Leaf> Midgame<'_, L> {
