@@ -27,10 +27,14 @@
 //! - [`game`] — the abstraction every game implements ([`game::Rules`],
 //!   [`game::Bots`], [`game::Codec`], [`game::Referee`]), games as one-line records and their
 //!   replay ([`game::record`]), board symmetries ([`game::symmetry`]), the
-//!   type-erased JSON view of a game ([`game::erased`]) and the JSON
+//!   type-erased JSON view of a game ([`game::erased`]), what every
+//!   analysis shares ([`game::analysis`]: the search on the canonical twin,
+//!   the typed answer put in words), the review ([`game::review`], judged
+//!   in each position's job with the game's own types) and the JSON
 //!   shapes that view takes and answers ([`game::wire`], which the API
 //!   serves as they are and knows no HTTP); it
-//!   imports nothing else from the crate.
+//!   imports nothing else from the crate, and `erased` → `review` →
+//!   `analysis` one way.
 //!
 //! Every game folder `src/games/<id>/` has the same shape, and its modules
 //! depend one way, `board` ← `state` ← `notation` ← `bots`: a state never
