@@ -1,6 +1,7 @@
 //! Request metrics: counts and latency histograms by route, game and status.
 
 use super::Problem;
+use crate::game::ErrorCode;
 use crate::games;
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
@@ -166,12 +167,12 @@ fn log_failure(response: &Response) {
     // server that is stopping: expected refusals, said to the client.
     let refused = matches!(
         problem.code,
-        "overloaded" | "queued_too_long" | "shutting_down"
+        ErrorCode::Overloaded | ErrorCode::QueuedTooLong | ErrorCode::ShuttingDown
     );
     if response.status().is_server_error() && !refused {
-        tracing::error!(code = problem.code, detail = %problem.detail, "request failed");
+        tracing::error!(code = problem.code.as_str(), detail = %problem.detail, "request failed");
     } else {
-        tracing::debug!(code = problem.code, detail = %problem.detail, "request refused");
+        tracing::debug!(code = problem.code.as_str(), detail = %problem.detail, "request refused");
     }
 }
 

@@ -319,7 +319,7 @@ pub(super) fn problem_responses() -> Value {
         ("RequestTimeout", "`request_timeout`: the body did not arrive in time."),
         ("PayloadTooLarge", "`payload_too_large`: the body is over the limit (default 1 MiB)."),
         ("UnsupportedMediaType", "`unsupported_media_type`: neither JSON nor a text form this game takes."),
-        ("Unprocessable", "`invalid_state` (the state breaks the game's format; `pointer` says where), `illegal_move` (or a game's finer code, such as Naughts' `invalid_row`; `pointer` at the move or its field), `unknown_level` (with the levels the game has and a `suggestion`), `invalid_option`."),
+        ("Unprocessable", "`invalid_state` (the state breaks the game's format; `pointer` says where), `illegal_move` (Naughts names the rule broken instead: `invalid_format`, `invalid_row`, `invalid_column`, `invalid_size`, `invalid_move`; `pointer` at the move or its field), `unknown_level` (with the levels the game has and a `suggestion`), `invalid_option`."),
         ("GameOver", "`game_over`: a move or bot move was asked for in a finished game; `outcome` says how it ended."),
     ] {
         responses.insert(name.into(), json!({"description": description, "content": problem.clone()}));
