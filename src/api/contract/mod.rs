@@ -12,7 +12,8 @@ use super::requests::{
     AnalyzeRequest, BotMoveRequest, NewRequest, PlayRequest, ReplayRequest, ReviewRequest,
     StateRequest,
 };
-use super::review::ReviewReply;
+use super::review::{ReviewLine, ReviewReply};
+use super::stream::AnalysisEvent;
 use super::Problem;
 use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
@@ -276,11 +277,30 @@ mod tests {
     }
 
     #[test]
-    fn a_one_of_that_is_not_only_string_constants_is_kept() {
+    fn a_one_of_that_is_not_only_string_constants_is_kept_its_constant_an_enum() {
         let mut schema = json!({"oneOf": [{"const": "auto"}, {"type": "integer"}]});
-        let before = schema.clone();
         for_client_generators(&mut schema);
-        assert_eq!(schema, before);
+        assert_eq!(
+            schema,
+            json!({"oneOf": [{"enum": ["auto"]}, {"type": "integer"}]})
+        );
+    }
+
+    #[test]
+    fn a_reference_to_a_generic_component_is_retyped_to_the_games() {
+        let event = json!({"oneOf": [
+            {"properties": {"data": reference("AnalyzeReply")}},
+            {"properties": {"data": reference("Problem")}},
+        ]});
+        let typed = retyped(&event, &[("AnalyzeReply", "ReversiAnalyzeReply")]);
+        assert_eq!(
+            typed["oneOf"][0]["properties"]["data"],
+            reference("ReversiAnalyzeReply")
+        );
+        assert_eq!(
+            typed["oneOf"][1]["properties"]["data"],
+            reference("Problem")
+        );
     }
 
     #[test]
