@@ -43,6 +43,7 @@ pub fn prometheus() -> PrometheusHandle {
             // this handle still renders what it records through its own layer.
             let _ = metrics::set_global_recorder(recorder);
             describe();
+            build_info();
             handle
         })
         .clone()
@@ -91,6 +92,38 @@ fn describe() {
         "Connections the server closed itself, by reason (header_timeout, idle_timeout, write_timeout, shutdown)"
     );
     metrics::describe_gauge!("gamebot_connections_open", "Connections open, by listener");
+    metrics::describe_counter!(
+        "gamebot_cache_requests_total",
+        "Cacheable requests (seeded, node or depth capped), by game, operation and result (hit, miss)"
+    );
+    metrics::describe_gauge!(
+        "gamebot_cache_bytes",
+        "Bytes held by the position cache, as of the last scrape"
+    );
+    metrics::describe_counter!(
+        "gamebot_api_key_requests_total",
+        "Requests checked against the API keys, by key name and result (allowed, missing, unknown, limited)"
+    );
+    metrics::describe_gauge!(
+        "gamebot_build_info",
+        "Always 1; its labels name the running build's version and commit"
+    );
+}
+
+/// The version this binary was built as (`Cargo.toml`'s).
+pub const BUILD_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit this binary was built from, as `build.rs` found it
+/// (`GAMEBOT_COMMIT`, or git's `HEAD`), or `unknown`.
+pub const BUILD_COMMIT: &str = match option_env!("GAMEBOT_COMMIT") {
+    Some(commit) => commit,
+    None => "unknown",
+};
+
+/// Publishes `gamebot_build_info{version, commit} 1`.
+fn build_info() {
+    metrics::gauge!("gamebot_build_info", "version" => BUILD_VERSION, "commit" => BUILD_COMMIT)
+        .set(1.0);
 }
 
 /// The game id in a path, if it names a known game (unknown ids are grouped,
