@@ -148,6 +148,7 @@ struct Document {
     info: Value,
     servers: Value,
     tags: Vec<Value>,
+    security: Value,
     paths: BTreeMap<String, BTreeMap<&'static str, Value>>,
     components: Components,
 }
@@ -211,9 +212,11 @@ fn document() -> Document {
         for_client_generators(schema);
     }
     for (path, item) in paths.iter_mut() {
-        if path.starts_with("/v1/") {
-            for operation in item.values_mut() {
+        for operation in item.values_mut() {
+            if path.starts_with("/v1/") {
                 with_api_keys(operation);
+            } else {
+                operation["security"] = json!([]);
             }
         }
     }
@@ -236,6 +239,11 @@ fn document() -> Document {
         }),
         servers: json!([{"url": "http://localhost:8080"}]),
         tags,
+        // A key is optional (`{}`: none at all) until the server has keys.
+        // Said once here, not per operation: openapi-python-client types
+        // every operation that names a requirement of its own as needing
+        // an `AuthenticatedClient`, even one with the empty alternative.
+        security: json!([{}, {"ApiKey": []}]),
         paths,
         components: Components {
             parameters: parameters(),

@@ -193,12 +193,10 @@ pub(super) fn shared_paths() -> BTreeMap<String, BTreeMap<&'static str, Value>> 
     paths
 }
 
-/// A game operation for any game, with the text forms where they exist.
-/// An operation under `/v1`: open, or with the server's API keys a key
-/// required, and the answers without one, with an unknown one and over
-/// the key's limit.
+/// An operation under `/v1`, under the document's security (open, or
+/// with the server's API keys a key required): the answers without a
+/// key, with an unknown one and over the key's limit.
 pub(super) fn with_api_keys(operation: &mut Value) {
-    operation["security"] = json!([{}, {"ApiKey": []}]);
     for (status, name) in [
         ("401", "Unauthorized"),
         ("403", "Forbidden"),
@@ -254,6 +252,7 @@ pub(super) fn placement_operation() -> Value {
     })
 }
 
+/// A game operation for any game, with the text forms where they exist.
 pub(super) fn generic_operation(operation: &GameOperation) -> Value {
     let mut responses = error_responses(operation.finished_game_conflicts, false);
     let mut reply = json!({"application/json": {"schema": reference(operation.reply)}});
