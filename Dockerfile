@@ -10,7 +10,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 # Build stage: compile the release binary.
 FROM ${BUILDER_IMAGE} AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY benches ./benches
 # A workspace member: cargo reads its manifest, though --bin gamebot never builds it.
@@ -19,6 +19,10 @@ COPY openapi.yaml ./
 # Compiled in with include_str!: each game's rules page and ladder ratings.
 COPY docs/rules ./docs/rules
 COPY data ./data
+# The context has no .git: the commit gamebot_build_info names comes from
+# here (`--build-arg GAMEBOT_COMMIT=$(git rev-parse --short=12 HEAD)`), or
+# is `unknown`.
+ARG GAMEBOT_COMMIT=
 RUN cargo build --release --locked --bin gamebot \
     && cp target/release/gamebot /usr/local/bin/gamebot
 # The release profile keeps line tables for profiling; the image does not

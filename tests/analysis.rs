@@ -152,6 +152,12 @@ async fn an_event_stream_sends_each_depth_then_the_result() {
         .unwrap()
         .starts_with("text/event-stream"));
     let events = events(&reply.text().await.unwrap());
+    let documented = &openapi()["paths"]["/v1/games/reversi/analyze"]["post"]["responses"]["200"]
+        ["content"]["text/event-stream"]["schema"];
+    for (name, data) in &events {
+        let event = json!({"event": name, "data": data});
+        validate(documented, &event, "a streamed analysis event");
+    }
     let (last, depths) = events.split_last().unwrap();
     assert_eq!(last.0, "result", "{events:?}");
     assert!(depths.len() >= 3, "{} depth events", depths.len());

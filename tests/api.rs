@@ -570,6 +570,63 @@ async fn metrics_count_requests_searches_and_the_pool() {
     }
 }
 
+/// The metric names of the `# <kind>` lines of a Prometheus text.
+fn declared(text: &str, kind: &str) -> std::collections::BTreeSet<String> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix(&format!("# {kind} ")))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_metric_is_described_and_the_build_is_named() {
+    let keys = gamebot::api::keys::ApiKeys::parse("portal 0123456789abcdef0123 1000\n").unwrap();
+    let app = router(AppState::new(config()).with_keys(keys));
+    let (addr, _) = spawn_server(config()).await;
+    reqwest::get(format!("http://{addr}/healthz"))
+        .await
+        .unwrap();
+    let seeded = json!({"state": start(), "level": "random", "seed": 1, "max_depth": 1});
+    for _ in 0..2 {
+        let request = axum::http::Request::post("/v1/games/reversi/bot-move")
+            .header("authorization", "Bearer 0123456789abcdef0123")
+            .header("content-type", "application/json")
+            .body(Body::from(seeded.to_string()))
+            .unwrap();
+        assert_eq!(send_request(&app, request).await.status, StatusCode::OK);
+    }
+    let text = get(&app, "/metrics").await.text;
+    let typed = declared(&text, "TYPE");
+    let helped = declared(&text, "HELP");
+    let undescribed: Vec<_> = typed.difference(&helped).collect();
+    assert!(
+        undescribed.is_empty(),
+        "no # HELP for {undescribed:?} in\n{text}"
+    );
+    for name in [
+        "gamebot_http_requests_total",
+        "gamebot_cache_requests_total",
+        "gamebot_cache_bytes",
+        "gamebot_api_key_requests_total",
+        "gamebot_connections_total",
+        "gamebot_compute_jobs_total",
+        "gamebot_build_info",
+    ] {
+        assert!(typed.contains(name), "{name} not exported in\n{text}");
+    }
+    let info = format!(
+        "gamebot_build_info{{version=\"{}\",commit=\"{}\"}} 1",
+        env!("CARGO_PKG_VERSION"),
+        gamebot::api::BUILD_COMMIT
+    );
+    assert!(
+        text.lines().any(|line| line == info),
+        "no {info} in\n{text}"
+    );
+    assert!(!gamebot::api::BUILD_COMMIT.is_empty());
+}
+
 #[tokio::test]
 async fn the_openapi_document_is_served() {
     let reply = get(&app(), "/openapi.yaml").await;

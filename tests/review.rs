@@ -318,6 +318,11 @@ async fn ndjson_streams_one_line_per_move_in_order_then_the_summary() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 11, "{text}");
+    let documented = &openapi()["paths"]["/v1/games/reversi/review"]["post"]["responses"]["200"]
+        ["content"]["application/x-ndjson"]["schema"];
+    for line in &lines {
+        validate(documented, line, "a streamed review line");
+    }
     for (i, line) in lines[..10].iter().enumerate() {
         assert_eq!(line["ply"]["ply"], i + 1, "{line}");
     }

@@ -28,6 +28,7 @@ mod telemetry;
 pub use contract::openapi_yaml;
 pub use problem::{ApiError, Problem};
 pub use server::{serve, serve_with_admin, shutdown_signal};
+pub use telemetry::{BUILD_COMMIT, BUILD_VERSION};
 
 use crate::compute::ComputePool;
 use crate::config::{CorsOrigin, ServeConfig};

@@ -2,7 +2,7 @@
 //! stable machine `code`.
 
 use crate::compute::ComputeError;
-use crate::game::{Fault, GameError};
+use crate::game::{ErrorCode, Fault, GameError};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -77,14 +77,9 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong in this request, and where.
     pub detail: String,
-    /// The stable machine code: `malformed_json`, `unknown_game`,
-    /// `not_found`, `method_not_allowed`, `request_timeout`,
-    /// `payload_too_large`, `unsupported_media_type`, `invalid_state`,
-    /// `illegal_move` (or a game's own move code, such as Naughts'
-    /// `invalid_row`), `unknown_level`, `invalid_option`, `game_over`,
-    /// `overloaded`, `internal_error`, and with API keys `unauthorized`,
-    /// `forbidden`, `rate_limited`.
-    pub code: &'static str,
+    /// The stable machine code; the list is closed (a client may match
+    /// on it exhaustively).
+    pub code: ErrorCode,
     /// A JSON pointer (RFC 6901) into the request body where the problem
     /// is, when it is in one place; it always resolves in the body sent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,53 +138,54 @@ impl ApiError {
     }
 
     /// The status, machine code and title of this error.
-    pub fn classify(&self) -> (StatusCode, &'static str, &'static str) {
+    pub fn classify(&self) -> (StatusCode, ErrorCode, &'static str) {
+        use ErrorCode as C;
         use StatusCode as S;
         match self {
-            ApiError::UnknownGame(_) => (S::NOT_FOUND, "unknown_game", "Unknown game"),
+            ApiError::UnknownGame(_) => (S::NOT_FOUND, C::UnknownGame, "Unknown game"),
             ApiError::RequestTimeout(_) => {
-                (S::REQUEST_TIMEOUT, "request_timeout", "Request timeout")
+                (S::REQUEST_TIMEOUT, C::RequestTimeout, "Request timeout")
             }
-            ApiError::NotFound(_) => (S::NOT_FOUND, "not_found", "No such route"),
+            ApiError::NotFound(_) => (S::NOT_FOUND, C::NotFound, "No such route"),
             ApiError::MethodNotAllowed(_) => (
                 S::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
+                C::MethodNotAllowed,
                 "Method not allowed",
             ),
             ApiError::PayloadTooLarge { .. } => (
                 S::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
+                C::PayloadTooLarge,
                 "Payload too large",
             ),
             ApiError::UnsupportedMediaType(_) => (
                 S::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                C::UnsupportedMediaType,
                 "Unsupported media type",
             ),
             ApiError::Game(error) | ApiError::Placed { error, .. } => {
                 (status_of(error.fault()), error.code(), error.title())
             }
             ApiError::Compute(ComputeError::Overloaded { .. }) => {
-                (S::SERVICE_UNAVAILABLE, "overloaded", "Overloaded")
+                (S::SERVICE_UNAVAILABLE, C::Overloaded, "Overloaded")
             }
             ApiError::Compute(ComputeError::ClientLimit { .. }) => (
                 S::TOO_MANY_REQUESTS,
-                "concurrency_limited",
+                C::ConcurrencyLimited,
                 "Too many searches at once",
             ),
             ApiError::Compute(ComputeError::ShuttingDown) => {
-                (S::SERVICE_UNAVAILABLE, "shutting_down", "Shutting down")
+                (S::SERVICE_UNAVAILABLE, C::ShuttingDown, "Shutting down")
             }
             ApiError::Compute(ComputeError::QueuedTooLong { .. }) => {
-                (S::SERVICE_UNAVAILABLE, "queued_too_long", "Queued too long")
+                (S::SERVICE_UNAVAILABLE, C::QueuedTooLong, "Queued too long")
             }
             ApiError::Compute(ComputeError::Panicked(_)) => {
-                (S::INTERNAL_SERVER_ERROR, "internal_error", "Internal error")
+                (S::INTERNAL_SERVER_ERROR, C::InternalError, "Internal error")
             }
-            ApiError::Unauthorized => (S::UNAUTHORIZED, "unauthorized", "API key needed"),
-            ApiError::Forbidden => (S::FORBIDDEN, "forbidden", "Unknown API key"),
+            ApiError::Unauthorized => (S::UNAUTHORIZED, C::Unauthorized, "API key needed"),
+            ApiError::Forbidden => (S::FORBIDDEN, C::Forbidden, "Unknown API key"),
             ApiError::RateLimited { .. } => {
-                (S::TOO_MANY_REQUESTS, "rate_limited", "Too many requests")
+                (S::TOO_MANY_REQUESTS, C::RateLimited, "Too many requests")
             }
         }
     }

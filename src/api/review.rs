@@ -10,7 +10,7 @@
 use super::body;
 use super::handlers::GameRequest;
 use super::requests::{ReviewCall, ReviewRequest};
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, Problem};
 use crate::compute::{Client, ComputeError, ComputePool};
 use crate::config::ServeConfig;
 use crate::game::review::{Judged, PlyReview, Review, ReviewSummary};
@@ -98,14 +98,17 @@ impl ReviewBudget {
     }
 }
 
-/// One line of a streamed review: a judged move, the summary at the end,
-/// or the problem that cut it short.
-#[derive(Serialize)]
+/// One line of a streamed review (`application/x-ndjson`): a judged move,
+/// in order; then the summary, or the problem that cut the review short.
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-enum Line<'a> {
+pub enum ReviewLine<'a> {
+    /// A move judged, as in the JSON answer's `plies`.
     Ply(&'a PlyReview),
+    /// The last line of a review that ran to its end: each side's figures.
     Summary(&'a ReviewSummary),
-    Error(serde_json::Value),
+    /// The last line of a review cut short: why.
+    Error(Problem),
 }
 
 /// `POST /v1/games/{game}/review`.
@@ -303,14 +306,13 @@ fn stream(judge: Judge) -> Response {
     let lines = futures_util::stream::unfold(Some(judge), |state| async move {
         let mut judge = state?;
         let line = match judge.next().await {
-            Ok(Some(ply)) => to_line(&Line::Ply(&ply)),
+            Ok(Some(ply)) => to_line(&ReviewLine::Ply(&ply)),
             Ok(None) => {
-                let line = to_line(&Line::Summary(&judge.summary()));
+                let line = to_line(&ReviewLine::Summary(&judge.summary()));
                 return Some((Ok::<_, std::convert::Infallible>(line), None));
             }
             Err(error) => {
-                let problem = serde_json::to_value(error.problem()).unwrap_or_default();
-                return Some((Ok(to_line(&Line::Error(problem))), None));
+                return Some((Ok(to_line(&ReviewLine::Error(error.problem()))), None));
             }
         };
         Some((Ok(line), Some(judge)))
@@ -325,7 +327,7 @@ fn stream(judge: Judge) -> Response {
         .into_response()
 }
 
-fn to_line(line: &Line) -> bytes::Bytes {
+fn to_line(line: &ReviewLine) -> bytes::Bytes {
     let mut text = serde_json::to_vec(line).unwrap_or_default();
     text.push(b'\n');
     bytes::Bytes::from(text)

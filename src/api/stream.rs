@@ -5,17 +5,43 @@
 //! plain request. `curl -N` follows it.
 
 use super::requests::AnalysisCall;
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, Problem};
 use crate::compute::{Client, ComputeError, Pending};
 use crate::game::erased::AnalyzeReply;
 use crate::game::{Clamped, DynGame, GameError};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::time::Instant;
 use tokio::sync::mpsc;
+
+/// One event of an analysis stream: the event's name (`event:`) and its
+/// JSON data (`data:`, on one line).
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "event", content = "data", rename_all = "snake_case")]
+pub enum AnalysisEvent {
+    /// The answer so far, after a completed depth of the search.
+    Depth(AnalyzeReply),
+    /// The final answer; the stream ends after it.
+    Result(AnalyzeReply),
+    /// The problem that ended the analysis; the stream ends after it.
+    Error(Problem),
+}
+
+impl AnalysisEvent {
+    /// The event as Server-Sent Events write it.
+    fn to_sse(&self) -> Event {
+        let (name, data) = match self {
+            AnalysisEvent::Depth(reply) => ("depth", serde_json::to_string(reply)),
+            AnalysisEvent::Result(reply) => ("result", serde_json::to_string(reply)),
+            AnalysisEvent::Error(problem) => ("error", serde_json::to_string(problem)),
+        };
+        Event::default().event(name).data(data.unwrap_or_default())
+    }
+}
 
 type Job = Pin<Box<Pending<Result<AnalyzeReply, GameError>>>>;
 
@@ -29,11 +55,11 @@ struct Analysis {
 
 impl Analysis {
     /// The next event: depths as they come, then the result; `None` after it.
-    async fn next(&mut self) -> Option<Event> {
+    async fn next(&mut self) -> Option<AnalysisEvent> {
         if let Some(job) = self.job.as_mut() {
             tokio::select! {
                 biased;
-                Some(reply) = self.depths.recv() => return Some(event("depth", &reply)),
+                Some(reply) = self.depths.recv() => return Some(AnalysisEvent::Depth(reply)),
                 done = job => {
                     self.job = None;
                     self.result = Some(flatten(done));
@@ -42,14 +68,14 @@ impl Analysis {
         }
         // Depths the search finished just before its end come first.
         if let Ok(reply) = self.depths.try_recv() {
-            return Some(event("depth", &reply));
+            return Some(AnalysisEvent::Depth(reply));
         }
         match self.result.take()? {
             Ok(mut reply) => {
                 reply.search.clamped = std::mem::take(&mut self.clamped);
-                Some(event("result", &reply))
+                Some(AnalysisEvent::Result(reply))
             }
-            Err(error) => Some(event("error", &error.problem())),
+            Err(error) => Some(AnalysisEvent::Error(error.problem())),
         }
     }
 }
@@ -58,12 +84,6 @@ fn flatten(
     done: Result<Result<AnalyzeReply, GameError>, ComputeError>,
 ) -> Result<AnalyzeReply, ApiError> {
     Ok(done??)
-}
-
-fn event(name: &str, data: &impl Serialize) -> Event {
-    Event::default()
-        .event(name)
-        .data(serde_json::to_string(data).unwrap_or_default())
 }
 
 /// Starts the analysis now (admitted or refused before any byte is sent)
@@ -94,7 +114,7 @@ pub fn analysis(
     };
     let events = futures_util::stream::unfold(analysis, |mut analysis| async move {
         let event = analysis.next().await?;
-        Some((Ok::<_, Infallible>(event), analysis))
+        Some((Ok::<_, Infallible>(event.to_sse()), analysis))
     });
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::default())

@@ -1,6 +1,7 @@
 //! Request metrics: counts and latency histograms by route, game and status.
 
 use super::Problem;
+use crate::game::ErrorCode;
 use crate::games;
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
@@ -42,6 +43,7 @@ pub fn prometheus() -> PrometheusHandle {
             // this handle still renders what it records through its own layer.
             let _ = metrics::set_global_recorder(recorder);
             describe();
+            build_info();
             handle
         })
         .clone()
@@ -90,6 +92,38 @@ fn describe() {
         "Connections the server closed itself, by reason (header_timeout, idle_timeout, write_timeout, shutdown)"
     );
     metrics::describe_gauge!("gamebot_connections_open", "Connections open, by listener");
+    metrics::describe_counter!(
+        "gamebot_cache_requests_total",
+        "Cacheable requests (seeded, node or depth capped), by game, operation and result (hit, miss)"
+    );
+    metrics::describe_gauge!(
+        "gamebot_cache_bytes",
+        "Bytes held by the position cache, as of the last scrape"
+    );
+    metrics::describe_counter!(
+        "gamebot_api_key_requests_total",
+        "Requests checked against the API keys, by key name and result (allowed, missing, unknown, limited)"
+    );
+    metrics::describe_gauge!(
+        "gamebot_build_info",
+        "Always 1; its labels name the running build's version and commit"
+    );
+}
+
+/// The version this binary was built as (`Cargo.toml`'s).
+pub const BUILD_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit this binary was built from, as `build.rs` found it
+/// (`GAMEBOT_COMMIT`, or git's `HEAD`), or `unknown`.
+pub const BUILD_COMMIT: &str = match option_env!("GAMEBOT_COMMIT") {
+    Some(commit) => commit,
+    None => "unknown",
+};
+
+/// Publishes `gamebot_build_info{version, commit} 1`.
+fn build_info() {
+    metrics::gauge!("gamebot_build_info", "version" => BUILD_VERSION, "commit" => BUILD_COMMIT)
+        .set(1.0);
 }
 
 /// The game id in a path, if it names a known game (unknown ids are grouped,
@@ -166,12 +200,12 @@ fn log_failure(response: &Response) {
     // server that is stopping: expected refusals, said to the client.
     let refused = matches!(
         problem.code,
-        "overloaded" | "queued_too_long" | "shutting_down"
+        ErrorCode::Overloaded | ErrorCode::QueuedTooLong | ErrorCode::ShuttingDown
     );
     if response.status().is_server_error() && !refused {
-        tracing::error!(code = problem.code, detail = %problem.detail, "request failed");
+        tracing::error!(code = problem.code.as_str(), detail = %problem.detail, "request failed");
     } else {
-        tracing::debug!(code = problem.code, detail = %problem.detail, "request refused");
+        tracing::debug!(code = problem.code.as_str(), detail = %problem.detail, "request refused");
     }
 }
 

@@ -8,7 +8,9 @@
 //! [`crate::cli`]); a closed standard output (a pager quit) ends it quietly.
 
 use super::CliError;
-use crate::game::{BotParams, Bots, Budget, Codec, GameError, LevelSpec, Outcome, Rules, Side};
+use crate::game::{
+    BotParams, Bots, Budget, Codec, ErrorCode, GameError, LevelSpec, Outcome, Rules, Side,
+};
 use crate::games::naughts::notation::parse_typed;
 use crate::games::naughts::state::side_name;
 use crate::games::naughts::{Move, Naughts, NaughtsLevel, Play, State};
@@ -33,12 +35,12 @@ pub const HELP_MESSAGE: &str = "Enter a row, column & piece size in the format: 
 /// where the API's detail says more.
 pub fn course_message(refusal: &GameError) -> String {
     let sentence = match refusal {
-        GameError::IllegalMove { code, .. } => match *code {
-            "invalid_format" => Some(FORMAT_MESSAGE),
-            "invalid_row" => Some(ROW_MESSAGE),
-            "invalid_column" => Some(COLUMN_MESSAGE),
-            "invalid_size" => Some(SIZE_MESSAGE),
-            "invalid_move" => Some(MOVE_MESSAGE),
+        GameError::IllegalMove { code, .. } => match code {
+            ErrorCode::InvalidFormat => Some(FORMAT_MESSAGE),
+            ErrorCode::InvalidRow => Some(ROW_MESSAGE),
+            ErrorCode::InvalidColumn => Some(COLUMN_MESSAGE),
+            ErrorCode::InvalidSize => Some(SIZE_MESSAGE),
+            ErrorCode::InvalidMove => Some(MOVE_MESSAGE),
             _ => None,
         },
         _ => None,
@@ -357,7 +359,7 @@ mod tests {
         for (input, code, sentence) in cases {
             let refusal = parse_typed(&state, input).unwrap_err();
             assert!(
-                matches!(refusal, GameError::IllegalMove { code: c, .. } if c == code),
+                matches!(refusal, GameError::IllegalMove { code: c, .. } if c.as_str() == code),
                 "{input:?}: {refusal:?}"
             );
             assert_eq!(course_message(&refusal), sentence, "{input:?}");

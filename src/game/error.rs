@@ -1,4 +1,142 @@
-//! Errors a game reports about its input.
+//! Errors a game reports about its input, and the closed list of machine
+//! codes every front end answers them (and its own failures) with.
+
+// The API's contract publishes this enum's schema as the problem's `code`,
+// so the document names exactly the codes the service can answer: a new
+// code is a new variant here, nowhere else.
+/// Every machine `code` a problem can carry, whether a game or the HTTP
+/// layer (routes, bodies, the compute pool, API keys) refuses the request:
+/// a closed list.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The body is not the JSON the endpoint takes; `pointer` names the field.
+    MalformedJson,
+    /// No game has the id in the path.
+    UnknownGame,
+    /// No such route.
+    NotFound,
+    /// The route exists, not with this method.
+    MethodNotAllowed,
+    /// The body did not arrive in time.
+    RequestTimeout,
+    /// The body is over the server's limit.
+    PayloadTooLarge,
+    /// Neither JSON nor a text form the game takes there.
+    UnsupportedMediaType,
+    /// The state breaks the game's format; `pointer` says where.
+    InvalidState,
+    /// The move is not legal (or not readable) in the state.
+    IllegalMove,
+    /// Naughts: the typed move is not `row col size` (or the object has a
+    /// field missing or unknown).
+    InvalidFormat,
+    /// Naughts: the row is off the board.
+    InvalidRow,
+    /// Naughts: the column is off the board.
+    InvalidColumn,
+    /// Naughts: no marker has that size.
+    InvalidSize,
+    /// Naughts: the marker is spent or does not cover the cell's top (or a
+    /// pass that is not allowed).
+    InvalidMove,
+    /// The game has no such bot level; `suggestion` names the nearest.
+    UnknownLevel,
+    /// An option the game (or the endpoint) does not take, or a bad value.
+    InvalidOption,
+    /// A move asked for in a finished game; `outcome` says how it ended.
+    GameOver,
+    /// The compute lane is full; retry after `Retry-After`.
+    Overloaded,
+    /// The API key already has as many searches running or queued as it may.
+    ConcurrencyLimited,
+    /// The server is stopping.
+    ShuttingDown,
+    /// The request waited for a worker longer than its `max_queue_ms`.
+    QueuedTooLong,
+    /// A bug in the service, never caused by input.
+    InternalError,
+    /// The server has API keys and the request sent none.
+    Unauthorized,
+    /// The API key sent is not one the server accepts.
+    Forbidden,
+    /// The API key is over its requests-a-second limit.
+    RateLimited,
+}
+
+impl ErrorCode {
+    /// Every code, in the order of the enum.
+    pub const ALL: [ErrorCode; 25] = {
+        use ErrorCode as C;
+        [
+            C::MalformedJson,
+            C::UnknownGame,
+            C::NotFound,
+            C::MethodNotAllowed,
+            C::RequestTimeout,
+            C::PayloadTooLarge,
+            C::UnsupportedMediaType,
+            C::InvalidState,
+            C::IllegalMove,
+            C::InvalidFormat,
+            C::InvalidRow,
+            C::InvalidColumn,
+            C::InvalidSize,
+            C::InvalidMove,
+            C::UnknownLevel,
+            C::InvalidOption,
+            C::GameOver,
+            C::Overloaded,
+            C::ConcurrencyLimited,
+            C::ShuttingDown,
+            C::QueuedTooLong,
+            C::InternalError,
+            C::Unauthorized,
+            C::Forbidden,
+            C::RateLimited,
+        ]
+    };
+
+    /// The code as it is written in a problem document (`invalid_row`).
+    pub fn as_str(self) -> &'static str {
+        use ErrorCode as C;
+        match self {
+            C::MalformedJson => "malformed_json",
+            C::UnknownGame => "unknown_game",
+            C::NotFound => "not_found",
+            C::MethodNotAllowed => "method_not_allowed",
+            C::RequestTimeout => "request_timeout",
+            C::PayloadTooLarge => "payload_too_large",
+            C::UnsupportedMediaType => "unsupported_media_type",
+            C::InvalidState => "invalid_state",
+            C::IllegalMove => "illegal_move",
+            C::InvalidFormat => "invalid_format",
+            C::InvalidRow => "invalid_row",
+            C::InvalidColumn => "invalid_column",
+            C::InvalidSize => "invalid_size",
+            C::InvalidMove => "invalid_move",
+            C::UnknownLevel => "unknown_level",
+            C::InvalidOption => "invalid_option",
+            C::GameOver => "game_over",
+            C::Overloaded => "overloaded",
+            C::ConcurrencyLimited => "concurrency_limited",
+            C::ShuttingDown => "shutting_down",
+            C::QueuedTooLong => "queued_too_long",
+            C::InternalError => "internal_error",
+            C::Unauthorized => "unauthorized",
+            C::Forbidden => "forbidden",
+            C::RateLimited => "rate_limited",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What is wrong with a request, in the game's terms. Each variant maps to
 /// one status and machine code of the API's error table.
@@ -19,8 +157,9 @@ pub enum GameError {
     /// fault, moved under the move's place in the body by [`GameError::under`].
     #[error("{detail}")]
     IllegalMove {
-        /// The machine code (`illegal_move`, or a game's own such as `invalid_row`).
-        code: &'static str,
+        /// The machine code ([`ErrorCode::IllegalMove`], or a game's own
+        /// such as [`ErrorCode::InvalidRow`]).
+        code: ErrorCode,
         /// Where the problem is, as a JSON pointer, if it is in one place.
         pointer: Option<String>,
         /// Why, in words.
@@ -103,16 +242,16 @@ impl GameError {
 
     /// The stable machine code of this error (`invalid_state`,
     /// `illegal_move` or a game's finer move code, ...).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            GameError::InvalidState { .. } => "invalid_state",
-            GameError::IllegalMove { code, .. } => code,
-            GameError::MalformedRequest { .. } => "malformed_json",
-            GameError::UnknownLevel { .. } => "unknown_level",
-            GameError::InvalidOption { .. } => "invalid_option",
-            GameError::GameOver { .. } => "game_over",
-            GameError::NoTextForm => "unsupported_media_type",
-            GameError::Internal(_) => "internal_error",
+            GameError::InvalidState { .. } => ErrorCode::InvalidState,
+            GameError::IllegalMove { code, .. } => *code,
+            GameError::MalformedRequest { .. } => ErrorCode::MalformedJson,
+            GameError::UnknownLevel { .. } => ErrorCode::UnknownLevel,
+            GameError::InvalidOption { .. } => ErrorCode::InvalidOption,
+            GameError::GameOver { .. } => ErrorCode::GameOver,
+            GameError::NoTextForm => ErrorCode::UnsupportedMediaType,
+            GameError::Internal(_) => ErrorCode::InternalError,
         }
     }
 
@@ -173,7 +312,7 @@ impl GameError {
     /// An illegal move with the generic `illegal_move` code.
     pub fn illegal_move(detail: impl Into<String>) -> Self {
         GameError::IllegalMove {
-            code: "illegal_move",
+            code: ErrorCode::IllegalMove,
             pointer: None,
             detail: detail.into(),
         }
@@ -183,7 +322,7 @@ impl GameError {
     /// (`/from`, `/path/2/0`), with the generic `illegal_move` code.
     pub fn illegal_move_at(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
         GameError::IllegalMove {
-            code: "illegal_move",
+            code: ErrorCode::IllegalMove,
             pointer: Some(pointer.into()),
             detail: detail.into(),
         }
@@ -292,6 +431,21 @@ fn existing_prefix<'p>(value: &serde_json::Value, pointer: &'p str) -> &'p str {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn every_code_is_listed_once_and_written_as_serde_writes_it() {
+        let schema = schemars::schema_for!(ErrorCode).to_value();
+        let variants = schema["oneOf"].as_array().expect("documented variants");
+        let named: Vec<&str> = variants
+            .iter()
+            .filter_map(|v| v["const"].as_str())
+            .collect();
+        let listed: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(named, listed);
+        for code in ErrorCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
+    }
 
     #[test]
     fn a_pointer_to_a_missing_field_is_cut_back_to_its_object() {

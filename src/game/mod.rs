@@ -48,7 +48,7 @@ pub use budget::{
     StopReason,
 };
 pub use erased::{DynGame, Erased, TextParams};
-pub use error::{Fault, GameError};
+pub use error::{ErrorCode, Fault, GameError};
 pub use ladder::{AnyLevel, Ladder, Rung};
 pub use level::{BotParams, Level, LevelDef, LevelSpec, NoOptions};
 pub use perft::perft;

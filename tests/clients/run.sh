@@ -5,7 +5,10 @@
 #  - fails if the Python generator warns about anything but the text/plain
 #    bodies of the generic `/v1/games/{game}/…` operations (printed as
 #    tolerated), or if openapi-typescript prints anything but its banner;
-#  - type-checks usage.ts against the TS types (tsc --noEmit --strict);
+#  - type-checks usage.ts against the TS types (tsc --noEmit --strict) and
+#    usage.py against the Python client (mypy --strict: a plain `Client`
+#    calls `/v1` on an open server; the generated package's own code is
+#    followed but not reported on, since its templates are the generator's);
 #  - starts the debug binary on a free loopback port and plays every game
 #    through the Python client (roundtrip.py), which ends with
 #    `N passed, M failed`.
@@ -19,13 +22,15 @@ venv=target/clients-venv
 npm_prefix=target/clients-npm
 out=target/clients
 python_generator=openapi-python-client==0.29.1
+python_checker=mypy==1.13.0
 
-echo "== tools (pinned: $python_generator; $here/package-lock.json)"
-if ! "$venv/bin/pip" freeze 2>/dev/null | grep -qx "$python_generator"; then
+echo "== tools (pinned: $python_generator, $python_checker; $here/package-lock.json)"
+if ! "$venv/bin/pip" freeze 2>/dev/null | grep -qx "$python_generator" ||
+    ! "$venv/bin/pip" freeze 2>/dev/null | grep -qx "$python_checker"; then
     rm -rf "$venv"
     python3 -m venv "$venv"
     # The generator brings httpx and attrs, which the generated client imports.
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "$python_generator"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "$python_generator" "$python_checker"
 fi
 mkdir -p "$npm_prefix"
 if ! cmp -s "$here/package-lock.json" "$npm_prefix/package-lock.json" ||
@@ -82,6 +87,9 @@ print(f"generator warnings: {len(tolerated)} tolerated; {len(refused)} other lin
 sys.exit(1 if refused else 0)
 EOF
 "$venv/bin/python" -m compileall -q "$out/python/gamebot_client"
+MYPYPATH="$out/python" "$venv/bin/mypy" --strict --follow-imports=silent \
+    --cache-dir "$out/mypy-cache" "$here/usage.py"
+echo "usage.py type-checks against the Python client (a plain Client)"
 
 echo "== TypeScript types (openapi-typescript) and tsc"
 # By default openapi-typescript makes every field that has a default

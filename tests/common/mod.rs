@@ -6,7 +6,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use gamebot::api::{router, AppState};
 use gamebot::config::ServeConfig;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::sync::OnceLock;
 use tower::ServiceExt;
 
@@ -262,8 +262,22 @@ fn check_against_operation(method: &Method, uri: &str, template: Option<String>,
         !content[&media].is_null(),
         "{method} {uri} {status}: content type {media} is not documented"
     );
-    if media.contains("json") {
-        validate(schema, &reply.json, &format!("{method} {uri} {status}"));
+    let what = format!("{method} {uri} {status}");
+    match media.as_str() {
+        "application/x-ndjson" => {
+            for line in reply.text.lines() {
+                let line =
+                    serde_json::from_str(line).unwrap_or_else(|e| panic!("{what}: {e}: {line}"));
+                validate(schema, &line, &what);
+            }
+        }
+        "text/event-stream" => {
+            for event in server_sent_events(&reply.text) {
+                validate(schema, &event, &what);
+            }
+        }
+        media if media.contains("json") => validate(schema, &reply.json, &what),
+        _ => {}
     }
     if let Some(headers) = response["headers"].as_object() {
         let required = headers
@@ -277,6 +291,25 @@ fn check_against_operation(method: &Method, uri: &str, template: Option<String>,
             );
         }
     }
+}
+
+/// The named events of a Server-Sent Events text, each as
+/// `{"event": name, "data": <the data line's JSON>}` (comments and
+/// keep-alives left out).
+pub fn server_sent_events(text: &str) -> Vec<Value> {
+    text.split("\n\n")
+        .filter_map(|block| {
+            let field = |name: &str| {
+                block
+                    .lines()
+                    .find_map(|line| line.strip_prefix(name))
+                    .map(str::trim_start)
+            };
+            let data = serde_json::from_str::<Value>(field("data:")?)
+                .unwrap_or_else(|e| panic!("an event's data is not JSON ({e}): {block}"));
+            Some(json!({"event": field("event:")?, "data": data}))
+        })
+        .collect()
 }
 
 fn resolve(reference: &str) -> &'static Value {

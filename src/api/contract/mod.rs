@@ -12,7 +12,8 @@ use super::requests::{
     AnalyzeRequest, BotMoveRequest, NewRequest, PlayRequest, ReplayRequest, ReviewRequest,
     StateRequest,
 };
-use super::review::ReviewReply;
+use super::review::{ReviewLine, ReviewReply};
+use super::stream::AnalysisEvent;
 use super::Problem;
 use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
@@ -147,6 +148,7 @@ struct Document {
     info: Value,
     servers: Value,
     tags: Vec<Value>,
+    security: Value,
     paths: BTreeMap<String, BTreeMap<&'static str, Value>>,
     components: Components,
 }
@@ -210,9 +212,11 @@ fn document() -> Document {
         for_client_generators(schema);
     }
     for (path, item) in paths.iter_mut() {
-        if path.starts_with("/v1/") {
-            for operation in item.values_mut() {
+        for operation in item.values_mut() {
+            if path.starts_with("/v1/") {
                 with_api_keys(operation);
+            } else {
+                operation["security"] = json!([]);
             }
         }
     }
@@ -235,6 +239,11 @@ fn document() -> Document {
         }),
         servers: json!([{"url": "http://localhost:8080"}]),
         tags,
+        // A key is optional (`{}`: none at all) until the server has keys.
+        // Said once here, not per operation: openapi-python-client types
+        // every operation that names a requirement of its own as needing
+        // an `AuthenticatedClient`, even one with the empty alternative.
+        security: json!([{}, {"ApiKey": []}]),
         paths,
         components: Components {
             parameters: parameters(),
@@ -276,11 +285,30 @@ mod tests {
     }
 
     #[test]
-    fn a_one_of_that_is_not_only_string_constants_is_kept() {
+    fn a_one_of_that_is_not_only_string_constants_is_kept_its_constant_an_enum() {
         let mut schema = json!({"oneOf": [{"const": "auto"}, {"type": "integer"}]});
-        let before = schema.clone();
         for_client_generators(&mut schema);
-        assert_eq!(schema, before);
+        assert_eq!(
+            schema,
+            json!({"oneOf": [{"enum": ["auto"]}, {"type": "integer"}]})
+        );
+    }
+
+    #[test]
+    fn a_reference_to_a_generic_component_is_retyped_to_the_games() {
+        let event = json!({"oneOf": [
+            {"properties": {"data": reference("AnalyzeReply")}},
+            {"properties": {"data": reference("Problem")}},
+        ]});
+        let typed = retyped(&event, &[("AnalyzeReply", "ReversiAnalyzeReply")]);
+        assert_eq!(
+            typed["oneOf"][0]["properties"]["data"],
+            reference("ReversiAnalyzeReply")
+        );
+        assert_eq!(
+            typed["oneOf"][1]["properties"]["data"],
+            reference("Problem")
+        );
     }
 
     #[test]

@@ -11,12 +11,14 @@ pub(super) fn game_operation(game: &dyn DynGame, operation: &GameOperation) -> V
     let mut responses = error_responses(operation.finished_game_conflicts, false);
     // The path names a game the server has: no 404 here.
     responses.remove("404");
+    let mut content =
+        json!({"application/json": {"schema": reference(&format!("{name}{}", operation.reply))}});
+    if let Some(stream) = streamed(operation.suffix) {
+        content[stream.media] = stream.content(&name);
+    }
     responses.insert(
         "200".into(),
-        json!({
-            "description": operation.reply_description,
-            "content": {"application/json": {"schema": reference(&format!("{name}{}", operation.reply))}},
-        }),
+        json!({"description": operation.reply_description, "content": content}),
     );
     let mut body = json!({
         "required": operation.body_required,
@@ -32,6 +34,43 @@ pub(super) fn game_operation(game: &dyn DynGame, operation: &GameOperation) -> V
         "requestBody": body,
         "responses": responses,
     })
+}
+
+/// A game operation's answer as a stream, asked for with `Accept`.
+pub(super) struct Streamed {
+    /// The media type asked for and answered.
+    pub media: &'static str,
+    /// The schema of one event or line, without the game's prefix.
+    pub item: &'static str,
+    /// How the stream is framed and ends.
+    pub description: &'static str,
+}
+
+impl Streamed {
+    /// The media type's entry in a 200 answer's `content`, its items typed
+    /// by the game whose schema names start with `prefix` (none for any game).
+    pub fn content(&self, prefix: &str) -> Value {
+        let mut schema = reference(&format!("{prefix}{}", self.item));
+        schema["description"] = json!(self.description);
+        json!({"schema": schema})
+    }
+}
+
+/// The stream an operation answers with `Accept: <media>`, if it has one.
+pub(super) fn streamed(suffix: &str) -> Option<Streamed> {
+    match suffix {
+        "analyze" => Some(Streamed {
+            media: "text/event-stream",
+            item: "AnalysisEvent",
+            description: "With `Accept: text/event-stream`: Server-Sent Events, the schema describing one event (its `event:` name and the JSON of its `data:` line): `depth` after each completed depth of the search, then `result` or `error`, after which the stream ends. A client that leaves cancels the search.",
+        }),
+        "review" => Some(Streamed {
+            media: "application/x-ndjson",
+            item: "ReviewLine",
+            description: "With `Accept: application/x-ndjson`: one JSON object a line, the schema describing one line: `{\"ply\": …}` for each move as it is judged, in order, then `{\"summary\": …}`, or `{\"error\": problem}` where the review was cut short.",
+        }),
+        _ => None,
+    }
 }
 
 /// An example body for a game operation, from the game's own new state.
@@ -154,12 +193,10 @@ pub(super) fn shared_paths() -> BTreeMap<String, BTreeMap<&'static str, Value>> 
     paths
 }
 
-/// A game operation for any game, with the text forms where they exist.
-/// An operation under `/v1`: open, or with the server's API keys a key
-/// required, and the answers without one, with an unknown one and over
-/// the key's limit.
+/// An operation under `/v1`, under the document's security (open, or
+/// with the server's API keys a key required): the answers without a
+/// key, with an unknown one and over the key's limit.
 pub(super) fn with_api_keys(operation: &mut Value) {
-    operation["security"] = json!([{}, {"ApiKey": []}]);
     for (status, name) in [
         ("401", "Unauthorized"),
         ("403", "Forbidden"),
@@ -215,9 +252,13 @@ pub(super) fn placement_operation() -> Value {
     })
 }
 
+/// A game operation for any game, with the text forms where they exist.
 pub(super) fn generic_operation(operation: &GameOperation) -> Value {
     let mut responses = error_responses(operation.finished_game_conflicts, false);
     let mut reply = json!({"application/json": {"schema": reference(operation.reply)}});
+    if let Some(stream) = streamed(operation.suffix) {
+        reply[stream.media] = stream.content("");
+    }
     let mut body = json!({"application/json": {"schema": reference(operation.request)}});
     let mut parameters = vec![json!({"$ref": "#/components/parameters/Game"})];
     let mut description = String::from(
@@ -319,7 +360,7 @@ pub(super) fn problem_responses() -> Value {
         ("RequestTimeout", "`request_timeout`: the body did not arrive in time."),
         ("PayloadTooLarge", "`payload_too_large`: the body is over the limit (default 1 MiB)."),
         ("UnsupportedMediaType", "`unsupported_media_type`: neither JSON nor a text form this game takes."),
-        ("Unprocessable", "`invalid_state` (the state breaks the game's format; `pointer` says where), `illegal_move` (or a game's finer code, such as Naughts' `invalid_row`; `pointer` at the move or its field), `unknown_level` (with the levels the game has and a `suggestion`), `invalid_option`."),
+        ("Unprocessable", "`invalid_state` (the state breaks the game's format; `pointer` says where), `illegal_move` (Naughts names the rule broken instead: `invalid_format`, `invalid_row`, `invalid_column`, `invalid_size`, `invalid_move`; `pointer` at the move or its field), `unknown_level` (with the levels the game has and a `suggestion`), `invalid_option`."),
         ("GameOver", "`game_over`: a move or bot move was asked for in a finished game; `outcome` says how it ended."),
     ] {
         responses.insert(name.into(), json!({"description": description, "content": problem.clone()}));

@@ -20,7 +20,23 @@ pub(super) fn for_client_generators(value: &mut Value) {
     plain_booleans.skip_additional_properties = true;
     plain_booleans.transform(&mut schema);
     PlainStringEnums.transform(&mut schema);
+    LoneConstants.transform(&mut schema);
     *value = schema.to_value();
+}
+
+/// Turns a `const` into a one-value `enum`, which validates the same
+/// values: an adjacently tagged enum's tag (an analysis event's `event`)
+/// is a `const` in schemars' output, which openapi-python-client reads
+/// only as an `enum`.
+pub(super) struct LoneConstants;
+
+impl Transform for LoneConstants {
+    fn transform(&mut self, schema: &mut Schema) {
+        transform_subschemas(self, schema);
+        if let Some(constant) = schema.remove("const") {
+            schema.insert("enum".into(), json!([constant]));
+        }
+    }
 }
 
 /// Turns a `oneOf` of string constants, each with its description, into
@@ -138,6 +154,8 @@ pub(super) fn shared_schemas(generator: &mut SchemaGenerator) -> Map<String, Val
     add("ReplayReply", schema::<ReplayReply>(generator));
     add("ReviewRequest", schema::<ReviewRequest>(generator));
     add("ReviewReply", schema::<ReviewReply>(generator));
+    add("AnalysisEvent", schema::<AnalysisEvent>(generator));
+    add("ReviewLine", schema::<ReviewLine<'static>>(generator));
     for value in schemas.values_mut() {
         inline_root(value, generator);
     }
@@ -426,7 +444,17 @@ pub(super) fn game_schemas(
             ("search", search),
         ],
     );
+    let analysis_event = retyped(
+        &schemas["AnalysisEvent"],
+        &[("AnalyzeReply", &format!("{name}AnalyzeReply"))],
+    );
+    let review_line = retyped(
+        &schemas["ReviewLine"],
+        &[("PlyReview", &format!("{name}PlyReview"))],
+    );
     for (suffix, schema) in [
+        ("AnalysisEvent", analysis_event),
+        ("ReviewLine", review_line),
         ("NewRequest", new_request),
         ("StateRequest", state_request),
         ("PlayRequest", play_request),
@@ -443,6 +471,31 @@ pub(super) fn game_schemas(
         ("ReviewReply", review_reply),
     ] {
         schemas.insert(format!("{name}{suffix}"), schema);
+    }
+}
+
+/// A copy of `schema` whose references to the components named first in
+/// `renames` point at the second instead (the generic reply at the game's).
+pub(super) fn retyped(schema: &Value, renames: &[(&str, &str)]) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| {
+                    let renamed = renames.iter().find(|(from, _)| {
+                        key == "$ref"
+                            && value.as_str() == Some(&format!("#/components/schemas/{from}"))
+                    });
+                    match renamed {
+                        Some((_, to)) => (key.clone(), json!(format!("#/components/schemas/{to}"))),
+                        None => (key.clone(), retyped(value, renames)),
+                    }
+                })
+                .collect(),
+        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| retyped(item, renames)).collect())
+        }
+        other => other.clone(),
     }
 }
 

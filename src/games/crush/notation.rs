@@ -246,7 +246,7 @@ mod tests {
     fn reason(value: Value) -> String {
         match Swap::from_json(&value) {
             Err(GameError::IllegalMove { code, detail, .. }) => {
-                assert_eq!(code, "illegal_move");
+                assert_eq!(code, crate::game::ErrorCode::IllegalMove);
                 detail
             }
             other => panic!("expected an illegal move, got {other:?}"),

@@ -7,10 +7,10 @@
 //! each code instead ([`crate::cli::naughts`]).
 
 use super::state::{side_name, Move, Play, State};
-use crate::game::GameError;
+use crate::game::{ErrorCode, GameError};
 use serde_json::Value;
 
-fn error(code: &'static str, detail: impl Into<String>) -> GameError {
+fn error(code: ErrorCode, detail: impl Into<String>) -> GameError {
     GameError::IllegalMove {
         code,
         pointer: None,
@@ -19,7 +19,7 @@ fn error(code: &'static str, detail: impl Into<String>) -> GameError {
 }
 
 /// An error about field `name` of a move object, pointing at it.
-fn field_error(name: &str, code: &'static str, detail: impl Into<String>) -> GameError {
+fn field_error(name: &str, code: ErrorCode, detail: impl Into<String>) -> GameError {
     GameError::IllegalMove {
         code,
         pointer: Some(format!("/{name}")),
@@ -75,7 +75,7 @@ fn checked_pass(state: &State) -> Result<Play, GameError> {
     }
     let side = side_name(state.to_move());
     Err(error(
-        "invalid_move",
+        ErrorCode::InvalidMove,
         format!(
             "{side} cannot pass: a pass is legal only when {side} has no legal move and {} has one",
             side_name(state.to_move().other())
@@ -121,7 +121,7 @@ pub fn parse_typed(state: &State, text: &str) -> Result<Move, GameError> {
             .all(|c| !c.is_whitespace());
     if !well_formed {
         return Err(error(
-            "invalid_format",
+            ErrorCode::InvalidFormat,
             format!(
                 "a move is \"row col size\", one character each with one space between \
                  (\"2 2 5\"), or \"pass\"; got {}",
@@ -132,14 +132,18 @@ pub fn parse_typed(state: &State, text: &str) -> Result<Move, GameError> {
     let grid = state.grid();
     let row = digit_in(chars[0], grid as u8).ok_or_else(|| {
         let detail = off_board(Form::Notation, "row", grid, chars[0]);
-        error("invalid_row", detail)
+        error(ErrorCode::InvalidRow, detail)
     })?;
     let col = digit_in(chars[2], grid as u8).ok_or_else(|| {
         let detail = off_board(Form::Notation, "column", grid, chars[2]);
-        error("invalid_column", detail)
+        error(ErrorCode::InvalidColumn, detail)
     })?;
-    let size = digit_in(chars[4], state.pieces())
-        .ok_or_else(|| error("invalid_size", no_such_size(state.pieces(), chars[4])))?;
+    let size = digit_in(chars[4], state.pieces()).ok_or_else(|| {
+        error(
+            ErrorCode::InvalidSize,
+            no_such_size(state.pieces(), chars[4]),
+        )
+    })?;
     let mv = Move {
         row: row - 1,
         col: col - 1,
@@ -170,8 +174,8 @@ fn legal(state: &State, mv: Move, form: Form) -> Result<Move, GameError> {
         };
         let detail = format!("{side} has already played size {size} (it holds {holds})");
         return Err(match form {
-            Form::Notation => error("invalid_move", detail),
-            Form::Object => field_error("size", "invalid_move", detail),
+            Form::Notation => error(ErrorCode::InvalidMove, detail),
+            Form::Object => field_error("size", ErrorCode::InvalidMove, detail),
         });
     }
     let top = state.cell(mv.row as usize, mv.col as usize).text();
@@ -180,7 +184,7 @@ fn legal(state: &State, mv: Move, form: Form) -> Result<Move, GameError> {
         Form::Object => format!("the cell at row {}, col {}", mv.row, mv.col),
     };
     Err(error(
-        "invalid_move",
+        ErrorCode::InvalidMove,
         format!(
             "{cell} holds {top}, which is not smaller than {size}: a marker goes on an \
              empty cell or over a smaller marker"
@@ -194,14 +198,14 @@ fn legal(state: &State, mv: Move, form: Form) -> Result<Move, GameError> {
 fn field(
     object: &serde_json::Map<String, Value>,
     name: &str,
-    code: &'static str,
+    code: ErrorCode,
     range: std::ops::RangeInclusive<u64>,
     wrong: impl FnOnce(&Value) -> String,
 ) -> Result<u8, GameError> {
     let value = object.get(name).ok_or_else(|| {
         field_error(
             name,
-            "invalid_format",
+            ErrorCode::InvalidFormat,
             format!("the move has no \"{name}\": expected {{\"row\": r, \"col\": c, \"size\": s}}"),
         )
     })?;
@@ -226,7 +230,7 @@ pub fn parse_object(
         .find(|k| !placement.contains(&k.as_str()) && *k != "notation")
     {
         return Err(error(
-            "invalid_format",
+            ErrorCode::InvalidFormat,
             format!(
                 "the move has an unknown field \"{key}\": expected row, col, size (and notation)"
             ),
@@ -234,22 +238,26 @@ pub fn parse_object(
     }
     let grid = state.grid();
     let last = grid as u64 - 1;
-    let row = field(object, "row", "invalid_row", 0..=last, |got| {
+    let row = field(object, "row", ErrorCode::InvalidRow, 0..=last, |got| {
         off_board(Form::Object, "row", grid, got)
     })?;
-    let col = field(object, "col", "invalid_column", 0..=last, |got| {
+    let col = field(object, "col", ErrorCode::InvalidColumn, 0..=last, |got| {
         off_board(Form::Object, "col", grid, got)
     })?;
     let pieces = state.pieces();
-    let size = field(object, "size", "invalid_size", 1..=pieces as u64, |got| {
-        no_such_size(pieces, got)
-    })?;
+    let size = field(
+        object,
+        "size",
+        ErrorCode::InvalidSize,
+        1..=pieces as u64,
+        |got| no_such_size(pieces, got),
+    )?;
     let mv = Move { row, col, size };
     if let Some(given) = object.get("notation") {
         if given.as_str() != Some(notation(&mv).as_str()) {
             return Err(field_error(
                 "notation",
-                "invalid_format",
+                ErrorCode::InvalidFormat,
                 format!(
                     "\"notation\" is {given} but row, col and size say \"{}\"",
                     notation(&mv)
@@ -281,14 +289,14 @@ fn is_pass_object(object: &serde_json::Map<String, Value>) -> Result<bool, GameE
         0 => Ok(only_notation && says_pass),
         3 if notation.is_none() || says_pass => Ok(true),
         3 => Err(error(
-            "invalid_format",
+            ErrorCode::InvalidFormat,
             format!(
                 "\"notation\" is {}, but row, col and size all null make a pass (\"pass\")",
                 notation.unwrap_or(&Value::Null)
             ),
         )),
         _ => Err(error(
-            "invalid_format",
+            ErrorCode::InvalidFormat,
             "a pass has row, col and size all null; a placement has none of them null",
         )),
     }
@@ -307,7 +315,7 @@ pub fn parse(state: &State, value: &Value) -> Result<Play, GameError> {
             .map(Play::Place)
             .map_err(|e| hint_pass(state, e)),
         other => Err(error(
-            "invalid_format",
+            ErrorCode::InvalidFormat,
             format!("a move is a string like \"2 2 5\" or \"pass\", or an object {{\"row\", \"col\", \"size\"}}, not {other}"),
         )),
     }

@@ -106,7 +106,7 @@ fn move_notation_and_objects_are_read_leniently_but_exactly() {
         assert!(matches!(
             error,
             crate::game::GameError::IllegalMove {
-                code: "illegal_move",
+                code: crate::game::ErrorCode::IllegalMove,
                 ..
             }
         ));

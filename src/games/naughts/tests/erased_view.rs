@@ -21,7 +21,7 @@ fn the_registry_serves_naughts() {
     assert_eq!(
         err,
         GameError::IllegalMove {
-            code: "invalid_size",
+            code: crate::game::ErrorCode::InvalidSize,
             pointer: Some("/move".to_string()),
             detail: "size must be 1-5 (the sizes of this game's markers), got 6".to_string()
         }

@@ -42,7 +42,7 @@ fn typed(state: &State, text: &str) -> Result<Move, GameError> {
 
 fn code_of<T: std::fmt::Debug>(result: Result<T, GameError>) -> (&'static str, String) {
     match result {
-        Err(GameError::IllegalMove { code, detail, .. }) => (code, detail),
+        Err(GameError::IllegalMove { code, detail, .. }) => (code.as_str(), detail),
         other => panic!("expected an illegal move, got {other:?}"),
     }
 }

@@ -47,7 +47,7 @@ fn a_bad_move_is_reported_with_its_index_and_the_course_message() {
     assert!(matches!(
         covered,
         GameError::IllegalMove {
-            code: "invalid_move",
+            code: crate::game::ErrorCode::InvalidMove,
             ..
         }
     ));
@@ -55,7 +55,7 @@ fn a_bad_move_is_reported_with_its_index_and_the_course_message() {
     assert!(matches!(
         row,
         GameError::IllegalMove {
-            code: "invalid_row",
+            code: crate::game::ErrorCode::InvalidRow,
             ..
         }
     ));

@@ -141,7 +141,10 @@ fn an_object_error_points_at_its_field_and_gives_the_range() {
         assert_eq!(
             game.play(&state, &mv).unwrap_err(),
             GameError::IllegalMove {
-                code,
+                code: crate::game::ErrorCode::ALL
+                    .into_iter()
+                    .find(|known| known.as_str() == code)
+                    .unwrap(),
                 pointer: Some(pointer.to_string()),
                 detail: detail.to_string(),
             },
