@@ -86,26 +86,6 @@ fn collect_refs(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// A finished game of `id`: its moves played from a new game (with a short
-/// ply limit where the game has one) until it ends.
-fn finished_state(id: &str) -> Value {
-    let game = gamebot::games::find(id).unwrap();
-    let mut state = game
-        .new_game(&json!({"ply_limit": 4}))
-        .or_else(|_| game.new_game(&Value::Null))
-        .unwrap()
-        .state;
-    for _ in 0..5_000 {
-        let legal = game.legal_moves(&state).unwrap();
-        if legal.outcome["status"] != "ongoing" {
-            return state;
-        }
-        let pick = legal.moves.len() / 2;
-        state = game.play(&state, &legal.moves[pick]).unwrap().state;
-    }
-    panic!("{id}: no finished game within 5,000 plies")
-}
-
 /// Produces every documented status of every operation, so that each one is
 /// checked against its schema by the shared helper.
 #[tokio::test]

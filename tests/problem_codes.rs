@@ -101,28 +101,6 @@ impl Codes {
     }
 }
 
-/// A finished game of `id`, played from a new one (with a short ply limit
-/// where the game has one) by the middle legal move each turn.
-fn finished_state(id: &str) -> Value {
-    let game = gamebot::games::find(id).unwrap();
-    let mut state = game
-        .new_game(&json!({"ply_limit": 4}))
-        .or_else(|_| game.new_game(&Value::Null))
-        .unwrap()
-        .state;
-    for _ in 0..5_000 {
-        let legal = game.legal_moves(&state).unwrap();
-        if legal.outcome["status"] != "ongoing" {
-            return state;
-        }
-        state = game
-            .play(&state, &legal.moves[legal.moves.len() / 2])
-            .unwrap()
-            .state;
-    }
-    panic!("{id}: no finished game within 5,000 plies")
-}
-
 /// Every game's refusals: a broken state, moves that no game reads or that
 /// break a rule (Naughts' table of codes among them), an unknown level,
 /// bad options, a finished game and a text body where none is taken.

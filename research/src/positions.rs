@@ -34,6 +34,7 @@ pub fn from_games_log(
             .replay(&ReplayRequest {
                 start: ReplayStart::NewGame,
                 moves: ReplayMoves::List(logged.moves),
+                max_moves: gamebot::game::record::MAX_REPLAY_MOVES,
                 states: true,
             })
             .map_err(|e| format!("{log} game {index}: {e}"))?;
