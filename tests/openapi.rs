@@ -13,20 +13,6 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-/// A request body that never arrives.
-struct StalledBody;
-
-impl http_body::Body for StalledBody {
-    type Data = bytes::Bytes;
-    type Error = std::convert::Infallible;
-    fn poll_frame(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
-        std::task::Poll::Pending
-    }
-}
-
 fn documented_operations() -> BTreeSet<(String, String)> {
     let mut operations = BTreeSet::new();
     for (path, item) in openapi()["paths"].as_object().unwrap() {

@@ -26,20 +26,6 @@ const PATIENT_KEY: &str = "00112233445566778899";
 /// The one code no request can cause: a bug's.
 const NEVER_FROM_INPUT: &str = "internal_error";
 
-/// A request body that never arrives.
-struct StalledBody;
-
-impl http_body::Body for StalledBody {
-    type Data = bytes::Bytes;
-    type Error = std::convert::Infallible;
-    fn poll_frame(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
-        std::task::Poll::Pending
-    }
-}
-
 /// The codes the contract lists.
 fn listed() -> BTreeSet<String> {
     openapi()["components"]["schemas"]["ErrorCode"]["enum"]

@@ -473,3 +473,17 @@ pub fn finished_state(id: &str) -> Value {
     }
     panic!("{id}: no finished game within 5,000 plies")
 }
+
+/// A request body that never arrives.
+pub struct StalledBody;
+
+impl http_body::Body for StalledBody {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        std::task::Poll::Pending
+    }
+}
