@@ -17,6 +17,7 @@ pub mod memory;
 mod negamax;
 pub mod score;
 pub mod tt;
+pub mod zeroed;
 
 pub use alphabeta::{analyze, rank, search, Ranking, SearchOptions, SearchResult};
 pub use score::{describe_decisive, is_decisive, settled, MAX_PLY, WIN};

@@ -50,7 +50,7 @@ pub(super) struct Searcher<'a, G: Evaluate> {
 /// score (counted from the position, see [`to_table`]), how it bounds the
 /// value, the depth searched and the index of the best move in the
 /// position's move list (`u16::MAX` for none).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, bytemuck::Zeroable)]
 pub(super) struct Entry {
     pub(super) key: u64,
     pub(super) score: i32,

@@ -8,11 +8,18 @@
 //! differs (a score with a [`Bound`] and a depth, or an exact solver's lower
 //! and upper bound) and its size matters for speed; they share the table,
 //! its buckets and its replacement policy through [`TableEntry`].
+//!
+//! An empty slot is all zeros, so a new table costs only the memory its
+//! search touches ([`ZeroedSlice`]): a short search in a table sized for a
+//! long one pays for a few buckets, not for filling the whole table.
 
 use super::memory;
+use super::zeroed::ZeroedSlice;
+use bytemuck::Zeroable;
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Bound {
     /// The score is exact.
     Exact,
@@ -22,6 +29,9 @@ pub enum Bound {
     #[default]
     Upper,
 }
+
+// SAFETY: `Bound` is a `u8` (`repr(u8)`) whose value 0 is `Exact`.
+unsafe impl Zeroable for Bound {}
 
 impl Bound {
     /// The bound of a score found searching the window `(alpha, beta)`.
@@ -46,9 +56,9 @@ impl Bound {
 }
 
 /// What an engine keeps about one position: its own layout, with the key it
-/// recognises the position by. The default value is an empty slot.
-pub trait TableEntry: Copy + Default {
-    /// Whether the slot holds a position.
+/// recognises the position by. All zeros is an empty slot.
+pub trait TableEntry: Copy + Zeroable {
+    /// Whether the slot holds a position (never for all zeros).
     fn is_used(&self) -> bool;
     /// How much keeping this entry is worth when another position wants its
     /// slot: the depth searched, more for proven results.
@@ -57,7 +67,7 @@ pub trait TableEntry: Copy + Default {
 
 /// The transposition table: `2^log2` slots in buckets of two.
 pub struct Table<E> {
-    slots: Vec<E>,
+    slots: ZeroedSlice<E>,
     mask: usize,
 }
 
@@ -68,8 +78,9 @@ impl<E: TableEntry> Table<E> {
     /// A table of `2^log2` slots (at least one bucket of two).
     pub fn new(log2: u32) -> Self {
         let size = 1usize << log2.max(Self::MIN_LOG2);
+        debug_assert!(!E::zeroed().is_used(), "all zeros must be an empty slot");
         Table {
-            slots: vec![E::default(); size],
+            slots: ZeroedSlice::new(size),
             mask: size - 2,
         }
     }
@@ -94,9 +105,10 @@ impl<E: TableEntry> Table<E> {
         self.slots.is_empty()
     }
 
-    /// Forgets every entry, keeping the memory.
+    /// Forgets every entry (a large table's pages go back to the system
+    /// and are taken again as the next search touches them).
     pub fn clear(&mut self) {
-        self.slots.fill(E::default());
+        self.slots.clear();
     }
 
     /// The entry of the position with `hash` that `is_position` recognises.
@@ -157,7 +169,7 @@ impl<E: TableEntry> Table<E> {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, Default, Debug, PartialEq)]
+    #[derive(Clone, Copy, Default, Debug, PartialEq, Zeroable)]
     struct Probe {
         key: u64,
         depth: u8,

@@ -78,7 +78,7 @@ pub struct StrongResult {
 /// What the table keeps about a position: its hash, the score (counted
 /// from the position), its bound, the depth searched (at least 1) and the
 /// best move's cells.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct TtEntry {
     key: u64,
     score: i32,

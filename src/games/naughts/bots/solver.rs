@@ -97,7 +97,7 @@ impl Entry {
 
 /// A slot of the shared transposition table: the canonical key and the
 /// packed entry, 16 bytes.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct Slot {
     key: u64,
     data: u64,

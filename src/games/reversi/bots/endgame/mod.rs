@@ -70,7 +70,7 @@ const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 /// position. This is not the midgame's score-and-bound entry: an exact
 /// solver narrows a lower and an upper bound at once, and the entry stays
 /// 24 bytes, which matters at millions of probes a second.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct Entry {
     me: u64,
     opp: u64,

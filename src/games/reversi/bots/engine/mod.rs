@@ -128,7 +128,7 @@ impl Evaluation {
 /// A midgame table entry: the whole position as its key (no hash
 /// collision can pass for it), the score, its bound, the depth (at least 1)
 /// and the best square.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct Entry {
     me: u64,
     opp: u64,
