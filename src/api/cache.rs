@@ -2,9 +2,9 @@
 //! `analyze` without searching again.
 //!
 //! A request is looked up by everything that decides its answer: the game,
-//! the operation, the state as JSON (serde_json keeps an object's fields
-//! sorted, so spacing and field order do not matter; for a game with board
-//! symmetries, the state's canonical twin, so that a turned or mirrored
+//! the operation, the state as the game writes it back after reading it
+//! (so spacing, field order and defaulted fields do not matter; for a game
+//! with board symmetries, the state's canonical twin, so that a turned or mirrored
 //! position shares its twin's entry and gets its answer turned, as its own
 //! search would give it; but the state as given for a level that breaks
 //! ties by the order of the position as given, such as Reversi's `norvig`,
@@ -102,30 +102,28 @@ impl ReplyCache {
         ReplyCache { entries }
     }
 
-    /// The key of a request, if it may be cached: a JSON request that names
-    /// its seed. A state that is not valid gets a key too, but its request
-    /// fails and nothing is kept under it.
-    pub fn key(
+    /// The key of a request, less its state, if its answer may be cached:
+    /// a JSON request that names its seed and has no clock, on a server
+    /// with a cache. The game adds the state as it reads it
+    /// ([`PendingKey::with_state`]); a request that gets no key has its
+    /// state neither turned to its twin nor written for one.
+    pub fn pending_key(
         &self,
         game: &dyn DynGame,
         operation: &str,
         request: &BotRequest,
         limits: &Limits,
         top: Option<usize>,
-    ) -> Option<String> {
+    ) -> Option<PendingKey> {
         self.entries.as_ref()?;
         // A clocked answer reports its own clock: it is never another's.
-        if limits.clock.is_some() {
+        if limits.clock.is_some() || !matches!(request.state, StateInput::Json(_)) {
             return None;
         }
-        let StateInput::Json(state) = &request.state else {
-            return None;
-        };
         let seed = request.seed?;
-        let mut key = json!({
+        let fields = json!({
             "game": game.info().id,
             "operation": operation,
-            "state": game.cache_form(state, request.level.as_deref()),
             "level": request.level,
             "seed": seed,
             "top": top,
@@ -134,10 +132,8 @@ impl ReplyCache {
             "max_nodes": limits.max_nodes,
             "options": Value::Object(request.own_fields.clone()),
             "perspective": request.perspective,
-        })
-        .to_string();
-        key.shrink_to_fit();
-        Some(key)
+        });
+        Some(PendingKey(fields))
     }
 
     /// The answer held for `key`.
@@ -163,6 +159,24 @@ impl ReplyCache {
             entries.run_pending_tasks();
             entries.weighted_size() * WEIGHT_UNIT as u64
         })
+    }
+}
+
+/// A cache key waiting for its state: everything else that decides the
+/// answer.
+#[derive(Debug)]
+pub struct PendingKey(Value);
+
+impl PendingKey {
+    /// The whole key, with the state as the game keys it
+    /// ([`Prepared::cache_state`](crate::game::erased::Prepared::cache_state));
+    /// `None` if the game gave none.
+    pub fn with_state(self, state: Option<Value>) -> Option<String> {
+        let PendingKey(mut fields) = self;
+        fields["state"] = state?;
+        let mut key = fields.to_string();
+        key.shrink_to_fit();
+        Some(key)
     }
 }
 

@@ -453,22 +453,26 @@ pub async fn bot_move(
     // What the game refuses before any work without a place of its own is
     // about the level (an unknown one, or its options), when the body has one.
     let level_in_body = !is_text && call.request.level.is_some();
-    let key = app
+    let pending = app
         .cache
-        .key(game, "bot-move", &call.request, &limits, None);
-    if let Some(hit) = key.as_deref().and_then(|key| app.cache.get(key)) {
+        .pending_key(game, "bot-move", &call.request, &limits, None);
+    let asked = pending.is_some().then(|| call.request.state.clone());
+    let prepared = game
+        .prepare_bot_keyed(call.request, pending.is_some())
+        .map_err(|error| {
+            let error = ApiError::from(error);
+            if level_in_body {
+                error.at("/level")
+            } else {
+                error
+            }
+        })?;
+    let key = pending.and_then(|pending| pending.with_state(prepared.cache_state));
+    if let (Some(hit), Some(asked)) = (key.as_deref().and_then(|key| app.cache.get(key)), &asked) {
         cache_counted(&id, "bot-move", true);
-        return cached_response(game, &hit, &call.request.state);
+        return cached_response(game, &hit, asked);
     }
-    let asked = key.is_some().then(|| call.request.state.clone());
-    let job = game.prepare_bot(call.request).map_err(|error| {
-        let error = ApiError::from(error);
-        if level_in_body {
-            error.at("/level")
-        } else {
-            error
-        }
-    })?;
+    let job = prepared.job;
     let worker_app = app.clone();
     // A level's options are read by the level itself as it starts: what
     // it refuses there is still about the body's level.
@@ -615,15 +619,17 @@ pub async fn analyze(
     }
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
-    let key = app
+    let pending = app
         .cache
-        .key(game, "analyze", &call.request, &limits, Some(call.top));
-    if let Some(hit) = key.as_deref().and_then(|key| app.cache.get(key)) {
+        .pending_key(game, "analyze", &call.request, &limits, Some(call.top));
+    let asked = pending.is_some().then(|| call.request.state.clone());
+    let prepared = game.prepare_analysis_keyed(call.request, call.top, None, pending.is_some())?;
+    let key = pending.and_then(|pending| pending.with_state(prepared.cache_state));
+    if let (Some(hit), Some(asked)) = (key.as_deref().and_then(|key| app.cache.get(key)), &asked) {
         cache_counted(&id, "analyze", true);
-        return cached_response(game, &hit, &call.request.state);
+        return cached_response(game, &hit, asked);
     }
-    let asked = key.is_some().then(|| call.request.state.clone());
-    let job = game.prepare_analysis(call.request, call.top, None)?;
+    let job = prepared.job;
     let worker_app = app.clone();
     let mut reply = app
         .search(&client, None, move |stop| {

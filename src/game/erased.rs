@@ -12,7 +12,8 @@ use super::wire::BOT_MOVE_FIELD;
 pub use super::wire::{
     outcome_json, AnalysisJob, AnalyzeReply, AnalyzedMove, BotAnswer, BotJob, BotReply, BotRequest,
     DepthSink, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson, OutcomeStatus,
-    PlayReply, ReplayMoves, ReplayReply, ReplayRequest, ReplayStart, StateInput, TextParams,
+    PlayReply, Prepared, ReplayMoves, ReplayReply, ReplayRequest, ReplayStart, StateInput,
+    TextParams,
 };
 use super::{
     Analysis, BotChoice, BotParams, Budget, Clamped, ClockedMove, Game, GameError, GameInfo, Level,
@@ -38,31 +39,47 @@ pub trait DynGame: Send + Sync {
     fn legal_moves(&self, state: &Value) -> Result<LegalMovesReply, GameError>;
     /// `play`.
     fn play(&self, state: &Value, mv: &Value) -> Result<PlayReply, GameError>;
-    /// `bot-move`, checked now (level, seed, options: what can fail before
-    /// any work is queued) and run later on a compute worker.
-    fn prepare_bot(&self, request: BotRequest) -> Result<BotJob, GameError>;
-    /// `analyze`: the `top` best moves, checked now and run later. An
-    /// analysis searches as far as its budget allows: it uses no level.
-    /// With a `sink`, each completed depth's answer goes there as the
-    /// search deepens (the final answer is still the job's value).
+    /// `bot-move`, checked now (level, seed, options and a JSON state: what
+    /// can fail before any work is queued; the state is read here once and
+    /// the job keeps it typed) and run later on a compute worker. With
+    /// `keyed` (the answer may be cached), [`Prepared::cache_state`] is
+    /// the state as the position cache keys it.
+    fn prepare_bot_keyed(
+        &self,
+        request: BotRequest,
+        keyed: bool,
+    ) -> Result<Prepared<BotJob>, GameError>;
+    /// `analyze`: the `top` best moves, checked now and run later, keyed
+    /// as [`DynGame::prepare_bot_keyed`] is. An analysis searches as far as
+    /// its budget allows: it uses no level. With a `sink`, each completed
+    /// depth's answer goes there as the search deepens (the final answer is
+    /// still the job's value).
+    fn prepare_analysis_keyed(
+        &self,
+        request: BotRequest,
+        top: usize,
+        sink: Option<DepthSink>,
+        keyed: bool,
+    ) -> Result<Prepared<AnalysisJob>, GameError>;
+
+    /// `bot-move`, checked now and run later, for no cache.
+    fn prepare_bot(&self, request: BotRequest) -> Result<BotJob, GameError> {
+        Ok(self.prepare_bot_keyed(request, false)?.job)
+    }
+
+    /// `analyze`, checked now and run later, for no cache.
     fn prepare_analysis(
         &self,
         request: BotRequest,
         top: usize,
         sink: Option<DepthSink>,
-    ) -> Result<AnalysisJob, GameError>;
+    ) -> Result<AnalysisJob, GameError> {
+        Ok(self.prepare_analysis_keyed(request, top, sink, false)?.job)
+    }
     /// `legal-moves` in the game's own text form.
     fn text_legal_moves(&self, body: &str, params: &TextParams) -> Result<String, GameError>;
     /// The canonical JSON form of a state: parsed, validated and written back.
     fn canonical_state(&self, state: &Value) -> Result<Value, GameError>;
-    /// A state as the position cache keys it for a bot at `level` (`None`:
-    /// the default level, or an analysis): the JSON form of its canonical
-    /// twin under the game's symmetries, so that twins share an entry; its
-    /// own JSON form for a level that breaks ties by the order of the
-    /// position as given ([`symmetry::searched_as_given`]); the state as
-    /// sent where the game has no symmetries or the state or level is not
-    /// valid (its request fails, and nothing is kept).
-    fn cache_form(&self, state: &Value, level: Option<&str>) -> Value;
     /// Turns a `bot-move` or `analyze` answer that the state `answered` got
     /// into the answer its symmetric twin `asked` gets: the moves, lines and
     /// new state turned, everything else as it was (searching `asked` runs
@@ -125,6 +142,16 @@ struct BotSetup<G: Game> {
     params: BotParams<G::BotOptions>,
     budget_fields: Vec<&'static str>,
     perspective: Perspective,
+}
+
+/// A bot request's state as its job keeps it: read and typed (JSON), or
+/// the game's text form, read on the worker with the level and clock it
+/// may name.
+enum BotInput<G: Game> {
+    /// A JSON state, read and valid.
+    State(G::State),
+    /// The text form, not yet parsed.
+    Text { body: String, params: TextParams },
 }
 
 /// Whose view an answer's scores take.
@@ -332,15 +359,26 @@ impl<G: Game> Erased<G> {
         });
     }
 
+    /// The state as the position cache keys it for a bot at `level`
+    /// (`None`: the default level, or an analysis): the JSON form of the
+    /// twin the bot searches ([`symmetry::search_frame`]), so that twins
+    /// share an entry, except for a level that breaks ties by the order
+    /// of the position as given.
+    fn cache_state(state: &G::State, level: Option<&AnyLevel<G::Level>>) -> Value {
+        let default = AnyLevel::default_of::<G>();
+        let (frame, _) = symmetry::search_frame::<G>(state, level.unwrap_or(&default));
+        G::state_to_json(&frame)
+    }
+
     /// The bot's move from a state read from JSON or text.
     fn run_bot(
-        state: StateInput,
+        input: BotInput<G>,
         setup: BotSetup<G>,
         budget: &Budget,
     ) -> Result<BotAnswer, GameError> {
-        let (state, text_level, text_clock, is_text) = match state {
-            StateInput::Json(value) => (Self::state(&value)?, None, None, false),
-            StateInput::Text { body, params } => {
+        let (state, text_level, text_clock, is_text) = match input {
+            BotInput::State(state) => (state, None, None, false),
+            BotInput::Text { body, params } => {
                 let request = G::parse_text(&body, &params)?;
                 (request.state, request.level, request.clock, true)
             }
@@ -390,13 +428,12 @@ impl<G: Game> Erased<G> {
     }
 
     fn run_analysis(
-        state: &Value,
+        state: G::State,
         setup: &BotSetup<G>,
         top: usize,
         budget: &Budget,
         sink: Option<DepthSink>,
     ) -> Result<AnalyzeReply, GameError> {
-        let state = Self::state(state)?;
         Self::ongoing(&state)?;
         let started = Instant::now();
         let (twin, symmetry) = symmetry::canonical::<G>(&state);
@@ -543,26 +580,43 @@ impl<G: Game> DynGame for Erased<G> {
         })
     }
 
-    fn prepare_bot(&self, request: BotRequest) -> Result<BotJob, GameError> {
+    fn prepare_bot_keyed(
+        &self,
+        request: BotRequest,
+        keyed: bool,
+    ) -> Result<Prepared<BotJob>, GameError> {
         let setup = Self::setup(&request)?;
-        Ok(Box::new(move |budget| {
-            Self::run_bot(request.state, setup, budget)
-        }))
+        let input = match request.state {
+            StateInput::Json(value) => BotInput::State(Self::state(&value)?),
+            StateInput::Text { body, params } => BotInput::Text { body, params },
+        };
+        let cache_state = match &input {
+            BotInput::State(state) if keyed => Some(Self::cache_state(state, setup.level.as_ref())),
+            _ => None,
+        };
+        Ok(Prepared {
+            job: Box::new(move |budget| Self::run_bot(input, setup, budget)),
+            cache_state,
+        })
     }
 
-    fn prepare_analysis(
+    fn prepare_analysis_keyed(
         &self,
         request: BotRequest,
         top: usize,
         sink: Option<DepthSink>,
-    ) -> Result<AnalysisJob, GameError> {
+        keyed: bool,
+    ) -> Result<Prepared<AnalysisJob>, GameError> {
         let setup = Self::setup(&request)?;
         let StateInput::Json(state) = request.state else {
             return Err(GameError::NoTextForm);
         };
-        Ok(Box::new(move |budget| {
-            Self::run_analysis(&state, &setup, top, budget, sink)
-        }))
+        let state = Self::state(&state)?;
+        let cache_state = keyed.then(|| Self::cache_state(&state, None));
+        Ok(Prepared {
+            job: Box::new(move |budget| Self::run_analysis(state, &setup, top, budget, sink)),
+            cache_state,
+        })
     }
 
     fn prepare_review(
@@ -596,19 +650,6 @@ impl<G: Game> DynGame for Erased<G> {
         Ok(G::state_to_json(&Self::state(state)?))
     }
 
-    fn cache_form(&self, state: &Value, level: Option<&str>) -> Value {
-        if G::SYMMETRIES.is_empty() {
-            return state.clone();
-        }
-        let level = level.map_or_else(|| Ok(AnyLevel::default_of::<G>()), AnyLevel::parse::<G>);
-        match (Self::state(state), level) {
-            (Ok(state), Ok(level)) => {
-                G::state_to_json(&symmetry::search_frame::<G>(&state, &level).0)
-            }
-            _ => state.clone(),
-        }
-    }
-
     fn turn_answer(
         &self,
         answer: &mut Value,
@@ -618,7 +659,7 @@ impl<G: Game> DynGame for Erased<G> {
         let (from, to) = (Self::state(answered)?, Self::state(asked)?);
         let (twin, from_twin) = symmetry::canonical::<G>(&from);
         let (other_twin, to_twin) = symmetry::canonical::<G>(&to);
-        if G::state_to_json(&twin) != G::state_to_json(&other_twin) {
+        if G::twin_key(&twin) != G::twin_key(&other_twin) {
             return Err(GameError::Internal(
                 "a cached answer was offered for a state that is not its twin".into(),
             ));

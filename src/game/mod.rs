@@ -29,6 +29,7 @@ pub mod analysis;
 mod budget;
 pub mod calibration;
 pub mod clock;
+mod codec_calls;
 pub mod costs;
 pub mod erased;
 mod error;
@@ -382,6 +383,15 @@ pub trait Rules: Send + Sync + 'static {
     fn transform_move(mv: &Self::Move, _symmetry: Symmetry) -> Self::Move {
         mv.clone()
     }
+
+    /// The key that orders a state's symmetric twins: the canonical twin
+    /// is the one with the smallest key ([`symmetry::canonical`]). Two
+    /// states get the same key only if they are the same state. A game
+    /// with [`Rules::SYMMETRIES`] gives one; the default (no key at all)
+    /// is for games without.
+    fn twin_key(_state: &Self::State) -> Vec<u8> {
+        Vec::new()
+    }
 }
 
 /// A game's bots on top of its [`Rules`]: its typed levels, the options a
@@ -557,11 +567,29 @@ pub trait Codec: Rules {
     /// a value out of range is `invalid_option`).
     fn new_game(options: Self::NewOptions) -> Result<Self::State, GameError>;
 
-    /// Parses and validates a JSON state.
-    fn state_from_json(value: &Value) -> Result<Self::State, GameError>;
+    /// Parses and validates a JSON state: the game's reader, which
+    /// everything calls through [`Codec::state_from_json`].
+    fn decode_state(value: &Value) -> Result<Self::State, GameError>;
 
-    /// The JSON form of a state; `state_from_json` of it gives the same state back.
-    fn state_to_json(state: &Self::State) -> Value;
+    /// The JSON form of a state, which [`Codec::decode_state`] reads back
+    /// as the same state: the game's writer, which everything calls
+    /// through [`Codec::state_to_json`].
+    fn encode_state(state: &Self::State) -> Value;
+
+    /// Parses and validates a JSON state ([`Codec::decode_state`]; the
+    /// unit tests count the calls, so they can check that a request reads
+    /// its state once).
+    fn state_from_json(value: &Value) -> Result<Self::State, GameError> {
+        codec_calls::count_read();
+        Self::decode_state(value)
+    }
+
+    /// The JSON form of a state ([`Codec::encode_state`]; counted in the
+    /// unit tests, as reads are).
+    fn state_to_json(state: &Self::State) -> Value {
+        codec_calls::count_write();
+        Self::encode_state(state)
+    }
 
     /// The move's notation as a person would type it.
     fn notation(state: &Self::State, mv: &Self::Move) -> String;

@@ -79,23 +79,34 @@ impl Symmetry {
 
 /// The twin of `state` that searches run on, and the symmetry that turns
 /// `state` into it: of the game's symmetries, the one whose image has the
-/// smallest JSON form (the identity for a game without symmetries). Twins
-/// get the same canonical state.
-pub fn canonical<G: Rules + Codec>(state: &G::State) -> (G::State, Symmetry) {
+/// smallest [`Rules::twin_key`] (the identity for a game without
+/// symmetries). Twins get the same canonical state.
+pub fn canonical<G: Rules>(state: &G::State) -> (G::State, Symmetry) {
     let mut best = (state.clone(), Symmetry::IDENTITY);
     if G::SYMMETRIES.is_empty() {
         return best;
     }
-    let mut best_form = G::state_to_json(state).to_string();
+    let mut best_key = G::twin_key(state);
     for &symmetry in G::SYMMETRIES {
         let image = G::transform_state(state, symmetry);
-        let form = G::state_to_json(&image).to_string();
-        if form < best_form {
+        let key = G::twin_key(&image);
+        if key < best_key {
             best = (image, symmetry);
-            best_form = form;
+            best_key = key;
         }
     }
     best
+}
+
+/// Whether two states are the same position up to the game's symmetries:
+/// the same canonical twin, or for a game without symmetries, the same
+/// state.
+pub fn are_twins<G: Rules + Codec>(one: &G::State, other: &G::State) -> bool {
+    if G::SYMMETRIES.is_empty() {
+        G::state_to_json(one) == G::state_to_json(other)
+    } else {
+        G::twin_key(&canonical::<G>(one).0) == G::twin_key(&canonical::<G>(other).0)
+    }
 }
 
 /// Whether a bot at `level` searches the position as given rather than
@@ -116,7 +127,7 @@ pub fn searched_as_given<G: Ladder>(level: &AnyLevel<G::Level>) -> bool {
 /// The state a bot at `level` searches and the symmetry that turns `state`
 /// into it: `state` itself where the level breaks ties by the order of the
 /// position as given ([`searched_as_given`]), else its [`canonical`] twin.
-pub fn search_frame<G: Ladder + Codec>(
+pub fn search_frame<G: Ladder>(
     state: &G::State,
     level: &AnyLevel<G::Level>,
 ) -> (G::State, Symmetry) {

@@ -138,6 +138,16 @@ pub struct BotAnswer {
     pub text: Option<String>,
 }
 
+/// A bot's or an analysis' work, checked, with the state as the position
+/// cache keys it where the request asked for a key.
+pub struct Prepared<J> {
+    /// The work, ready to run on a compute worker under a budget.
+    pub job: J,
+    /// The state's part of the request's cache key (the JSON form of the
+    /// twin its search runs on), or `None` for an answer that is not cached.
+    pub cache_state: Option<Value>,
+}
+
 /// A bot's work, checked and ready to run on a compute worker under a budget.
 pub type BotJob = Box<dyn FnOnce(&Budget) -> Result<BotAnswer, GameError> + Send>;
 

@@ -367,8 +367,7 @@ impl<G: Game> GameReview<G> {
 /// Whether `a` and `b` lead from `state` to the same position up to the
 /// board's symmetries, so that they are worth the same.
 fn same_position<G: Rules + Codec>(state: &G::State, a: &G::Move, b: &G::Move) -> bool {
-    let form = |mv| G::state_to_json(&symmetry::canonical::<G>(&G::apply(state, mv)).0);
-    form(a) == form(b)
+    symmetry::are_twins::<G>(&G::apply(state, a), &G::apply(state, b))
 }
 
 /// How many legal moves `state` has.

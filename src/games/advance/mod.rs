@@ -235,11 +235,11 @@ impl Codec for Advance {
         Ok(State::start())
     }
 
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
+    fn decode_state(value: &Value) -> Result<State, GameError> {
         state::state_from_json(value)
     }
 
-    fn state_to_json(state: &State) -> Value {
+    fn encode_state(state: &State) -> Value {
         state::state_to_json(state)
     }
 

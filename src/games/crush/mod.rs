@@ -388,11 +388,11 @@ impl Codec for Crush {
         Ok(Crush::new_seeded(k, options.seed.unwrap_or(0)))
     }
 
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
+    fn decode_state(value: &Value) -> Result<State, GameError> {
         State::from_json(value)
     }
 
-    fn state_to_json(state: &State) -> Value {
+    fn encode_state(state: &State) -> Value {
         state.to_json()
     }
 

@@ -294,11 +294,11 @@ impl Codec for Halma {
         Ok(State::start(to_move, options.camp_rule).with_plies(Some(0), options.ply_limit))
     }
 
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
+    fn decode_state(value: &Value) -> Result<State, GameError> {
         state::state_from_json(value)
     }
 
-    fn state_to_json(state: &State) -> Value {
+    fn encode_state(state: &State) -> Value {
         state::state_to_json(state)
     }
 

@@ -279,11 +279,11 @@ impl Codec for Naughts {
         Ok(State::new(grid, pieces))
     }
 
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
+    fn decode_state(value: &Value) -> Result<State, GameError> {
         State::try_from(RawState::from_value(value)?)
     }
 
-    fn state_to_json(state: &State) -> Value {
+    fn encode_state(state: &State) -> Value {
         serde_json::to_value(RawState::from(state)).expect("a state always serializes")
     }
 

@@ -110,6 +110,10 @@ impl Rules for Reversi {
             Move::Pass => Move::Pass,
         }
     }
+
+    fn twin_key(state: &State) -> Vec<u8> {
+        state.twin_key()
+    }
 }
 
 /// Empty squares at which a clocked `strong` has solved the endgame, so
@@ -219,11 +223,11 @@ impl Codec for Reversi {
         Ok(State::start())
     }
 
-    fn state_from_json(value: &Value) -> Result<State, GameError> {
+    fn decode_state(value: &Value) -> Result<State, GameError> {
         State::try_from(value)
     }
 
-    fn state_to_json(state: &State) -> Value {
+    fn encode_state(state: &State) -> Value {
         state.to_json()
     }
 

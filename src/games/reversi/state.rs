@@ -94,6 +94,19 @@ impl State {
             .collect()
     }
 
+    /// The key its symmetric twins are ordered by: a byte a square, row
+    /// by row from a1, an empty square before a black disc before a white
+    /// one, so that twins sort as their JSON forms do (the canonical twin
+    /// of a position is the one it always was); the side to move last,
+    /// which twins share.
+    pub fn twin_key(&self) -> Vec<u8> {
+        let squares = (0..64).map(|square| {
+            let bit = 1u64 << square;
+            u8::from(self.black & bit != 0) + 2 * u8::from(self.white & bit != 0)
+        });
+        squares.chain([self.to_move.index() as u8]).collect()
+    }
+
     /// The state's JSON form.
     pub fn to_json(&self) -> Value {
         let form = StateJson {

@@ -133,6 +133,37 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Twins are ordered by their key as they were by their JSON text, so
+    /// every position's canonical twin, and every seeded answer searched
+    /// on it, is the one it always was.
+    #[test]
+    fn the_twin_key_orders_twins_as_their_json_text_did(seed in any::<u64>(), plies in 0usize..60) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state = State::start();
+        for _ in 0..plies {
+            let mut moves = Vec::new();
+            Reversi::legal_moves(&state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state = state.apply(moves[rng.random_range(0..moves.len())]);
+        }
+        let twins: Vec<State> = Reversi::SYMMETRIES
+            .iter()
+            .map(|&symmetry| Reversi::transform_state(&state, symmetry))
+            .collect();
+        for a in &twins {
+            for b in &twins {
+                let by_text = Reversi::state_to_json(a).to_string().cmp(&Reversi::state_to_json(b).to_string());
+                prop_assert_eq!(Reversi::twin_key(a).cmp(&Reversi::twin_key(b)), by_text);
+            }
+        }
+    }
+}
+
 /// The levels searched on the canonical twin give every twin the turned
 /// move (`7`, `random`); `norvig`, which breaks ties by square order, is
 /// searched as given, so each twin gets its own search's move.
