@@ -7,7 +7,8 @@ use axum::http::{HeaderMap, Method, Request, StatusCode};
 use gamebot::api::{router, AppState};
 use gamebot::config::ServeConfig;
 use serde_json::{json, Value};
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use tower::ServiceExt;
 
 /// Helpers for tests of outside programs.
@@ -321,12 +322,7 @@ fn resolve(reference: &str) -> &'static Value {
 
 /// Validates `instance` against `schema` (which may `$ref` the document's components).
 pub fn validate(schema: &Value, instance: &Value, what: &str) {
-    let mut root = schema.clone();
-    if let Value::Object(map) = &mut root {
-        map.insert("components".into(), openapi()["components"].clone());
-    }
-    let validator =
-        jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for {what}: {e}"));
+    let validator = validator_for(schema, what);
     let errors: Vec<String> = validator
         .iter_errors(instance)
         .map(|e| format!("{} at {}", e, e.instance_path()))
@@ -335,6 +331,37 @@ pub fn validate(schema: &Value, instance: &Value, what: &str) {
         errors.is_empty(),
         "{what}: body does not match the schema: {errors:?}\n{instance}"
     );
+}
+
+/// The validator of `schema` with the document's components beside it,
+/// compiled on its first use and kept for the process: compiling one
+/// (every component with it) cost more than the request it checked, and
+/// the tests check thousands of answers against a few dozen schemas.
+fn validator_for(schema: &Value, what: &str) -> Arc<jsonschema::Validator> {
+    static VALIDATORS: OnceLock<Mutex<HashMap<String, Arc<jsonschema::Validator>>>> =
+        OnceLock::new();
+    let validators = VALIDATORS.get_or_init(Default::default);
+    let key = schema.to_string();
+    if let Some(validator) = validators
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+    {
+        return validator.clone();
+    }
+    let mut root = schema.clone();
+    if let Value::Object(map) = &mut root {
+        map.insert("components".into(), openapi()["components"].clone());
+    }
+    let validator = Arc::new(
+        jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for {what}: {e}")),
+    );
+    validators
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_insert(validator)
+        .clone()
 }
 
 /// A JSON document read only to check that no object repeats a key: a
