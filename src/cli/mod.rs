@@ -22,7 +22,7 @@
 //! | 2 | [`NoMove`](CliError::NoMove) | the position has no move to play (`halma`: the game is over; `advance`: the colour is stuck) |
 //! | 2 | [`Output`](CliError::Output) | the result could not be written (`advance`'s OUT, `halma`'s `output.txt`, `arena --games-log`); nothing was written |
 //!
-//! `tests/cli_errors.rs` runs the binary into each of these.
+//! `tests/it/cli_errors.rs` runs the binary into each of these.
 
 pub mod advance;
 pub mod arena;

@@ -482,7 +482,7 @@ pub struct PairResult {
 /// The numbered levels of `ladder` as `GET /v1/games` lists them, with the
 /// ratings or mean scores of `ratings` (a ladder file's JSON) where it has
 /// them. A file
-/// that does not parse lists no ratings; `tests/ladder.rs` checks every
+/// that does not parse lists no ratings; `tests/it/ladder.rs` checks every
 /// checked-in file.
 pub fn listing(ladder: &[Rung], ratings: Option<&str>) -> Vec<NumberedLevelInfo> {
     let measured = ratings.and_then(|text| LadderFile::parse(text).ok());

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 /// Each game's newcomer level: the level a new player of that game can
 /// expect to score about half against, where a player with no results is
 /// placed and the prior is centred. Chosen by [`choose_newcomer`] on each
-/// game's published ladder (`tests/placement.rs` holds the table to it;
+/// game's published ladder (`tests/it/placement.rs` holds the table to it;
 /// docs/LADDER.md says why); never the top level.
 pub const NEWCOMER_LEVELS: &[(&str, u8)] = &[
     ("advance", 2),
