@@ -157,11 +157,10 @@ fn server_timing(search: &crate::game::SearchReport) -> Option<HeaderValue> {
 /// Adds the move and any cut budget to a bot's or an analysis' answer.
 fn with_search_headers(
     mut response: Response,
-    mv: Option<&Value>,
+    notation: Option<&str>,
     clamped: &[Clamped],
 ) -> Response {
     let headers = response.headers_mut();
-    let notation = mv.and_then(|m| m["notation"].as_str());
     if let Some(value) = notation.and_then(|n| HeaderValue::from_str(&n.replace('\n', ";")).ok()) {
         headers.insert(MOVE_HEADER, value);
     }
@@ -495,14 +494,11 @@ pub async fn bot_move(
         app.cache.put(key, &answer.reply.search, || {
             let mut reply = answer.reply.clone();
             reply.search.cached = true;
-            cached_answer(&reply, Some(&reply.mv), &reply.search.clamped, asked)
+            cached_answer(&reply, Some(&answer.notation), &reply.search.clamped, asked)
         });
     }
     let BotReply {
-        search,
-        outcome,
-        mv,
-        ..
+        search, outcome, ..
     } = &answer.reply;
     record_search(&id, search, outcome);
     let timing = server_timing(search);
@@ -515,7 +511,7 @@ pub async fn bot_move(
     }
     Ok(with_search_headers(
         response,
-        Some(mv),
+        Some(&answer.notation),
         &answer.reply.search.clamped,
     ))
 }
@@ -524,7 +520,7 @@ pub async fn bot_move(
 /// and the headers [`with_search_headers`] gives it.
 fn cached_answer<T: serde::Serialize>(
     reply: &T,
-    mv: Option<&Value>,
+    notation: Option<&str>,
     clamped: &[Clamped],
     answered: &Value,
 ) -> CachedAnswer {
@@ -534,7 +530,7 @@ fn cached_answer<T: serde::Serialize>(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
     );
-    let response = with_search_headers(response, mv, clamped);
+    let response = with_search_headers(response, notation, clamped);
     CachedAnswer::new(body, response.headers().clone(), answered)
 }
 
@@ -561,10 +557,10 @@ fn cached_response(
     };
     let mut answer: Value = serde_json::from_slice(hit.body()).map_err(unreadable)?;
     let answered: Value = serde_json::from_str(hit.answered()).map_err(unreadable)?;
-    game.turn_answer(&mut answer, &answered, asked)?;
+    let notation = game.turn_answer(&mut answer, &answered, asked)?;
     let mut response = Json(&answer).into_response();
     *response.headers_mut() = hit.headers().clone();
-    Ok(with_search_headers(response, answer.get("move"), &[]))
+    Ok(with_search_headers(response, notation.as_deref(), &[]))
 }
 
 /// Counts a cacheable request as a hit or a miss.

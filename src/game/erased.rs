@@ -83,13 +83,14 @@ pub trait DynGame: Send + Sync {
     /// Turns a `bot-move` or `analyze` answer that the state `answered` got
     /// into the answer its symmetric twin `asked` gets: the moves, lines and
     /// new state turned, everything else as it was (searching `asked` runs
-    /// the same search on the same canonical twin).
+    /// the same search on the same canonical twin). Gives the turned bot
+    /// move's notation (`None` for an analysis).
     fn turn_answer(
         &self,
         answer: &mut Value,
         answered: &Value,
         asked: &Value,
-    ) -> Result<(), GameError>;
+    ) -> Result<Option<String>, GameError>;
     /// The JSON schema of the game's [`Termination`](super::Termination) enum: every value an
     /// outcome's `termination` may take, each with its description.
     fn termination_schema(&self) -> Value;
@@ -417,6 +418,7 @@ impl<G: Game> Erased<G> {
         Self::judge_report(&state, &mut choice.report, setup.perspective);
         let after = G::apply(&state, &choice.mv);
         let text = is_text.then(|| G::text_bot_move(&state, &choice.mv, &after));
+        let notation = G::notation(&state, &choice.mv);
         let reply = BotReply {
             mv: G::move_to_json(&state, &choice.mv),
             effects: G::describe_move(&state, &choice.mv),
@@ -424,7 +426,11 @@ impl<G: Game> Erased<G> {
             outcome: Self::outcome(&after),
             search: choice.report,
         };
-        Ok(BotAnswer { reply, text })
+        Ok(BotAnswer {
+            reply,
+            text,
+            notation,
+        })
     }
 
     fn run_analysis(
@@ -655,7 +661,7 @@ impl<G: Game> DynGame for Erased<G> {
         answer: &mut Value,
         answered: &Value,
         asked: &Value,
-    ) -> Result<(), GameError> {
+    ) -> Result<Option<String>, GameError> {
         let (from, to) = (Self::state(answered)?, Self::state(asked)?);
         let (twin, from_twin) = symmetry::canonical::<G>(&from);
         let (other_twin, to_twin) = symmetry::canonical::<G>(&to);
@@ -666,8 +672,10 @@ impl<G: Game> DynGame for Erased<G> {
         }
         let turn =
             |mv: &G::Move| symmetry::turn_back::<G>(&G::transform_move(mv, from_twin), to_twin);
+        let mut notation = None;
         if let Some(mv) = answer.get(BOT_MOVE_FIELD) {
             let mv = turn(&G::parse_move(&from, mv)?);
+            notation = Some(G::notation(&to, &mv));
             let after = G::apply(&to, &mv);
             answer[BOT_MOVE_FIELD] = G::move_to_json(&to, &mv);
             answer["state"] = G::state_to_json(&after);
@@ -691,7 +699,7 @@ impl<G: Game> DynGame for Erased<G> {
             analyzed[BOT_MOVE_FIELD] = G::move_to_json(&to, &mv);
             analyzed["pv"] = Value::from(analysis::pv_notation::<G>(&to, &line));
         }
-        Ok(())
+        Ok(notation)
     }
 
     fn termination_schema(&self) -> Value {

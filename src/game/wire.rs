@@ -136,6 +136,8 @@ pub struct BotAnswer {
     pub reply: BotReply,
     /// The answer in the game's text form, for a text request.
     pub text: Option<String>,
+    /// The move's notation, as the answer's move header says it.
+    pub notation: String,
 }
 
 /// A bot's or an analysis' work, checked, with the state as the position
