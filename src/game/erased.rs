@@ -7,7 +7,7 @@ use super::calibration::round3;
 use super::ladder::{self, AnyLevel};
 use super::record::{self, ReplayError};
 use super::review::{GameReview, Review};
-use super::symmetry;
+use super::symmetry::{self, Symmetry};
 use super::wire::BOT_MOVE_FIELD;
 pub use super::wire::{
     outcome_json, AnalysisJob, AnalyzeReply, AnalyzedMove, BotAnswer, BotJob, BotReply, BotRequest,
@@ -149,8 +149,12 @@ struct BotSetup<G: Game> {
 /// the game's text form, read on the worker with the level and clock it
 /// may name.
 enum BotInput<G: Game> {
-    /// A JSON state, read and valid.
-    State(G::State),
+    /// A JSON state, read and valid, with the twin its level searches and
+    /// the symmetry that turns the state into it ([`symmetry::search_frame`]).
+    State {
+        state: G::State,
+        frame: (G::State, Symmetry),
+    },
     /// The text form, not yet parsed.
     Text { body: String, params: TextParams },
 }
@@ -293,16 +297,18 @@ impl<G: Game> Erased<G> {
         }
     }
 
-    /// Runs the level and checks that what it chose is legal: a bot must never
-    /// hand an illegal move to a client, whatever bug it may have.
+    /// Runs the level on `frame` (the twin it searches and the symmetry
+    /// that turns `state` into it) and checks that what it chose is legal: a
+    /// bot must never hand an illegal move to a client, whatever bug it may
+    /// have.
     fn choose(
         state: &G::State,
+        (twin, symmetry): (G::State, Symmetry),
         level: &AnyLevel<G::Level>,
         params: &BotParams<G::BotOptions>,
         budget: &Budget,
     ) -> Result<BotChoice<G::Move>, GameError> {
         let started = Instant::now();
-        let (twin, symmetry) = symmetry::search_frame::<G>(state, level);
         let mut choice = ladder::choose::<G>(&twin, level, params, budget)?;
         choice.mv = symmetry::turn_back::<G>(&choice.mv, symmetry);
         let mut legal = Vec::new();
@@ -360,28 +366,17 @@ impl<G: Game> Erased<G> {
         });
     }
 
-    /// The state as the position cache keys it for a bot at `level`
-    /// (`None`: the default level, or an analysis): the JSON form of the
-    /// twin the bot searches ([`symmetry::search_frame`]), so that twins
-    /// share an entry, except for a level that breaks ties by the order
-    /// of the position as given.
-    fn cache_state(state: &G::State, level: Option<&AnyLevel<G::Level>>) -> Value {
-        let default = AnyLevel::default_of::<G>();
-        let (frame, _) = symmetry::search_frame::<G>(state, level.unwrap_or(&default));
-        G::state_to_json(&frame)
-    }
-
     /// The bot's move from a state read from JSON or text.
     fn run_bot(
         input: BotInput<G>,
         setup: BotSetup<G>,
         budget: &Budget,
     ) -> Result<BotAnswer, GameError> {
-        let (state, text_level, text_clock, is_text) = match input {
-            BotInput::State(state) => (state, None, None, false),
+        let (state, frame, text_level, text_clock, is_text) = match input {
+            BotInput::State { state, frame } => (state, Some(frame), None, None, false),
             BotInput::Text { body, params } => {
                 let request = G::parse_text(&body, &params)?;
-                (request.state, request.level, request.clock, true)
+                (request.state, None, request.level, request.clock, true)
             }
         };
         let level = match (setup.level, text_level) {
@@ -406,7 +401,10 @@ impl<G: Game> Erased<G> {
         let forced = plan.and(super::clock::forced_move::<G>(&state));
         let mut choice = match forced {
             Some(mv) => Self::forced(mv, &level, &budget, setup.params.seed),
-            None => Self::choose(&state, &level, &setup.params, &budget)?,
+            None => {
+                let frame = frame.unwrap_or_else(|| symmetry::search_frame::<G>(&state, &level));
+                Self::choose(&state, frame, &level, &setup.params, &budget)?
+            }
         };
         if let (Some(plan), Some(clocked)) = (plan, budget.clock) {
             choice.report.clock = Some(clocked.report(&plan));
@@ -433,8 +431,11 @@ impl<G: Game> Erased<G> {
         })
     }
 
+    /// An analysis of `state` on its canonical twin (`twin`, which
+    /// `symmetry` turns `state` into).
     fn run_analysis(
         state: G::State,
+        (twin, symmetry): (G::State, Symmetry),
         setup: &BotSetup<G>,
         top: usize,
         budget: &Budget,
@@ -442,7 +443,6 @@ impl<G: Game> Erased<G> {
     ) -> Result<AnalyzeReply, GameError> {
         Self::ongoing(&state)?;
         let started = Instant::now();
-        let (twin, symmetry) = symmetry::canonical::<G>(&state);
         let mut budget = budget.clone();
         if let Some(sink) = sink {
             let (state, budget_now) = (state.clone(), budget.clone());
@@ -593,11 +593,19 @@ impl<G: Game> DynGame for Erased<G> {
     ) -> Result<Prepared<BotJob>, GameError> {
         let setup = Self::setup(&request)?;
         let input = match request.state {
-            StateInput::Json(value) => BotInput::State(Self::state(&value)?),
+            StateInput::Json(value) => {
+                let state = Self::state(&value)?;
+                let default = AnyLevel::default_of::<G>();
+                let level = setup.level.as_ref().unwrap_or(&default);
+                let frame = symmetry::search_frame::<G>(&state, level);
+                BotInput::State { state, frame }
+            }
             StateInput::Text { body, params } => BotInput::Text { body, params },
         };
+        // Twins share an entry: the key holds the twin searched (the state
+        // as given for a level that breaks ties by its order).
         let cache_state = match &input {
-            BotInput::State(state) if keyed => Some(Self::cache_state(state, setup.level.as_ref())),
+            BotInput::State { frame, .. } if keyed => Some(G::state_to_json(&frame.0)),
             _ => None,
         };
         Ok(Prepared {
@@ -618,9 +626,12 @@ impl<G: Game> DynGame for Erased<G> {
             return Err(GameError::NoTextForm);
         };
         let state = Self::state(&state)?;
-        let cache_state = keyed.then(|| Self::cache_state(&state, None));
+        let frame = symmetry::canonical::<G>(&state);
+        let cache_state = keyed.then(|| G::state_to_json(&frame.0));
         Ok(Prepared {
-            job: Box::new(move |budget| Self::run_analysis(state, &setup, top, budget, sink)),
+            job: Box::new(move |budget| {
+                Self::run_analysis(state, frame, &setup, top, budget, sink)
+            }),
             cache_state,
         })
     }
@@ -665,7 +676,7 @@ impl<G: Game> DynGame for Erased<G> {
         let (from, to) = (Self::state(answered)?, Self::state(asked)?);
         let (twin, from_twin) = symmetry::canonical::<G>(&from);
         let (other_twin, to_twin) = symmetry::canonical::<G>(&to);
-        if G::twin_key(&twin) != G::twin_key(&other_twin) {
+        if !symmetry::same_canonical::<G>(&twin, &other_twin) {
             return Err(GameError::Internal(
                 "a cached answer was offered for a state that is not its twin".into(),
             ));

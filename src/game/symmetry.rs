@@ -102,10 +102,17 @@ pub fn canonical<G: Rules>(state: &G::State) -> (G::State, Symmetry) {
 /// the same canonical twin, or for a game without symmetries, the same
 /// state.
 pub fn are_twins<G: Rules + Codec>(one: &G::State, other: &G::State) -> bool {
+    same_canonical::<G>(&canonical::<G>(one).0, &canonical::<G>(other).0)
+}
+
+/// Whether two canonical twins ([`canonical`]) are the same state: their
+/// keys compared, or for a game without symmetries (which has no key),
+/// their JSON forms.
+pub fn same_canonical<G: Rules + Codec>(one: &G::State, other: &G::State) -> bool {
     if G::SYMMETRIES.is_empty() {
         G::state_to_json(one) == G::state_to_json(other)
     } else {
-        G::twin_key(&canonical::<G>(one).0) == G::twin_key(&canonical::<G>(other).0)
+        G::twin_key(one) == G::twin_key(other)
     }
 }
 
