@@ -73,14 +73,16 @@ pub enum Rung {
     Capped {
         /// The cap on positions searched.
         nodes: u64,
-        /// Options of the default level (`solve=12`), or empty.
-        options: &'static str,
+        /// Options of the default level as key and value (`("solve", "12")`),
+        /// or none: the table holds them already split, so no request
+        /// parses them.
+        options: &'static [(&'static str, &'static str)],
     },
 }
 
 impl Rung {
     /// A [`Rung::Capped`] rung, for a game's ladder table.
-    pub const fn capped(nodes: u64, options: &'static str) -> Rung {
+    pub const fn capped(nodes: u64, options: &'static [(&'static str, &'static str)]) -> Rung {
         Rung::Capped { nodes, options }
     }
 
@@ -136,10 +138,13 @@ impl Rung {
                      that looks worse by L with weight exp(-L / {temperature})"
                 )
             }
-            Rung::Capped { nodes, options: "" } => {
+            Rung::Capped { nodes, options: [] } => {
                 format!("the default level searching at most {nodes} positions")
             }
             Rung::Capped { nodes, options } => {
+                let options: Vec<String> =
+                    options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let options = options.join(",");
                 format!("the default level with {options}, searching at most {nodes} positions")
             }
         }
@@ -240,10 +245,7 @@ pub fn choose<G: Ladder>(
     match G::LADDER[usize::from(n) - 1] {
         Rung::Capped { nodes, options } => {
             let own = own_budget(budget, None, nodes);
-            let level = match options {
-                "" => LevelSpec::plain(G::DEFAULT_LEVEL),
-                options => LevelSpec::parse(&format!("{}:{options}", G::DEFAULT_LEVEL.id()))?,
-            };
+            let level = default_level_with::<G>(options);
             let mut choice = G::choose_move(state, &level, params, &own)?;
             choice.report.max_nodes = Some(nodes);
             Ok(choice)
@@ -283,6 +285,18 @@ pub fn choose<G: Ladder>(
                 report,
             })
         }
+    }
+}
+
+/// `G`'s default level with a capped rung's options, copied from the
+/// ladder table, where they are already split into keys and values.
+fn default_level_with<G: Ladder>(options: &[(&str, &str)]) -> LevelSpec<G::Level> {
+    LevelSpec {
+        level: G::DEFAULT_LEVEL,
+        options: options
+            .iter()
+            .map(|&(key, value)| (key.to_string(), value.to_string()))
+            .collect(),
     }
 }
 
@@ -707,6 +721,31 @@ mod tests {
         }
     }
 
+    /// Every game's top rungs hold options a request could write: each
+    /// key once, no separator inside a key or value, so the split table
+    /// reads back as the level text it stands for.
+    #[test]
+    fn every_capped_rung_holds_options_a_level_text_reads_back_as() {
+        struct CappedOptions;
+        impl crate::games::GameVisitor for CappedOptions {
+            type Output = ();
+            fn visit<G: crate::game::Game>(self) {
+                for rung in G::LADDER {
+                    let Rung::Capped { options, .. } = rung else {
+                        continue;
+                    };
+                    let spec = default_level_with::<G>(options);
+                    let text = spec.to_string();
+                    let read = LevelSpec::<G::Level>::parse(&text).unwrap();
+                    assert_eq!(read, spec, "{text}");
+                }
+            }
+        }
+        for id in crate::games::ids() {
+            crate::games::with_game(id, CappedOptions);
+        }
+    }
+
     #[test]
     fn numbered_levels_are_digits() {
         assert!(is_numbered("3"));
@@ -719,7 +758,7 @@ mod tests {
 
     #[test]
     fn the_listing_shows_measured_ratings_beside_each_rung() {
-        let ladder = [Rung::sampled(1, 1000, 50.0), Rung::capped(5000, "")];
+        let ladder = [Rung::sampled(1, 1000, 50.0), Rung::capped(5000, &[])];
         let file = LadderFile {
             game: "demo".into(),
             build: "abc1234".into(),

@@ -11,7 +11,7 @@ fn ladder_from(n: u8, step: f64, first: f64) -> Vec<NumberedLevelInfo> {
         .map(|level| NumberedLevelInfo {
             level,
             description: String::new(),
-            budget: crate::game::ladder::Rung::capped(1000, "").budget(),
+            budget: crate::game::ladder::Rung::capped(1000, &[]).budget(),
             rating: Some(first + f64::from(level - 1) * step),
             interval: None,
             mean_scores: None,

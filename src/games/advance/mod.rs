@@ -203,8 +203,8 @@ impl Ladder for Advance {
         Rung::slipping(2, 100_000, 0.28, 300.0),
         Rung::slipping(2, 100_000, 0.18, 300.0),
         Rung::slipping(2, 100_000, 0.08, 300.0),
-        Rung::capped(20_000, ""),
-        Rung::capped(750_000, ""),
+        Rung::capped(20_000, &[]),
+        Rung::capped(750_000, &[]),
     ];
     const LADDER_ZERO: Option<AdvanceLevel> = Some(AdvanceLevel::Legal);
     const LADDER_RATINGS: Option<&'static str> =

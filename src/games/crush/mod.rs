@@ -316,7 +316,7 @@ impl Ladder for Crush {
         Rung::sampled(1, 400, 1_000_000.0),
         Rung::sampled(1, 400, 20.0),
         Rung::sampled(1, 400, 4.0),
-        Rung::capped(5_700, ""),
+        Rung::capped(5_700, &[]),
     ];
     const LADDER_VARIANTS: &'static [&'static str] =
         &[r#"{"k":4}"#, r#"{"k":5}"#, r#"{"k":6}"#, r#"{"k":7}"#];

@@ -238,7 +238,7 @@ impl Ladder for Naughts {
         Rung::sampled(1, 20_000, 250_000.0),
         Rung::sampled(2, 20_000, 40.0),
         Rung::sampled(4, 20_000, 5.0),
-        Rung::capped(1_000_000, ""),
+        Rung::capped(1_000_000, &[]),
     ];
     const LADDER_ZERO: Option<NaughtsLevel> = Some(NaughtsLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =

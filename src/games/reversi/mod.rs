@@ -188,12 +188,20 @@ impl Ladder for Reversi {
         Rung::sampled(3, 200_000, 120.0),
         Rung::sampled(4, 200_000, 40.0),
         Rung::sampled(6, 200_000, 20.0),
-        Rung::capped(1_000, "solve=0,probcut=0,book=0"),
-        Rung::capped(3_000, "solve=0,probcut=0,book=0"),
-        Rung::capped(10_000, "solve=0,probcut=0,book=0"),
-        Rung::capped(100_000, "probcut=0,book=0"),
-        Rung::capped(400_000, "solve=18,solve_nodes=20000000,probcut=0,book=0"),
-        Rung::capped(2_500_000, "solve=20,solve_nodes=60000000"),
+        Rung::capped(1_000, &[("solve", "0"), ("probcut", "0"), ("book", "0")]),
+        Rung::capped(3_000, &[("solve", "0"), ("probcut", "0"), ("book", "0")]),
+        Rung::capped(10_000, &[("solve", "0"), ("probcut", "0"), ("book", "0")]),
+        Rung::capped(100_000, &[("probcut", "0"), ("book", "0")]),
+        Rung::capped(
+            400_000,
+            &[
+                ("solve", "18"),
+                ("solve_nodes", "20000000"),
+                ("probcut", "0"),
+                ("book", "0"),
+            ],
+        ),
+        Rung::capped(2_500_000, &[("solve", "20"), ("solve_nodes", "60000000")]),
     ];
     const LADDER_ZERO: Option<ReversiLevel> = Some(ReversiLevel::Random);
     const LADDER_RATINGS: Option<&'static str> =
