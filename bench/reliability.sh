@@ -15,7 +15,8 @@ soak_seconds=${2:-600}
 work=$(mktemp -d)
 trap 'stop_server; rm -rf "$work"' EXIT
 
-cargo build --release --quiet --locked --bin gamebot --example loadgen
+cargo build --release --quiet --locked --bin gamebot
+cargo build --release --quiet --locked -p gamebot-benches --example loadgen
 loadgen=target/release/examples/loadgen
 server=""
 port=""

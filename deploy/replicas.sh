@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Three gamebot replicas (containers of the image from the Dockerfile) behind
 # HAProxy (deploy/haproxy.cfg, run on the host), under a steady mixed load
-# from examples/loadgen.rs: legal-moves, play, bot-move and analyze of every
+# from benches/loadgen.rs: legal-moves, play, bot-move and analyze of every
 # game, 16 requests in flight, all through the load balancer.
 #
 #   deploy/replicas.sh [short|long]     # short: CI, about a minute; long: bench
@@ -44,7 +44,7 @@ trap cleanup EXIT
 
 docker image inspect "$image" >/dev/null 2>&1 ||
   { echo "no image $image: run deploy/docker-ci.sh first (or IMAGE=...)" >&2; exit 1; }
-cargo build --release --quiet --locked --example loadgen
+cargo build --release --quiet --locked -p gamebot-benches --example loadgen
 loadgen=target/release/examples/loadgen
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

@@ -138,7 +138,7 @@ fn analysis_matches_brute_force_on_3x3() {
 /// `perfect` against itself draws on 3×3 with 6 to 9 pieces a side, the value
 /// of the empty board (the book's; 5 pieces are checked by
 /// `perfect_self_play_draws_on_the_classic_board`). The solve times are
-/// criterion's: `cargo bench --bench naughts -- empty`.
+/// criterion's: `cargo bench -p gamebot-benches --bench naughts -- empty`.
 #[test]
 fn perfect_self_play_draws_with_more_pieces() {
     for pieces in 6..=9 {

@@ -4,7 +4,7 @@
 //! every 503 carried `Retry-After`, and connection errors.
 //!
 //! ```text
-//! cargo run --release --example loadgen -- \
+//! cargo run --release -p gamebot-benches --example loadgen -- \
 //!     --target http://127.0.0.1:8080/v1/games/reversi/bot-move@body.json \
 //!     --concurrency 8 --seconds 20 [--rate R] [--max-requests N] [--abandon-after-ms T] \
 //!     [--interval-s S] [--json]
