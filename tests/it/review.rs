@@ -33,7 +33,7 @@ async fn a_planted_blunder_is_a_blunder_and_the_engine_s_own_moves_are_best() {
     let reply = post_json(
         &app(),
         "/v1/games/reversi/review",
-        &json!({"record": record, "max_nodes_per_ply": 200000}),
+        &json!({"record": record, "max_nodes_per_ply": 100000}),
     )
     .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
