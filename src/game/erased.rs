@@ -542,6 +542,7 @@ impl<G: Game> DynGame for Erased<G> {
             score_counts: info.score_counts,
             score_unit: info.score_unit,
             text_forms: info.text_forms,
+            review_judged_by: GameReview::<G>::basis(),
         }
     }
 

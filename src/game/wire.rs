@@ -204,6 +204,24 @@ pub struct GameListing {
     pub score_unit: &'static str,
     /// The content types this game accepts besides JSON.
     pub text_forms: &'static [&'static str],
+    /// What this game's reviews judge a move by.
+    pub review_judged_by: ReviewBasis,
+}
+
+/// What a game's reviews judge a move by, and so which of a ply's figures
+/// (`loss`, `points_lost`) a review fills in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewBasis {
+    /// The chance of winning the move gave away, from the game's measured
+    /// win model: every move not forced has a `loss`.
+    WinProbability,
+    /// The result it gave away where a search proved the positions' values
+    /// (the game has no win model): other moves have no `loss`.
+    ProvenResults,
+    /// The points it lost against the best move (a one-player game):
+    /// every move has `points_lost`.
+    Points,
 }
 
 /// The answer to `new`.

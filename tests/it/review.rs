@@ -8,6 +8,7 @@
 use crate::common::*;
 use axum::http::StatusCode;
 use gamebot::config::ServeConfig;
+use gamebot::game::wire::ReviewBasis;
 use gamebot::games::REGISTRY;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -154,27 +155,6 @@ async fn random_game(game: &str, plies: usize, rng: &mut ChaCha8Rng) -> Vec<Valu
     moves
 }
 
-/// Whether each game ships a win model, by id: the games with one judge
-/// every move; the others judge those whose positions their solver proved
-/// within the budget (Naughts) or by points (Number Crush).
-const WIN_MODEL: &[(&str, bool)] = &[
-    ("advance", true),
-    ("halma", true),
-    ("reversi", true),
-    ("naughts", false),
-    ("crush", false),
-];
-
-/// The [`WIN_MODEL`] entry for `id`; a registered game without one fails
-/// the test rather than going unchecked.
-fn has_win_model(id: &str) -> bool {
-    WIN_MODEL
-        .iter()
-        .find(|(known, _)| *known == id)
-        .map(|&(_, modelled)| modelled)
-        .unwrap_or_else(|| panic!("{id} is registered but has no entry in WIN_MODEL: add it"))
-}
-
 #[tokio::test]
 async fn every_game_reviews_a_random_game_move_by_move() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -190,8 +170,14 @@ async fn every_game_reviews_a_random_game_move_by_move() {
         assert_eq!(reply.status, StatusCode::OK, "{id}: {}", reply.json);
         let plies = reply.json["plies"].as_array().unwrap();
         assert_eq!(plies.len(), moves.len(), "{id}");
+        // The listing says what the game's reviews judge by: a win model
+        // judges every move; without one, only those whose positions the
+        // solver proved within the budget (Naughts); a one-player game, by
+        // points (Number Crush).
+        let basis = game.listing().review_judged_by;
         let one_player = game.info().players == 1;
-        let modelled = has_win_model(id);
+        assert_eq!(basis == ReviewBasis::Points, one_player, "{id}");
+        let modelled = basis == ReviewBasis::WinProbability;
         for (i, ply) in plies.iter().enumerate() {
             assert_eq!(ply["ply"], i + 1);
             assert_eq!(ply["notation"], moves[i], "{id}");

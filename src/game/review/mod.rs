@@ -32,7 +32,7 @@
 use super::analysis;
 use super::calibration;
 use super::record::Replay;
-use super::wire::AnalyzedMove;
+use super::wire::{AnalyzedMove, ReviewBasis};
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
 use super::{SearchReport, Side};
 use accuracy::{kept_decided, round1};
@@ -343,8 +343,19 @@ impl<G: Game> GameReview<G> {
         }
     }
 
+    /// What this game's moves are judged by.
+    pub fn basis() -> ReviewBasis {
+        if G::info().players == 1 {
+            ReviewBasis::Points
+        } else if G::WIN_MODEL.is_some() {
+            ReviewBasis::WinProbability
+        } else {
+            ReviewBasis::ProvenResults
+        }
+    }
+
     fn one_player() -> bool {
-        G::info().players == 1
+        Self::basis() == ReviewBasis::Points
     }
 
     /// What the score a move gave away would cost a player in an even
