@@ -435,37 +435,22 @@ pub async fn bot_move(
         arrived,
         client,
     } = request;
-    let (call, is_text) = match payload {
-        Payload::Text(text) => (BotMoveRequest::from_text(text, query)?, true),
+    let call = match payload {
+        Payload::Text(text) => BotMoveRequest::from_text(text, query)?,
         payload => {
             if !query.is_empty() {
                 check_query_for_json(&query)?;
             }
-            (
-                BotMoveRequest::from_json(&json_bytes(payload, None)?)?,
-                false,
-            )
+            BotMoveRequest::from_json(&json_bytes(payload, None)?)?
         }
     };
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
-    // What the game refuses before any work without a place of its own is
-    // about the level (an unknown one, or its options), when the body has one.
-    let level_in_body = !is_text && call.request.level.is_some();
     let pending = app
         .cache
         .pending_key(game, "bot-move", &call.request, &limits, None);
     let asked = pending.is_some().then(|| call.request.state.clone());
-    let prepared = game
-        .prepare_bot_keyed(call.request, pending.is_some())
-        .map_err(|error| {
-            let error = ApiError::from(error);
-            if level_in_body {
-                error.at("/level")
-            } else {
-                error
-            }
-        })?;
+    let prepared = game.prepare_bot_keyed(call.request, pending.is_some())?;
     let key = pending.and_then(|pending| pending.with_state(prepared.cache_state));
     if let (Some(hit), Some(asked)) = (key.as_deref().and_then(|key| app.cache.get(key)), &asked) {
         cache_counted(&id, "bot-move", true);
@@ -473,8 +458,6 @@ pub async fn bot_move(
     }
     let job = prepared.job;
     let worker_app = app.clone();
-    // A level's options are read by the level itself as it starts: what
-    // it refuses there is still about the body's level.
     let max_wait = limits.max_queue_ms.map(Duration::from_millis);
     let lane = app.lane_for(&limits, arrived);
     let mut answer = search_in(lane, &client, max_wait, move |stop| {
@@ -483,11 +466,7 @@ pub async fn bot_move(
         answer.reply.search.queued_ms = Some(millis(queued));
         Ok(answer)
     })
-    .await
-    .map_err(|error| match error {
-        ApiError::Game(GameError::InvalidOption { .. }) if level_in_body => error.at("/level"),
-        other => other,
-    })?;
+    .await?;
     answer.reply.search.clamped.splice(0..0, clamped);
     if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
         cache_counted(&id, "bot-move", false);

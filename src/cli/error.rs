@@ -146,6 +146,7 @@ mod tests {
             level: "clever".into(),
             known: "random, greedy".into(),
             suggestion: None,
+            pointer: None,
         };
         assert!(matches!(CliError::from(unknown), CliError::Usage(m) if m.contains("clever")));
         let option = GameError::invalid_option("depth must be 1..=8");

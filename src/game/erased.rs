@@ -137,12 +137,24 @@ fn fresh_seed() -> u64 {
     rand::random::<u64>() >> 11
 }
 
+/// `error` placed at `at`, where the request says where its field is.
+fn place(error: GameError, at: Option<&str>) -> GameError {
+    match at {
+        Some(at) => error.placed(at),
+        None => error,
+    }
+}
+
 /// A level and the seeded options a bot request asked for, read once.
 struct BotSetup<G: Game> {
     level: Option<AnyLevel<G::Level>>,
     params: BotParams<G::BotOptions>,
     budget_fields: Vec<&'static str>,
     perspective: Perspective,
+    /// Where the request's level is in its body (`/level`), when the body
+    /// is JSON with a `level`: what the level refuses, on reading it or as
+    /// it starts, points there.
+    level_at: Option<&'static str>,
 }
 
 /// A bot request's state as its job keeps it: read and typed (JSON), or
@@ -242,11 +254,16 @@ impl<G: Game> Erased<G> {
 
     /// Reads what a bot request asks for besides the state, once.
     fn setup(request: &BotRequest) -> Result<BotSetup<G>, GameError> {
+        let level_at = match (&request.state, &request.level) {
+            (StateInput::Json(_), Some(_)) => Some("/level"),
+            _ => None,
+        };
         let level = request
             .level
             .as_deref()
             .map(|text| Self::level(text, &request.budget_fields))
-            .transpose()?;
+            .transpose()
+            .map_err(|error| place(error, level_at))?;
         let options = bot_options(&request.own_fields)?;
         G::check_options(&options)?;
         Ok(BotSetup {
@@ -257,6 +274,7 @@ impl<G: Game> Erased<G> {
             },
             budget_fields: request.budget_fields.clone(),
             perspective: Perspective::parse(request.perspective.as_deref(), G::info().sides)?,
+            level_at,
         })
     }
 
@@ -403,7 +421,8 @@ impl<G: Game> Erased<G> {
             Some(mv) => Self::forced(mv, &level, &budget, setup.params.seed),
             None => {
                 let frame = frame.unwrap_or_else(|| symmetry::search_frame::<G>(&state, &level));
-                Self::choose(&state, frame, &level, &setup.params, &budget)?
+                Self::choose(&state, frame, &level, &setup.params, &budget)
+                    .map_err(|error| place(error, setup.level_at))?
             }
         };
         if let (Some(plan), Some(clocked)) = (plan, budget.clock) {

@@ -186,6 +186,9 @@ pub enum GameError {
         /// The named level the request most likely meant (a typo or a
         /// different case away), if one is near enough.
         suggestion: Option<&'static str>,
+        /// Where the level was asked for, as a JSON pointer into the
+        /// request body (`/level`), when it was one field of it.
+        pointer: Option<String>,
     },
     /// An option (of `new`, or of a level) that the game does not have, or
     /// a bad value. `pointer` is a JSON pointer to the option (`/k` within
@@ -288,9 +291,23 @@ impl GameError {
             GameError::InvalidState { pointer, .. }
             | GameError::IllegalMove { pointer, .. }
             | GameError::InvalidOption { pointer, .. }
+            | GameError::UnknownLevel { pointer, .. }
             | GameError::MalformedRequest { pointer, .. } => pointer.as_deref(),
             _ => None,
         }
+    }
+
+    /// This error placed at `at` (a JSON pointer into the request body)
+    /// where it is about one field and says no place of its own yet: an
+    /// unknown level or a bad option, found while reading the field at
+    /// `at`. Other errors are as they were.
+    pub fn placed(mut self, at: &str) -> Self {
+        if let GameError::UnknownLevel { pointer, .. } | GameError::InvalidOption { pointer, .. } =
+            &mut self
+        {
+            pointer.get_or_insert_with(|| at.to_string());
+        }
+        self
     }
 
     /// An invalid state at `pointer` (relative to the state, e.g. `/board/3`).

@@ -179,11 +179,15 @@ impl<L: Level> AnyLevel<L> {
                 .map(AnyLevel::Named)
                 .map_err(|error| match error {
                     GameError::UnknownLevel {
-                        level, suggestion, ..
+                        level,
+                        suggestion,
+                        pointer,
+                        ..
                     } => GameError::UnknownLevel {
                         level,
                         known: known_levels::<G>(),
                         suggestion,
+                        pointer,
                     },
                     other => other,
                 });
@@ -195,6 +199,7 @@ impl<L: Level> AnyLevel<L> {
                 level: text.to_string(),
                 known: known_levels::<G>(),
                 suggestion: None,
+                pointer: None,
             }),
         }
     }

@@ -48,6 +48,7 @@ pub trait Level:
                 level: name.to_string(),
                 known: ids().collect::<Vec<_>>().join(", "),
                 suggestion: nearest_id(name, ids()),
+                pointer: None,
             })
     }
 }

@@ -41,15 +41,30 @@ fn erased_view_plays_and_reports() {
         level: Some(level.into()),
         ..Default::default()
     };
-    assert!(matches!(
-        view.bot_move(&asking("norvig:depth=11"), &Budget::unlimited()),
-        Err(GameError::InvalidOption { .. })
-    ));
-    // An unknown level is refused before any work is queued.
-    assert!(matches!(
-        view.prepare_bot(asking("grandmaster")),
-        Err(GameError::UnknownLevel { .. })
-    ));
+    // Both point at the body's level, where the game found the fault: a
+    // level's options as the level starts, on the worker ...
+    let bad_option = view
+        .bot_move(&asking("norvig:depth=11"), &Budget::unlimited())
+        .unwrap_err();
+    assert!(matches!(bad_option, GameError::InvalidOption { .. }));
+    assert_eq!(bad_option.pointer(), Some("/level"));
+    // ... and an unknown level before any work is queued.
+    let unknown = view.prepare_bot(asking("grandmaster")).err().unwrap();
+    assert!(matches!(unknown, GameError::UnknownLevel { .. }));
+    assert_eq!(unknown.pointer(), Some("/level"));
+    // A level from a text request's query string is no field of a body
+    // (the level is read first: the body only on the worker).
+    let from_query = BotRequest {
+        state: StateInput::Text {
+            body: "a text body".into(),
+            params: Default::default(),
+        },
+        level: Some("grandmaster".into()),
+        ..Default::default()
+    };
+    let unknown = view.prepare_bot(from_query).err().unwrap();
+    assert!(matches!(unknown, GameError::UnknownLevel { .. }));
+    assert_eq!(unknown.pointer(), None);
 }
 
 #[test]
