@@ -4,6 +4,7 @@
 //! table entry and one book line; moves are mapped to and from the
 //! canonical frame.
 
+use crate::game::symmetry::Symmetry;
 use crate::game::Side;
 use crate::games::naughts::state::{State, MAX_CELLS};
 
@@ -62,8 +63,20 @@ pub(super) enum Next {
 /// Cell codes in keys: 0 empty, 1..=10 naughts, 11..=20 crosses, by the top's rank (0..=9).
 pub(super) const CODES: usize = 21;
 
-/// A symmetry of the square: (row, col, n) to (row, col).
-pub(super) type Transform = fn(usize, usize, usize) -> (usize, usize);
+/// The square's symmetries in the order the solver numbers them (a
+/// position's canonical frame is the first that gives the least key): the
+/// identity, the three rotations a quarter turn at a time, then the four
+/// reflections. The book and the seeded games were made in this order.
+const SOLVER_ORDER: [Symmetry; 8] = [
+    Symmetry::SQUARE[0],
+    Symmetry::SQUARE[5],
+    Symmetry::SQUARE[3],
+    Symmetry::SQUARE[6],
+    Symmetry::SQUARE[4],
+    Symmetry::SQUARE[7],
+    Symmetry::SQUARE[1],
+    Symmetry::SQUARE[2],
+];
 
 /// The tables that depend only on the grid size: symmetries, lines, key numbers.
 pub(super) struct Geometry {
@@ -81,21 +94,11 @@ pub(super) struct Geometry {
 
 impl Geometry {
     pub(super) fn new(n: usize) -> Geometry {
-        let transforms: [Transform; 8] = [
-            |r, c, _| (r, c),
-            |r, c, n| (c, n - 1 - r),
-            |r, c, n| (n - 1 - r, n - 1 - c),
-            |r, c, n| (n - 1 - c, r),
-            |r, c, _| (c, r),
-            |r, c, n| (n - 1 - c, n - 1 - r),
-            |r, c, n| (r, n - 1 - c),
-            |r, c, n| (n - 1 - r, c),
-        ];
         let mut images = [[0u8; MAX_CELLS]; 8];
         let mut preimages = [[0u8; MAX_CELLS]; 8];
-        for (k, transform) in transforms.iter().enumerate() {
+        for (k, symmetry) in SOLVER_ORDER.iter().enumerate() {
             for (cell, image) in images[k].iter_mut().enumerate().take(n * n) {
-                let (r, c) = transform(cell / n, cell % n, n);
+                let (r, c) = symmetry.square(cell / n, cell % n, n);
                 *image = (r * n + c) as u8;
                 preimages[k][r * n + c] = cell as u8;
             }
@@ -195,5 +198,27 @@ impl Geometry {
             canon.key ^ mix(hands)
         };
         canon
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_solver_numbers_each_of_the_square_s_symmetries_once_rotations_first() {
+        for symmetry in Symmetry::SQUARE {
+            assert_eq!(SOLVER_ORDER.iter().filter(|&&s| s == symmetry).count(), 1);
+        }
+        let geometry = Geometry::new(3);
+        // A quarter turn sends the top-left corner to the top-right; two
+        // make the half turn, three the turn the other way.
+        let turn = |k: usize, cell: usize| geometry.images[k][cell] as usize;
+        assert_eq!(turn(1, 0), 2);
+        for cell in 0..9 {
+            assert_eq!(turn(1, turn(1, cell)), turn(2, cell));
+            assert_eq!(turn(1, turn(2, cell)), turn(3, cell));
+            assert_eq!(geometry.preimages[1][turn(1, cell)] as usize, cell);
+        }
     }
 }
