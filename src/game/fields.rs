@@ -60,8 +60,9 @@ pub fn unknown_field<T: JsonSchema>(value: &Value) -> Option<UnknownField> {
 type FieldNames = HashMap<Cow<'static, str>, Arc<Vec<String>>>;
 
 /// The property names of `T`'s schema, computed once per type (schemars'
-/// schema id names the type).
-fn field_names<T: JsonSchema>() -> Arc<Vec<String>> {
+/// schema id names the type): the fields a body of `T` may have, as the
+/// contract publishes them.
+pub fn field_names<T: JsonSchema>() -> Arc<Vec<String>> {
     static NAMES: LazyLock<RwLock<FieldNames>> = LazyLock::new(Default::default);
     let id = T::schema_id();
     if let Some(names) = NAMES.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
