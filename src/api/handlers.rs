@@ -3,17 +3,17 @@
 //! game's text form).
 
 use super::body::{self, Payload};
-use super::cache::CachedAnswer;
+use super::cached::{self, Lookup, Operation};
 use super::requests::{
     AnalyzeRequest, BotMoveRequest, Limits, NewRequest, PlayRequest, ReplayRequest, StateRequest,
 };
 use super::{stream, ApiError, AppState};
 use crate::compute::{Client, ComputePool};
-use crate::game::erased::{BotReply, StateInput, TextParams};
+use crate::game::erased::{BotReply, TextParams};
 use crate::game::ladder::LadderFile;
 use crate::game::placement::scores::ScorePlacementRequest;
 use crate::game::placement::{self, PlacementRequest};
-use crate::game::{Budget, Clamped, DynGame, GameError, StopFlag};
+use crate::game::{Budget, Clamped, DynGame, StopFlag};
 use crate::games;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
 use axum::http::{header, HeaderName, HeaderValue};
@@ -155,7 +155,7 @@ fn server_timing(search: &crate::game::SearchReport) -> Option<HeaderValue> {
 }
 
 /// Adds the move and any cut budget to a bot's or an analysis' answer.
-fn with_search_headers(
+pub(super) fn with_search_headers(
     mut response: Response,
     notation: Option<&str>,
     clamped: &[Clamped],
@@ -446,17 +446,17 @@ pub async fn bot_move(
     };
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
-    let pending = app
-        .cache
-        .pending_key(game, "bot-move", &call.request, &limits, None);
-    let asked = pending.is_some().then(|| call.request.state.clone());
-    let prepared = game.prepare_bot_keyed(call.request, pending.is_some())?;
-    let key = pending.and_then(|pending| pending.with_state(prepared.cache_state));
-    if let (Some(hit), Some(asked)) = (key.as_deref().and_then(|key| app.cache.get(key)), &asked) {
-        cache_counted(&id, "bot-move", true);
-        return cached_response(game, &hit, asked);
-    }
-    let job = prepared.job;
+    let (job, slot) = match cached::look_up(
+        &app,
+        game,
+        Operation::BotMove,
+        call.request,
+        &limits,
+        |request, keyed| game.prepare_bot_keyed(request, keyed),
+    )? {
+        Lookup::Hit(hit) => return hit.response(),
+        Lookup::Miss { job, slot } => (job, slot),
+    };
     let worker_app = app.clone();
     let max_wait = limits.max_queue_ms.map(Duration::from_millis);
     let lane = app.lane_for(&limits, arrived);
@@ -468,13 +468,8 @@ pub async fn bot_move(
     })
     .await?;
     answer.reply.search.clamped.splice(0..0, clamped);
-    if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
-        cache_counted(&id, "bot-move", false);
-        app.cache.put(key, &answer.reply.search, || {
-            let mut reply = answer.reply.clone();
-            reply.search.cached = true;
-            cached_answer(&reply, Some(&answer.notation), &reply.search.clamped, asked)
-        });
+    if let Some(slot) = slot {
+        slot.keep(&answer.reply, Some(&answer.notation));
     }
     let BotReply {
         search, outcome, ..
@@ -493,65 +488,6 @@ pub async fn bot_move(
         Some(&answer.notation),
         &answer.reply.search.clamped,
     ))
-}
-
-/// A JSON answer to the state `answered` as the cache keeps it: its body
-/// and the headers [`with_search_headers`] gives it.
-fn cached_answer<T: serde::Serialize>(
-    reply: &T,
-    notation: Option<&str>,
-    clamped: &[Clamped],
-    answered: &Value,
-) -> CachedAnswer {
-    let body = serde_json::to_vec(reply).unwrap_or_default();
-    let mut response = Response::new(axum::body::Body::empty());
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    let response = with_search_headers(response, notation, clamped);
-    CachedAnswer::new(body, response.headers().clone(), answered)
-}
-
-/// A cache hit as the answer to a request for `asked`: sent as stored when
-/// it answered the same state, else turned by the game to `asked`, a
-/// symmetric twin of the state it answered (the key is the twins' shared
-/// canonical form).
-fn cached_response(
-    game: &dyn DynGame,
-    hit: &CachedAnswer,
-    asked: &StateInput,
-) -> Result<Response, ApiError> {
-    let StateInput::Json(asked) = asked else {
-        return Ok(hit.response());
-    };
-    let asked_text = asked.to_string();
-    if hit.answered() == asked_text {
-        return Ok(hit.response());
-    }
-    let unreadable = |error: serde_json::Error| {
-        ApiError::from(GameError::Internal(format!(
-            "a cached answer could not be read: {error}"
-        )))
-    };
-    let mut answer: Value = serde_json::from_slice(hit.body()).map_err(unreadable)?;
-    let answered: Value = serde_json::from_str(hit.answered()).map_err(unreadable)?;
-    let notation = game.turn_answer(&mut answer, &answered, asked)?;
-    let mut response = Json(&answer).into_response();
-    *response.headers_mut() = hit.headers().clone();
-    Ok(with_search_headers(response, notation.as_deref(), &[]))
-}
-
-/// Counts a cacheable request as a hit or a miss.
-fn cache_counted(game: &str, operation: &'static str, hit: bool) {
-    let result = if hit { "hit" } else { "miss" };
-    metrics::counter!(
-        "gamebot_cache_requests_total",
-        "game" => game.to_string(),
-        "operation" => operation,
-        "result" => result
-    )
-    .increment(1);
 }
 
 /// A JSON bot request takes its fields from the body; a query parameter
@@ -594,17 +530,18 @@ pub async fn analyze(
     }
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
-    let pending = app
-        .cache
-        .pending_key(game, "analyze", &call.request, &limits, Some(call.top));
-    let asked = pending.is_some().then(|| call.request.state.clone());
-    let prepared = game.prepare_analysis_keyed(call.request, call.top, None, pending.is_some())?;
-    let key = pending.and_then(|pending| pending.with_state(prepared.cache_state));
-    if let (Some(hit), Some(asked)) = (key.as_deref().and_then(|key| app.cache.get(key)), &asked) {
-        cache_counted(&id, "analyze", true);
-        return cached_response(game, &hit, asked);
-    }
-    let job = prepared.job;
+    let top = call.top;
+    let (job, slot) = match cached::look_up(
+        &app,
+        game,
+        Operation::Analyze { top },
+        call.request,
+        &limits,
+        |request, keyed| game.prepare_analysis_keyed(request, top, None, keyed),
+    )? {
+        Lookup::Hit(hit) => return hit.response(),
+        Lookup::Miss { job, slot } => (job, slot),
+    };
     let worker_app = app.clone();
     let mut reply = app
         .search(&client, None, move |stop| {
@@ -615,13 +552,8 @@ pub async fn analyze(
         })
         .await?;
     reply.search.clamped.splice(0..0, clamped);
-    if let (Some(key), Some(StateInput::Json(asked))) = (key, &asked) {
-        cache_counted(&id, "analyze", false);
-        app.cache.put(key, &reply.search, || {
-            let mut reply = reply.clone();
-            reply.search.cached = true;
-            cached_answer(&reply, None, &reply.search.clamped, asked)
-        });
+    if let Some(slot) = slot {
+        slot.keep(&reply, None);
     }
     record_search(&id, &reply.search, &Value::Null);
     let mut response = Json(&reply).into_response();

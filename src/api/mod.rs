@@ -13,6 +13,7 @@
 
 mod body;
 mod cache;
+mod cached;
 mod contract;
 mod handlers;
 pub mod keys;

@@ -2,8 +2,11 @@
 //! after each completed depth of the search, then `result` with the final
 //! answer (or `error` with a problem document), until the budget ends or
 //! the client leaves; a client that leaves cancels the search as for a
-//! plain request. `curl -N` follows it.
+//! plain request. `curl -N` follows it. A stream shares the cache with a
+//! plain `analyze`: a request whose answer is held gets it as its one
+//! `result` event, and a stream's result is kept as a plain answer's is.
 
+use super::cached::{self, Hit, Lookup, Operation, Slot};
 use super::requests::AnalysisCall;
 use super::{ApiError, AppState, Problem};
 use crate::compute::{Client, ComputeError, Pending};
@@ -51,6 +54,8 @@ struct Analysis {
     depths: mpsc::UnboundedReceiver<AnalyzeReply>,
     result: Option<Result<AnalyzeReply, ApiError>>,
     clamped: Vec<Clamped>,
+    /// Where the result is kept, for a request whose answer may be.
+    slot: Option<Slot>,
 }
 
 impl Analysis {
@@ -73,6 +78,9 @@ impl Analysis {
         match self.result.take()? {
             Ok(mut reply) => {
                 reply.search.clamped = std::mem::take(&mut self.clamped);
+                if let Some(slot) = self.slot.take() {
+                    slot.keep(&reply, None);
+                }
                 Some(AnalysisEvent::Result(reply))
             }
             Err(error) => Some(AnalysisEvent::Error(error.problem())),
@@ -101,7 +109,18 @@ pub fn analysis(
     let sink = Box::new(move |reply: AnalyzeReply| {
         let _ = sender.send(reply);
     });
-    let job = game.prepare_analysis(call.request, call.top, Some(sink))?;
+    let top = call.top;
+    let (job, slot) = match cached::look_up(
+        &app,
+        game,
+        Operation::Analyze { top },
+        call.request,
+        &limits,
+        |request, keyed| game.prepare_analysis_keyed(request, top, Some(sink), keyed),
+    )? {
+        Lookup::Hit(hit) => return cached_result(&hit),
+        Lookup::Miss { job, slot } => (job, slot),
+    };
     let worker_app = app.clone();
     let pending = app.pool.submit(client, move |stop| {
         job(&worker_app.budget(&limits, arrived, stop))
@@ -111,6 +130,7 @@ pub fn analysis(
         depths,
         result: None,
         clamped,
+        slot,
     };
     let events = futures_util::stream::unfold(analysis, |mut analysis| async move {
         let event = analysis.next().await?;
@@ -119,4 +139,11 @@ pub fn analysis(
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response())
+}
+
+/// A held answer as a stream: its one `result` event.
+fn cached_result(hit: &Hit) -> Result<Response, ApiError> {
+    let result = Event::default().event("result").data(hit.json_text()?);
+    let events = futures_util::stream::iter([Ok::<_, Infallible>(result)]);
+    Ok(Sse::new(events).into_response())
 }

@@ -205,3 +205,79 @@ async fn a_client_that_leaves_an_event_stream_frees_its_worker() {
     .await;
     eprintln!("worker freed {freed:?} after the client left the stream");
 }
+
+/// The state after `square` from the start (f5, e6, d3 and c4 are twins).
+async fn reversi_after(square: &str) -> Value {
+    let reply = post_json(
+        &app(),
+        "/v1/games/reversi/play",
+        &json!({"state": reversi_start(), "move": square}),
+    )
+    .await;
+    reply.json["state"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_and_a_plain_analysis_share_one_cached_search() {
+    let (addr, _state) = spawn_server(crate::common::config()).await;
+    let client = reqwest::Client::new();
+    let url = format!("http://{addr}/v1/games/reversi/analyze");
+    let asking = |state: Value| json!({"state": state, "top": 2, "max_depth": 5, "seed": 3});
+    let stream = |body: Value| {
+        let request = client
+            .post(&url)
+            .header("accept", "text/event-stream")
+            .json(&body);
+        async move { events(&request.send().await.unwrap().text().await.unwrap()) }
+    };
+    let after_f5 = reversi_after("f5").await;
+    let searched = stream(asking(after_f5.clone())).await;
+    let (last, depths) = searched.split_last().unwrap();
+    assert_eq!(last.0, "result", "{searched:?}");
+    assert!(!depths.is_empty());
+    assert_ne!(last.1["search"]["cached"], true);
+
+    // The same request streamed again: the held answer, as its one result.
+    let again = stream(asking(after_f5.clone())).await;
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].0, "result");
+    assert_eq!(again[0].1["search"]["cached"], true);
+    assert_eq!(again[0].1["moves"], last.1["moves"]);
+
+    // A plain analyze of the same request gets it too ...
+    let plain = client
+        .post(&url)
+        .json(&asking(after_f5))
+        .send()
+        .await
+        .unwrap();
+    let plain: Value = plain.json().await.unwrap();
+    assert_eq!(plain["search"]["cached"], true);
+    assert_eq!(plain["moves"], last.1["moves"]);
+
+    // ... and a stream for a symmetric twin gets it turned to its board.
+    let twin = stream(asking(reversi_after("d3").await)).await;
+    assert_eq!(twin.len(), 1, "{twin:?}");
+    let turned = &twin[0].1;
+    assert_eq!(turned["search"]["cached"], true);
+    let scores = |reply: &Value| -> Vec<Value> {
+        reply["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["score"].clone())
+            .collect()
+    };
+    assert_eq!(scores(turned), scores(&last.1));
+    assert_ne!(turned["moves"][0]["move"], last.1["moves"][0]["move"]);
+    assert!(turned["moves"][0]["move"].is_object());
+    let documented = &openapi()["paths"]["/v1/games/reversi/analyze"]["post"]["responses"]["200"]
+        ["content"]["text/event-stream"]["schema"];
+    for (name, data) in again.iter().chain(&twin) {
+        validate(
+            documented,
+            &json!({"event": name, "data": data}),
+            "a cached event",
+        );
+    }
+}

@@ -62,7 +62,7 @@ pub(super) fn streamed(suffix: &str) -> Option<Streamed> {
         "analyze" => Some(Streamed {
             media: "text/event-stream",
             item: "AnalysisEvent",
-            description: "With `Accept: text/event-stream`: Server-Sent Events, the schema describing one event (its `event:` name and the JSON of its `data:` line): `depth` after each completed depth of the search, then `result` or `error`, after which the stream ends. A client that leaves cancels the search.",
+            description: "With `Accept: text/event-stream`: Server-Sent Events, the schema describing one event (its `event:` name and the JSON of its `data:` line): `depth` after each completed depth of the search, then `result` or `error`, after which the stream ends (an answer the cache holds comes as its `result` alone, shared with plain `analyze` requests). A client that leaves cancels the search.",
         }),
         "review" => Some(Streamed {
             media: "application/x-ndjson",
