@@ -9,7 +9,9 @@ use super::cache::CachedAnswer;
 use super::handlers::with_search_headers;
 use super::requests::Limits;
 use super::{ApiError, AppState};
-use crate::game::erased::{AnalyzeReply, BotReply, BotRequest, Prepared, StateInput};
+use crate::game::erased::{
+    AnalysisJob, AnalyzeReply, BotReply, BotRequest, DepthSink, Prepared, StateInput,
+};
 use crate::game::{Clamped, DynGame, GameError, SearchReport};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -103,6 +105,26 @@ pub(super) fn look_up<J>(
             asked,
         }),
     })
+}
+
+/// [`look_up`] for an analysis of `top` moves, each completed depth sent
+/// to `sink` (a stream's) where there is one.
+pub(super) fn look_up_analysis(
+    app: &AppState,
+    game: &'static dyn DynGame,
+    request: BotRequest,
+    limits: &Limits,
+    top: usize,
+    sink: Option<DepthSink>,
+) -> Result<Lookup<AnalysisJob>, ApiError> {
+    look_up(
+        app,
+        game,
+        Operation::Analyze { top },
+        request,
+        limits,
+        |request, keyed| game.prepare_analysis_keyed(request, top, sink, keyed),
+    )
 }
 
 /// An answer the cache holds, and the state the request asked about.

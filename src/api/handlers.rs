@@ -530,18 +530,11 @@ pub async fn analyze(
     }
     let clamped = app.clamped(&call.limits);
     let limits = call.limits;
-    let top = call.top;
-    let (job, slot) = match cached::look_up(
-        &app,
-        game,
-        Operation::Analyze { top },
-        call.request,
-        &limits,
-        |request, keyed| game.prepare_analysis_keyed(request, top, None, keyed),
-    )? {
-        Lookup::Hit(hit) => return hit.response(),
-        Lookup::Miss { job, slot } => (job, slot),
-    };
+    let (job, slot) =
+        match cached::look_up_analysis(&app, game, call.request, &limits, call.top, None)? {
+            Lookup::Hit(hit) => return hit.response(),
+            Lookup::Miss { job, slot } => (job, slot),
+        };
     let worker_app = app.clone();
     let mut reply = app
         .search(&client, None, move |stop| {

@@ -6,7 +6,7 @@
 //! plain `analyze`: a request whose answer is held gets it as its one
 //! `result` event, and a stream's result is kept as a plain answer's is.
 
-use super::cached::{self, Hit, Lookup, Operation, Slot};
+use super::cached::{self, Hit, Lookup, Slot};
 use super::requests::AnalysisCall;
 use super::{ApiError, AppState, Problem};
 use crate::compute::{Client, ComputeError, Pending};
@@ -109,18 +109,11 @@ pub fn analysis(
     let sink = Box::new(move |reply: AnalyzeReply| {
         let _ = sender.send(reply);
     });
-    let top = call.top;
-    let (job, slot) = match cached::look_up(
-        &app,
-        game,
-        Operation::Analyze { top },
-        call.request,
-        &limits,
-        |request, keyed| game.prepare_analysis_keyed(request, top, Some(sink), keyed),
-    )? {
-        Lookup::Hit(hit) => return cached_result(&hit),
-        Lookup::Miss { job, slot } => (job, slot),
-    };
+    let (job, slot) =
+        match cached::look_up_analysis(&app, game, call.request, &limits, call.top, Some(sink))? {
+            Lookup::Hit(hit) => return cached_result(&hit),
+            Lookup::Miss { job, slot } => (job, slot),
+        };
     let worker_app = app.clone();
     let pending = app.pool.submit(client, move |stop| {
         job(&worker_app.budget(&limits, arrived, stop))
