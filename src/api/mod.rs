@@ -5,8 +5,10 @@
 //! - `requests` — one typed request per endpoint, read once (JSON or text).
 //! - `handlers` — the game endpoints: budget, compute pool, answer.
 //! - `contract` — the OpenAPI document, generated from the types.
-//! - `cache` — the position cache of deterministic answers; `keys` — API
-//!   keys and their rate limits.
+//! - `cache` — the position cache of deterministic answers; `cached` — the
+//!   one cached search `bot-move`, `analyze` and its stream go through;
+//!   `stream` — `analyze` as Server-Sent Events; `review` — whole games;
+//!   `keys` — API keys and their rate limits.
 //! - `problem` — errors as problem+json; `body` — reading bodies;
 //!   `telemetry` — metrics and the failure log; `ops` — health, metrics and
 //!   the document; `playground` — the page; `server` — serving and shutdown.
