@@ -124,14 +124,15 @@ impl ReplyCache {
         let fields = json!({
             "game": game.info().id,
             "operation": operation,
-            "level": request.level,
+            // `5` and `"5"` are one level.
+            "level": request.level.as_ref().map(ToString::to_string),
             "seed": seed,
             "top": top,
             "time_ms": limits.time_ms,
             "max_depth": limits.max_depth,
             "max_nodes": limits.max_nodes,
             "options": Value::Object(request.own_fields.clone()),
-            "perspective": request.perspective,
+            "perspective": request.perspective.as_ref().map(ToString::to_string),
         });
         Some(PendingKey(fields))
     }

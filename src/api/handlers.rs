@@ -562,8 +562,7 @@ pub async fn replay(
     request: GameRequest,
 ) -> Result<Response, ApiError> {
     let (game, payload, client) = request.into_parts();
-    let body: ReplayRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
-    let replay = body.into_replay()?;
+    let replay = ReplayRequest::from_json(&json_bytes(payload, Some(b"{}"))?)?;
     let reply = app.rules(&client, move |_| game.replay(&replay)).await?;
     Ok(Json(reply).into_response())
 }

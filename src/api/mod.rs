@@ -2,7 +2,8 @@
 //! the registry's type-erased [`crate::game::DynGame`] view and runs all their
 //! work on the [`ComputePool`].
 //!
-//! - `requests` — one typed request per endpoint, read once (JSON or text).
+//! - `requests` — one typed request per endpoint, read once (JSON or text);
+//!   `parts` — a body read part by part, for the fields a family shares.
 //! - `handlers` — the game endpoints: budget, compute pool, answer.
 //! - `contract` — the OpenAPI document, generated from the types.
 //! - `cache` — the position cache of deterministic answers; `cached` — the
@@ -20,6 +21,7 @@ mod contract;
 mod handlers;
 pub mod keys;
 mod ops;
+mod parts;
 mod playground;
 mod problem;
 pub mod requests;

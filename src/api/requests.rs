@@ -4,15 +4,16 @@
 //! Every error names the field at fault with a pointer that resolves in the
 //! body sent, wrong types included.
 
-use super::body;
+use super::parts::{whole_number, Parts};
 use super::ApiError;
 use crate::game::clock::{GameClock, DEFAULT_OVERHEAD_MS, MAX_REMAINING_MS};
-use crate::game::erased::{self as replay, BotRequest, StateInput, TextParams};
+use crate::game::erased::{
+    self as replay, BotRequest, LevelId, PerspectiveName, StateInput, TextParams,
+};
 use crate::game::record::MAX_REPLAY_MOVES;
 use crate::game::review::MAX_REVIEW_MOVES;
-use crate::game::{fields, location, GameError};
+use crate::game::GameError;
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -52,11 +53,11 @@ pub struct PlayRequest {
     pub mv: Value,
 }
 
-/// `replay`'s body: where the game starts, and its moves as a list or as
-/// the game's one-line record.
+/// A game as `replay` and `review` take it: where it starts, and its
+/// moves as a list or as the game's one-line record.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ReplayRequest {
+pub struct GameRecord {
     /// A new game's options to start from (at most one of `options` and
     /// `state`; neither starts the game's default new game).
     #[serde(default)]
@@ -65,26 +66,24 @@ pub struct ReplayRequest {
     #[serde(default)]
     pub state: Option<Value>,
     /// The moves, each a notation string or a move object as `play` takes
-    /// them (at most one of `moves` and `record`; at most 10,000 moves).
+    /// them (at most one of `moves` and `record`; at most 10,000 moves for
+    /// a replay, 600 for a review).
     #[serde(default)]
     pub moves: Option<Vec<Value>>,
     /// The game's one-line record (Reversi `f5d6c3...`; the others their
     /// notations joined with spaces, a Halma jump's lines with `;`).
     #[serde(default)]
     pub record: Option<String>,
-    /// Whether to answer every state along the way, the start first.
-    #[serde(default)]
-    pub states: bool,
 }
 
-impl ReplayRequest {
-    /// The replay it asks for: one start at most, and moves or a record.
-    pub fn into_replay(self) -> Result<replay::ReplayRequest, ApiError> {
-        self.into_replay_of(MAX_REPLAY_MOVES)
-    }
-
-    /// The replay it asks for, of at most `max_moves` moves.
-    fn into_replay_of(self, max_moves: usize) -> Result<replay::ReplayRequest, ApiError> {
+impl GameRecord {
+    /// The replay it asks for: one start at most, moves or a record, at
+    /// most `max_moves` of them (counted before any is played).
+    fn into_replay(
+        self,
+        max_moves: usize,
+        states: bool,
+    ) -> Result<replay::ReplayRequest, ApiError> {
         let start = match (self.options, self.state) {
             (Some(_), Some(_)) => return Err(both("options", "state", "one start")),
             (Some(options), None) => replay::ReplayStart::Options(options),
@@ -101,29 +100,48 @@ impl ReplayRequest {
             start,
             moves,
             max_moves,
-            states: self.states,
+            states,
         })
     }
 }
 
-/// `review`'s body: a game as `replay` takes it (a start and its moves or
-/// record), and the budget of each position's analysis.
+/// What `replay` asks for beside the game.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ReviewRequest {
-    /// A new game's options to start from (at most one of `options` and `state`).
+pub struct ReplayFields {
+    /// Whether to answer every state along the way, the start first.
     #[serde(default)]
-    pub options: Option<Value>,
-    /// A state to start from, in the game's JSON form.
-    #[serde(default)]
-    pub state: Option<Value>,
-    /// The moves played, each a notation string or a move object (at most
-    /// one of `moves` and `record`; at most 600 moves).
-    #[serde(default)]
-    pub moves: Option<Vec<Value>>,
-    /// The game's one-line record.
-    #[serde(default)]
-    pub record: Option<String>,
+    pub states: bool,
+}
+
+/// `replay`'s body: where the game starts and its moves (a list or the
+/// game's one-line record), and whether to answer every state on the way.
+#[derive(Debug, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// The game.
+    #[serde(flatten)]
+    pub game: GameRecord,
+    /// The replay's own fields.
+    #[serde(flatten)]
+    pub replay: ReplayFields,
+}
+
+impl ReplayRequest {
+    /// The replay a JSON body asks for.
+    pub fn from_json(bytes: &[u8]) -> Result<replay::ReplayRequest, ApiError> {
+        let mut parts = Parts::of(bytes)?;
+        let game: GameRecord = parts.take()?;
+        let own: ReplayFields = parts.take()?;
+        parts.finish::<Self>()?;
+        game.into_replay(MAX_REPLAY_MOVES, own.states)
+    }
+}
+
+/// The budget of each position's analysis in a review.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewBudgetFields {
     /// A time budget for each position's analysis, in milliseconds, cut to
     /// the server's cap; counted from when that position's search starts.
     #[serde(default, deserialize_with = "whole_number")]
@@ -139,6 +157,19 @@ pub struct ReviewRequest {
     #[serde(default, deserialize_with = "whole_number")]
     #[schemars(range(min = 0))]
     pub seed: Option<u64>,
+}
+
+/// `review`'s body: a game as `replay` takes it (a start and its moves or
+/// record, at most 600 moves), and the budget of each position's analysis.
+#[derive(Debug, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// The game.
+    #[serde(flatten)]
+    pub game: GameRecord,
+    /// Each position's budget.
+    #[serde(flatten)]
+    pub budget: ReviewBudgetFields,
 }
 
 /// The default node budget of a review's analyses.
@@ -158,15 +189,15 @@ pub struct ReviewCall {
 }
 
 impl ReviewRequest {
-    /// The review it asks for.
-    pub fn into_call(self) -> Result<ReviewCall, ApiError> {
-        let max_nodes = match (self.time_ms_per_ply, self.max_nodes_per_ply) {
-            (None, None) => Some(DEFAULT_REVIEW_NODES),
-            (_, nodes) => nodes,
-        };
+    /// The review a JSON body asks for.
+    pub fn from_json(bytes: &[u8]) -> Result<ReviewCall, ApiError> {
+        let mut parts = Parts::of(bytes)?;
+        let game: GameRecord = parts.take()?;
+        let budget: ReviewBudgetFields = parts.take()?;
+        parts.finish::<Self>()?;
         for (field, value) in [
-            ("time_ms_per_ply", self.time_ms_per_ply),
-            ("max_nodes_per_ply", self.max_nodes_per_ply),
+            ("time_ms_per_ply", budget.time_ms_per_ply),
+            ("max_nodes_per_ply", budget.max_nodes_per_ply),
         ] {
             if value == Some(0) {
                 return Err(ApiError::invalid_option(format!(
@@ -175,19 +206,15 @@ impl ReviewRequest {
                 .at(&format!("/{field}")));
             }
         }
-        let replay = ReplayRequest {
-            options: self.options,
-            state: self.state,
-            moves: self.moves,
-            record: self.record,
-            states: false,
-        }
-        .into_replay_of(MAX_REVIEW_MOVES)?;
+        let max_nodes = match (budget.time_ms_per_ply, budget.max_nodes_per_ply) {
+            (None, None) => Some(DEFAULT_REVIEW_NODES),
+            (_, nodes) => nodes,
+        };
         Ok(ReviewCall {
-            replay,
-            time_ms: self.time_ms_per_ply,
+            replay: game.into_replay(MAX_REVIEW_MOVES, false)?,
+            time_ms: budget.time_ms_per_ply,
             max_nodes,
-            seed: self.seed.unwrap_or(1),
+            seed: budget.seed.unwrap_or(1),
         })
     }
 }
@@ -200,41 +227,13 @@ fn both(first: &str, second: &str, what: &str) -> ApiError {
     .at(&format!("/{second}"))
 }
 
-/// A level id: a name from `GET /v1/games` (`"strong"`, with options
-/// `"norvig:depth=8"`), or a numbered level of the game's ladder, as a
-/// string (`"5"`) or an integer (`5`).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum LevelId {
-    /// A level name, or a number written as a string.
-    Name(String),
-    /// A numbered level.
-    Number(u64),
-}
-
-impl LevelId {
-    /// The level as the game reads it.
-    pub fn into_text(self) -> String {
-        match self {
-            LevelId::Name(name) => name,
-            LevelId::Number(n) => n.to_string(),
-        }
-    }
-}
-
-/// `bot-move`'s body: the fields every game shares. A game's own bot
-/// options (Halma's `clock`) sit beside them; any other field is refused.
+/// What every search request names: the position, the search's budget,
+/// its seed and whose view its scores take (`bot-move`, `analyze`).
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct BotMoveRequest {
+pub struct SearchFields {
     /// The state, in the game's JSON form.
     pub state: Value,
-    /// The bot level (default: the game's `default_level`). A numbered
-    /// level carries its own budget, so `time_ms`, `max_depth` and
-    /// `max_nodes` beside it are refused (422 `invalid_option`); a `clock`
-    /// is taken, and the level keeps its budget whenever the clock allows.
-    #[serde(default)]
-    pub level: Option<LevelId>,
     /// The search's time in milliseconds (default: the server's, 1000
     /// unless configured), cut to the server's cap (`search.clamped` then
     /// says so). The deadline counts from the request's arrival.
@@ -249,7 +248,7 @@ pub struct BotMoveRequest {
     #[serde(default, deserialize_with = "whole_number")]
     #[schemars(range(min = 0))]
     pub max_nodes: Option<u64>,
-    /// The seed of the bot's random choices, echoed in `search.seed`;
+    /// The seed of the search's random choices, echoed in `search.seed`;
     /// absent or null for a fresh one. With a seed and a node or depth
     /// budget (or a numbered level) the answer is the same every time.
     #[serde(default, deserialize_with = "whole_number")]
@@ -259,7 +258,48 @@ pub struct BotMoveRequest {
     /// default, the side to move) or one of the game's `sides` (`"black"`,
     /// `"white"`…), as an evaluation bar that always shows one side needs.
     #[serde(default)]
-    pub perspective: Option<String>,
+    pub perspective: Option<PerspectiveName>,
+}
+
+impl SearchFields {
+    /// The game's request and the budget asked for, with the level (none
+    /// for an analysis) and the fields the game reads itself.
+    fn into_call(
+        self,
+        level: Option<LevelId>,
+        clock: Option<GameClock>,
+        max_queue_ms: Option<u64>,
+        own_fields: Map<String, Value>,
+    ) -> (BotRequest, Limits) {
+        let limits = Limits {
+            time_ms: self.time_ms,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            clock,
+            max_queue_ms,
+        };
+        let request = BotRequest {
+            state: StateInput::Json(self.state),
+            level,
+            seed: self.seed,
+            budget_fields: limits.given(),
+            own_fields,
+            perspective: self.perspective,
+        };
+        (request, limits)
+    }
+}
+
+/// What `bot-move` asks for beside the search.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BotFields {
+    /// The bot level (default: the game's `default_level`). A numbered
+    /// level carries its own budget, so `time_ms`, `max_depth` and
+    /// `max_nodes` beside it are refused (422 `invalid_option`); a `clock`
+    /// is taken, and the level keeps its budget whenever the clock allows.
+    #[serde(default)]
+    pub level: Option<LevelId>,
     /// The mover's clock in a timed game: the bot plans this move's time
     /// from it (what is left, the increment, the moves the game probably
     /// has left) and never risks the flag; the time the request waits in
@@ -279,6 +319,20 @@ pub struct BotMoveRequest {
     #[serde(default, deserialize_with = "whole_number")]
     #[schemars(range(min = 0))]
     pub max_queue_ms: Option<u64>,
+}
+
+/// `bot-move`'s body: the search every game shares and the bot's level,
+/// clock and queue limit. A game's own bot options sit beside them; any
+/// other field is refused.
+#[derive(Debug, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BotMoveRequest {
+    /// The search.
+    #[serde(flatten)]
+    pub search: SearchFields,
+    /// The bot's own fields.
+    #[serde(flatten)]
+    pub bot: BotFields,
 }
 
 /// A bot-move's `clock`: a live game's clock, or the course's Halma referee's.
@@ -388,38 +442,27 @@ impl ClockField {
     }
 }
 
-/// `analyze`'s body: the fields every game shares, beside a game's own bot
-/// options; any other field is refused.
+/// What `analyze` asks for beside the search.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AnalyzeRequest {
-    /// The state, in the game's JSON form.
-    pub state: Value,
+pub struct AnalysisFields {
     /// How many of the best moves to give, 1 to 10 (default 3).
     #[serde(default, deserialize_with = "whole_number")]
     #[schemars(range(min = 1, max = 10))]
     pub top: Option<u64>,
-    /// The search's time in milliseconds, cut to the server's cap.
-    #[serde(default, deserialize_with = "whole_number")]
-    #[schemars(range(min = 0))]
-    pub time_ms: Option<u64>,
-    /// A cap on the search's depth in plies, cut to the server's cap.
-    #[serde(default, deserialize_with = "whole_number")]
-    #[schemars(range(min = 0))]
-    pub max_depth: Option<u64>,
-    /// A cap on the positions the search visits, cut to the server's cap.
-    #[serde(default, deserialize_with = "whole_number")]
-    #[schemars(range(min = 0))]
-    pub max_nodes: Option<u64>,
-    /// The seed of random choices, echoed in `search.seed`.
-    #[serde(default, deserialize_with = "whole_number")]
-    #[schemars(range(min = 0))]
-    pub seed: Option<u64>,
-    /// Whose view `score` and `win_probability` take: `"mover"` (the
-    /// default, the side to move) or one of the game's `sides` (`"black"`,
-    /// `"white"`…), as an evaluation bar that always shows one side needs.
-    #[serde(default)]
-    pub perspective: Option<String>,
+}
+
+/// `analyze`'s body: the search every game shares and how many moves to
+/// give, beside a game's own bot options; any other field is refused.
+#[derive(Debug, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// The search.
+    #[serde(flatten)]
+    pub search: SearchFields,
+    /// The analysis' own fields.
+    #[serde(flatten)]
+    pub analysis: AnalysisFields,
 }
 
 /// The budget a bot or analysis request asks for.
@@ -490,29 +533,15 @@ const TEXT_SHARED: &[&str] = &[
 impl BotMoveRequest {
     /// The bot call of a JSON body.
     pub fn from_json(bytes: &[u8]) -> Result<BotCall, ApiError> {
-        let (body, own_fields): (BotMoveRequest, _) = with_game_fields(bytes)?;
-        let clock = body.clock.map(ClockField::into_clock).transpose()?;
-        if clock.is_some() && body.time_ms.is_some() {
+        let mut parts = Parts::of(bytes)?;
+        let search: SearchFields = parts.take()?;
+        let bot: BotFields = parts.take()?;
+        let clock = bot.clock.map(ClockField::into_clock).transpose()?;
+        if clock.is_some() && search.time_ms.is_some() {
             return Err(both("time_ms", "clock", "a clock or a time a move"));
         }
-        let limits = Limits {
-            time_ms: body.time_ms,
-            max_depth: body.max_depth,
-            max_nodes: body.max_nodes,
-            clock,
-            max_queue_ms: body.max_queue_ms,
-        };
-        Ok(BotCall {
-            request: BotRequest {
-                state: StateInput::Json(body.state),
-                level: body.level.map(LevelId::into_text),
-                seed: body.seed,
-                budget_fields: limits.given(),
-                own_fields,
-                perspective: body.perspective,
-            },
-            limits,
-        })
+        let (request, limits) = search.into_call(bot.level, clock, bot.max_queue_ms, parts.rest());
+        Ok(BotCall { request, limits })
     }
 
     /// The bot call of a text body: the shared fields come from the query
@@ -534,8 +563,10 @@ impl BotMoveRequest {
             ));
         }
         let seed = query_number(&mut query, "seed")?;
-        let level = query.remove("level");
-        let perspective = query.remove("perspective");
+        let level = query.remove("level").map(LevelId::from);
+        let perspective = query
+            .remove("perspective")
+            .map(|name| PerspectiveName::from(name.as_str()));
         Ok(BotCall {
             request: BotRequest {
                 state: StateInput::Text {
@@ -556,65 +587,25 @@ impl BotMoveRequest {
 impl AnalyzeRequest {
     /// The analysis call of a JSON body.
     pub fn from_json(bytes: &[u8]) -> Result<AnalysisCall, ApiError> {
-        let (body, own_fields): (AnalyzeRequest, _) = with_game_fields(bytes)?;
-        let top = body.top.unwrap_or(DEFAULT_TOP);
+        let mut parts = Parts::of(bytes)?;
+        let search: SearchFields = parts.take()?;
+        let analysis: AnalysisFields = parts.take()?;
+        let top = analysis.top.unwrap_or(DEFAULT_TOP);
         if !(1..=MAX_TOP).contains(&top) {
             return Err(ApiError::invalid_option(format!(
                 "top={top}: expected a whole number from 1 to {MAX_TOP}"
             ))
             .at("/top"));
         }
-        let limits = Limits {
-            time_ms: body.time_ms,
-            max_depth: body.max_depth,
-            max_nodes: body.max_nodes,
-            clock: None,
-            max_queue_ms: None,
-        };
+        let (request, limits) = search.into_call(None, None, None, parts.rest());
         Ok(AnalysisCall {
-            request: BotRequest {
-                state: StateInput::Json(body.state),
-                level: None,
-                seed: body.seed,
-                budget_fields: limits.given(),
-                own_fields,
-                perspective: body.perspective,
-            },
+            request,
             limits,
             top: top as usize,
         })
     }
 }
 
-/// Reads a JSON object body into `T`'s fields, with the fields `T` does
-/// not read handed back for the game. Every error has the pointer of its
-/// field (`/time_ms` for `"time_ms": "200"`).
-fn with_game_fields<T: DeserializeOwned + JsonSchema>(
-    bytes: &[u8],
-) -> Result<(T, Map<String, Value>), ApiError> {
-    let object: Map<String, Value> = body::parse_json(bytes)?;
-    let shared_fields = fields::field_names::<T>();
-    let (shared, own): (Map<String, Value>, Map<String, Value>) = object
-        .into_iter()
-        .partition(|(key, _)| shared_fields.contains(key));
-    let request = serde_path_to_error::deserialize(Value::Object(shared)).map_err(|error| {
-        let pointer = location::pointer_of(error.path());
-        let place = match &pointer {
-            Some(pointer) => format!(" at {pointer}"),
-            None => String::new(),
-        };
-        ApiError::malformed(
-            pointer,
-            format!(
-                "the body is not the JSON this endpoint takes{place}: {}",
-                error.into_inner()
-            ),
-        )
-    })?;
-    Ok((request, own))
-}
-
-/// Takes a whole-number query parameter out of the query.
 /// A text request's clock from its query (`remaining_ms`, `increment_ms`,
 /// `moves_to_go`, `overhead_ms`): none without `remaining_ms`, whose
 /// companions alone are refused.
@@ -644,6 +635,7 @@ fn query_clock(query: &mut HashMap<String, String>) -> Result<Option<GameClock>,
         .map_err(|error| ApiError::invalid_option(error.to_string()))
 }
 
+/// Takes a whole-number query parameter out of the query.
 fn query_number(query: &mut HashMap<String, String>, key: &str) -> Result<Option<u64>, ApiError> {
     query
         .remove(key)
@@ -653,31 +645,6 @@ fn query_number(query: &mut HashMap<String, String>, key: &str) -> Result<Option
             })
         })
         .transpose()
-}
-
-/// A non-negative whole number, written as an integer or as a float with no
-/// fraction (`8.0`), as JSON Schema's `integer` allows; values beyond u64
-/// saturate, since every such field is clamped to a server cap anyway.
-fn whole_number<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<u64>, D::Error> {
-    use serde::de::Error;
-    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
-        return Ok(None);
-    };
-    if let Some(n) = number.as_u64() {
-        return Ok(Some(n));
-    }
-    match number.as_f64() {
-        Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(if x >= u64::MAX as f64 {
-            u64::MAX
-        } else {
-            x as u64
-        })),
-        _ => Err(D::Error::custom(format!(
-            "invalid value {number}, expected a whole number ≥ 0"
-        ))),
-    }
 }
 
 #[cfg(test)]
@@ -695,30 +662,77 @@ mod tests {
         names
     }
 
-    /// Whether serde reads every field the schema publishes for `T`: a
-    /// body of `state` and that field is refused for its value, if at all,
-    /// never as an unknown field.
-    fn reads_every_published_field<T: DeserializeOwned + JsonSchema>() {
+    /// Whether the parts read every field the schema publishes for `T`:
+    /// a body of `state` and that field is refused for its value, if at
+    /// all, and the field is neither left for the game (`left` says which
+    /// fields a call left) nor refused as unknown.
+    fn reads_every_published_field<T: JsonSchema, C>(
+        read: fn(&[u8]) -> Result<C, ApiError>,
+        left: fn(&C) -> Vec<String>,
+    ) {
         for name in properties::<T>() {
             let mut body = Map::new();
             body.insert("state".into(), Value::Object(Map::new()));
             body.insert(name.clone(), Value::Null);
-            let body = Value::Object(body);
-            if let Err(error) = serde_json::from_value::<T>(body) {
-                assert!(
-                    !error.to_string().contains("unknown field"),
-                    "{name}: {error}"
-                );
+            let body = serde_json::to_vec(&Value::Object(body)).unwrap();
+            match read(&body) {
+                Ok(call) => assert!(!left(&call).contains(&name), "{name} left unread"),
+                Err(error) => {
+                    let detail = error.problem().detail;
+                    assert!(!detail.contains("unknown field"), "{name}: {detail}");
+                }
             }
         }
     }
 
     #[test]
-    fn the_fields_read_beside_a_game_s_own_are_the_published_ones() {
-        reads_every_published_field::<BotMoveRequest>();
-        reads_every_published_field::<AnalyzeRequest>();
+    fn every_published_field_is_read_by_a_part() {
+        fn own(request: &BotRequest) -> Vec<String> {
+            request.own_fields.keys().cloned().collect()
+        }
+        reads_every_published_field::<BotMoveRequest, _>(BotMoveRequest::from_json, |call| {
+            own(&call.request)
+        });
+        reads_every_published_field::<AnalyzeRequest, _>(AnalyzeRequest::from_json, |call| {
+            own(&call.request)
+        });
+        reads_every_published_field::<ReplayRequest, _>(ReplayRequest::from_json, |_| vec![]);
+        reads_every_published_field::<ReviewRequest, _>(ReviewRequest::from_json, |_| vec![]);
         assert!(properties::<BotMoveRequest>().contains(&"clock".to_string()));
+        assert!(properties::<BotMoveRequest>().contains(&"time_ms".to_string()));
         assert!(properties::<AnalyzeRequest>().contains(&"top".to_string()));
+        assert!(properties::<ReviewRequest>().contains(&"record".to_string()));
+        assert!(properties::<ReviewRequest>().contains(&"seed".to_string()));
+    }
+
+    #[test]
+    fn a_replay_and_a_review_read_one_game_shape() {
+        assert_eq!(
+            properties::<GameRecord>(),
+            ["moves", "options", "record", "state"]
+        );
+        for name in properties::<GameRecord>() {
+            assert!(properties::<ReplayRequest>().contains(&name), "{name}");
+            assert!(properties::<ReviewRequest>().contains(&name), "{name}");
+        }
+        let review = ReviewRequest::from_json(br#"{"moves": ["d3"], "seed": 4}"#).unwrap();
+        assert_eq!(review.replay.max_moves, MAX_REVIEW_MOVES);
+        assert_eq!(
+            (review.seed, review.max_nodes),
+            (4, Some(DEFAULT_REVIEW_NODES))
+        );
+        let replay = ReplayRequest::from_json(br#"{"record": "d3", "states": true}"#).unwrap();
+        assert_eq!((replay.max_moves, replay.states), (MAX_REPLAY_MOVES, true));
+        for body in [r#"{"moves": 5}"#, r#"{"moves": [], "seed": "x"}"#] {
+            let problem = ReviewRequest::from_json(body.as_bytes())
+                .unwrap_err()
+                .problem();
+            assert!(problem.pointer.is_some(), "{body}: {problem:?}");
+        }
+        let problem = ReplayRequest::from_json(br#"{"moves": [], "seed": 1}"#)
+            .unwrap_err()
+            .problem();
+        assert_eq!(problem.pointer.as_deref(), Some("/seed"));
     }
 
     fn pointer_of(body: &str) -> Option<String> {
@@ -749,7 +763,7 @@ mod tests {
         let call =
             BotMoveRequest::from_json(br#"{"state": {}, "level": 5, "house_rule": {"x": 1}}"#)
                 .unwrap();
-        assert_eq!(call.request.level.as_deref(), Some("5"));
+        assert_eq!(call.request.level, Some(LevelId::Number(5)));
         assert!(call.request.own_fields.contains_key("house_rule"));
         // The clock is every game's, read here.
         let call = BotMoveRequest::from_json(
@@ -760,7 +774,7 @@ mod tests {
         assert_eq!(call.limits.clock.map(|c| c.remaining_ms), Some(1000));
         let call =
             BotMoveRequest::from_json(br#"{"state": {}, "level": "5", "time_ms": 9}"#).unwrap();
-        assert_eq!(call.request.level.as_deref(), Some("5"));
+        assert_eq!(call.request.level, Some(LevelId::from("5")));
         assert_eq!(call.request.budget_fields, vec!["time_ms"]);
     }
 }

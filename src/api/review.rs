@@ -7,7 +7,6 @@
 //! order, as each is judged, then a summary line. A client that goes away
 //! stops the searches.
 
-use super::body;
 use super::handlers::GameRequest;
 use super::requests::{ReviewCall, ReviewRequest};
 use super::{ApiError, AppState, Problem};
@@ -118,13 +117,12 @@ pub async fn review(
     request: GameRequest,
 ) -> Result<Response, ApiError> {
     let (game, payload, client) = request.into_parts();
-    let body: ReviewRequest = body::parse_json(&super::handlers::json_body(payload)?)?;
     let ReviewCall {
         replay,
         time_ms,
         max_nodes,
         seed,
-    } = body.into_call()?;
+    } = ReviewRequest::from_json(&super::handlers::json_body(payload)?)?;
     let review: Arc<dyn Review> = app
         .rules(&client, move |_| game.prepare_review(&replay, seed))
         .await?;

@@ -11,9 +11,9 @@ use super::symmetry::{self, Symmetry};
 use super::wire::BOT_MOVE_FIELD;
 pub use super::wire::{
     outcome_json, AnalysisJob, AnalyzeReply, AnalyzedMove, BotAnswer, BotJob, BotReply, BotRequest,
-    DepthSink, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson, OutcomeStatus,
-    PlayReply, Prepared, ReplayMoves, ReplayReply, ReplayRequest, ReplayStart, StateInput,
-    TextParams,
+    DepthSink, GameListing, GameSchemas, LegalMovesReply, LevelId, NewReply, OutcomeJson,
+    OutcomeStatus, PerspectiveName, PlayReply, Prepared, ReplayMoves, ReplayReply, ReplayRequest,
+    ReplayStart, StateInput, TextParams,
 };
 use super::{
     Analysis, BotChoice, BotParams, Budget, Clamped, ClockedMove, Game, GameError, GameInfo, Level,
@@ -182,14 +182,12 @@ enum Perspective {
 
 impl Perspective {
     /// Reads `perspective`: `mover` or one of the game's `sides`.
-    fn parse(text: Option<&str>, sides: &[&str]) -> Result<Perspective, GameError> {
-        let Some(text) = text else {
-            return Ok(Perspective::Mover);
+    fn read(name: Option<&PerspectiveName>, sides: &[&str]) -> Result<Perspective, GameError> {
+        let text = match name {
+            None | Some(PerspectiveName::Mover) => return Ok(Perspective::Mover),
+            Some(PerspectiveName::Side(text)) => text,
         };
-        if text == "mover" {
-            return Ok(Perspective::Mover);
-        }
-        match sides.iter().position(|side| *side == text) {
+        match sides.iter().position(|side| side == text) {
             Some(0) => Ok(Perspective::Side(Side::First)),
             Some(_) => Ok(Perspective::Side(Side::Second)),
             None => Err(GameError::invalid_option_at(
@@ -239,14 +237,17 @@ impl<G: Game> Erased<G> {
 
     /// Reads a level name once: a numbered level refuses a request's own
     /// budget fields, which would change its strength.
-    fn level(text: &str, budget_fields: &[&'static str]) -> Result<AnyLevel<G::Level>, GameError> {
-        let level = AnyLevel::parse::<G>(text)?;
+    fn level(
+        id: &LevelId,
+        budget_fields: &[&'static str],
+    ) -> Result<AnyLevel<G::Level>, GameError> {
+        let level = AnyLevel::read::<G>(id)?;
         if matches!(level, AnyLevel::Numbered(_)) && !budget_fields.is_empty() {
             return Err(GameError::invalid_option(format!(
                 "{} with level {}: numbered levels carry their own budget (nodes, depth), \
                  so leave out time_ms, max_depth and max_nodes, or name a level such as the default",
                 budget_fields.join(", "),
-                text.trim()
+                level
             )));
         }
         Ok(level)
@@ -260,8 +261,8 @@ impl<G: Game> Erased<G> {
         };
         let level = request
             .level
-            .as_deref()
-            .map(|text| Self::level(text, &request.budget_fields))
+            .as_ref()
+            .map(|id| Self::level(id, &request.budget_fields))
             .transpose()
             .map_err(|error| place(error, level_at))?;
         let options = bot_options(&request.own_fields)?;
@@ -273,7 +274,7 @@ impl<G: Game> Erased<G> {
                 options,
             },
             budget_fields: request.budget_fields.clone(),
-            perspective: Perspective::parse(request.perspective.as_deref(), G::info().sides)?,
+            perspective: Perspective::read(request.perspective.as_ref(), G::info().sides)?,
             level_at,
         })
     }
@@ -399,7 +400,7 @@ impl<G: Game> Erased<G> {
         };
         let level = match (setup.level, text_level) {
             (Some(level), _) => level,
-            (None, Some(text)) => Self::level(&text, &setup.budget_fields)?,
+            (None, Some(text)) => Self::level(&LevelId::Name(text), &setup.budget_fields)?,
             (None, None) => AnyLevel::default_of::<G>(),
         };
         Self::ongoing(&state)?;

@@ -10,6 +10,7 @@
 //! `exp((score − best) / temperature)` from the request's seed, so a move a
 //! pawn or a few discs worse is played sometimes and a blunder almost never.
 
+use super::wire::LevelId;
 use super::{
     BotChoice, BotParams, Bots, Budget, GameError, LadderZeroInfo, Level, LevelSpec,
     NumberedLevelInfo, RungBudget,
@@ -169,10 +170,27 @@ pub fn is_numbered(text: &str) -> bool {
 }
 
 impl<L: Level> AnyLevel<L> {
-    /// Parses a level of game `G`: digits name a rung of `G`'s ladder,
-    /// anything else a named level. An unknown name or a number off the
+    /// Reads a level of game `G`: a number, or a name of digits, is a rung
+    /// of `G`'s ladder, anything else a named level. An unknown name or a number off the
     /// ladder is `unknown_level`, naming the numbered and the named levels
     /// (and, for a name, the named level it most likely meant).
+    pub fn read<G: Ladder<Level = L>>(id: &LevelId) -> Result<Self, GameError> {
+        match id {
+            LevelId::Name(text) => Self::parse::<G>(text),
+            LevelId::Number(n) => match usize::try_from(*n) {
+                Ok(n) if (1..=G::LADDER.len()).contains(&n) => Ok(AnyLevel::Numbered(n as u8)),
+                _ => Err(GameError::UnknownLevel {
+                    level: n.to_string(),
+                    known: known_levels::<G>(),
+                    suggestion: None,
+                    pointer: None,
+                }),
+            },
+        }
+    }
+
+    /// Parses a level of game `G` from text: digits name a rung of `G`'s
+    /// ladder, anything else a named level, as [`AnyLevel::read`] does.
     pub fn parse<G: Ladder<Level = L>>(text: &str) -> Result<Self, GameError> {
         if !is_numbered(text) {
             return LevelSpec::parse(text)

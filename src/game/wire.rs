@@ -9,10 +9,12 @@ use super::{
     Budget, GameError, LadderZeroInfo, LevelInfo, NumberedLevelInfo, OptionInfo, Outcome,
     SearchReport, Side, Termination,
 };
-use schemars::{JsonSchema, Schema};
-use serde::Serialize;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// A text form's own query parameters (`to_move`, `camp_rule`, `ply`):
 /// what is left of the query once the API has read the fields every
@@ -105,6 +107,91 @@ impl Default for StateInput {
     }
 }
 
+/// A level id: a name from `GET /v1/games` (`"strong"`, with options
+/// `"norvig:depth=8"`), or a numbered level of the game's ladder, as a
+/// string (`"5"`) or an integer (`5`). The game reads it against its own
+/// levels ([`super::ladder::AnyLevel::read`]).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum LevelId {
+    /// A level name, or a number written as a string.
+    Name(String),
+    /// A numbered level.
+    Number(u64),
+}
+
+impl From<&str> for LevelId {
+    fn from(name: &str) -> Self {
+        LevelId::Name(name.to_string())
+    }
+}
+
+impl From<String> for LevelId {
+    fn from(name: String) -> Self {
+        LevelId::Name(name)
+    }
+}
+
+impl fmt::Display for LevelId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LevelId::Name(name) => f.write_str(name),
+            LevelId::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// Whose view a request asks scores in, as it names it: `"mover"`, the
+/// side to move, or a side by the game's name for it (`"black"`), which
+/// the game checks against its `sides`. Published as a string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerspectiveName {
+    /// `"mover"`: whoever is to move.
+    Mover,
+    /// A side, by name.
+    Side(String),
+}
+
+impl From<&str> for PerspectiveName {
+    fn from(name: &str) -> Self {
+        match name {
+            "mover" => PerspectiveName::Mover,
+            side => PerspectiveName::Side(side.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for PerspectiveName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PerspectiveName::Mover => f.write_str("mover"),
+            PerspectiveName::Side(side) => f.write_str(side),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PerspectiveName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(PerspectiveName::from(
+            String::deserialize(deserializer)?.as_str(),
+        ))
+    }
+}
+
+impl JsonSchema for PerspectiveName {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "PerspectiveName".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        String::json_schema(generator)
+    }
+}
+
 /// A bot or analysis request as the API read it, once: the fields every
 /// game shares are typed; the game's own (such as Halma's `clock`) travel
 /// in `own_fields` and are read as the game's typed bot options.
@@ -113,7 +200,7 @@ pub struct BotRequest {
     /// The state, as JSON or text.
     pub state: StateInput,
     /// The level asked for (`None`: the one the text names, else the game's default).
-    pub level: Option<String>,
+    pub level: Option<LevelId>,
     /// The seed asked for (`None`: a fresh random one, echoed in the report).
     pub seed: Option<u64>,
     /// The budget fields the request set (`time_ms`, ...): a numbered
@@ -123,9 +210,8 @@ pub struct BotRequest {
     /// its typed [`Bots::BotOptions`](super::Bots::BotOptions); anything
     /// else is refused.
     pub own_fields: Map<String, Value>,
-    /// Whose view scores and win probabilities take: `None` or `"mover"`
-    /// for the side to move, else one of the game's sides (`"black"`).
-    pub perspective: Option<String>,
+    /// Whose view scores and win probabilities take (`None`: the side to move's).
+    pub perspective: Option<PerspectiveName>,
 }
 
 /// A bot's move as the answer gives it: the JSON reply, and the text

@@ -211,7 +211,7 @@ fn bots_return_listed_moves(game: &dyn DynGame, states: &[Value]) {
         for (i, state) in states.iter().take(3).enumerate() {
             let request = BotRequest {
                 state: StateInput::Json(state.clone()),
-                level: Some(level.id.to_string()),
+                level: Some(level.id.to_string().into()),
                 seed: Some(i as u64),
                 ..Default::default()
             };

@@ -52,7 +52,7 @@ fn seeded_game(
         }
         let request = BotRequest {
             state: StateInput::Json(state.clone()),
-            level: Some(level.to_string()),
+            level: Some(level.to_string().into()),
             seed: Some(1000 + ply as u64),
             budget_fields: Vec::new(),
             own_fields: Map::new(),

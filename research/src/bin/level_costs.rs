@@ -123,7 +123,7 @@ fn time_level(game: &dyn DynGame, level: u8, positions: &[Value]) -> Result<Valu
     for (index, state) in positions.iter().enumerate() {
         let request = BotRequest {
             state: StateInput::Json(state.clone()),
-            level: Some(level.to_string()),
+            level: Some(level.to_string().into()),
             seed: Some(index as u64 + 1),
             budget_fields: Vec::new(),
             own_fields: Map::new(),

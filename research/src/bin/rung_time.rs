@@ -100,7 +100,7 @@ fn main() -> Result<(), String> {
 fn time_one(game: &dyn DynGame, args: &Args, state: Value) -> Result<Timed, String> {
     let request = BotRequest {
         state: StateInput::Json(state),
-        level: Some(args.level.clone()),
+        level: Some(args.level.clone().into()),
         seed: Some(args.seed),
         budget_fields: Vec::new(),
         own_fields: Map::new(),

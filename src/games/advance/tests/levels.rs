@@ -8,7 +8,7 @@ fn seed_example_move(example: &Value, level: &str, seed: u64, budget: &Budget) -
     let game = crate::games::find("advance").expect("advance is registered");
     let request = BotRequest {
         state: StateInput::Json(json!({"board": example["board"], "to_move": example["to_move"]})),
-        level: Some(level.to_string()),
+        level: Some(level.to_string().into()),
         seed: Some(seed),
         ..Default::default()
     };

@@ -28,7 +28,7 @@ fn erased_view_plays_and_reports() {
     for level in ["random", "norvig", "norvig:depth=3", "strong"] {
         let request = BotRequest {
             state: StateInput::Json(played.state.clone()),
-            level: Some(level.to_string()),
+            level: Some(level.to_string().into()),
             seed: Some(11),
             ..Default::default()
         };

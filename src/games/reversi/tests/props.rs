@@ -185,7 +185,7 @@ fn twins_share_one_canonical_state_and_their_bot_moves_are_turned() {
             let ask = |state: &State| {
                 let request = BotRequest {
                     state: StateInput::Json(Reversi::state_to_json(state)),
-                    level: Some(name.to_string()),
+                    level: Some(name.to_string().into()),
                     seed: Some(4),
                     ..BotRequest::default()
                 };
