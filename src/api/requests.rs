@@ -69,11 +69,25 @@ pub struct GameRecord {
     /// them (at most one of `moves` and `record`; at most 10,000 moves for
     /// a replay, 600 for a review).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<MoveInput>>")]
     pub moves: Option<Vec<Value>>,
     /// The game's one-line record (Reversi `f5d6c3...`; the others their
     /// notations joined with spaces, a Halma jump's lines with `;`).
     #[serde(default)]
     pub record: Option<String>,
+}
+
+/// A move as a request gives it (the schema of a generic `moves` item;
+/// each game's own schema names its notation and move object).
+#[derive(JsonSchema)]
+#[schemars(inline)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum MoveInput {
+    /// Its notation.
+    Notation(String),
+    /// The move object as the service writes it.
+    Object(Map<String, Value>),
 }
 
 impl GameRecord {

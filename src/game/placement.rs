@@ -152,7 +152,7 @@ pub struct Placement {
     /// recommended before the last result.
     pub recommended: RecommendedLevel,
     /// The player's expected score against every rated level, lowest first.
-    pub levels: Vec<ExpectedScore>,
+    pub levels: Vec<LevelExpectation>,
 }
 
 /// The level recommended next.
@@ -173,7 +173,7 @@ pub struct RecommendedLevel {
 
 /// The player's expected score against one level.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct ExpectedScore {
+pub struct LevelExpectation {
     /// The level's number.
     pub level: u8,
     /// Its published rating.
@@ -319,9 +319,9 @@ pub fn place_by(
     let rating = rating.max(0.0);
     let error = standard_error(&tally.observations(&rated), centre, rating);
     let fitted = best_level(&rated, rating, target);
-    let scores: Vec<ExpectedScore> = rated
+    let scores: Vec<LevelExpectation> = rated
         .iter()
-        .map(|&(level, level_rating)| ExpectedScore {
+        .map(|&(level, level_rating)| LevelExpectation {
             level,
             rating: level_rating,
             expected_score: round(expected_score(rating, level_rating), 3),

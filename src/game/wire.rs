@@ -445,6 +445,7 @@ pub struct ReplayReply {
     pub moves: Vec<Value>,
     /// When asked for: the start, then the state after each move.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<Map<String, Value>>>")]
     pub states: Option<Vec<Value>>,
 }
 

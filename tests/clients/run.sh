@@ -5,10 +5,9 @@
 #  - fails if the Python generator warns about anything but the text/plain
 #    bodies of the generic `/v1/games/{game}/…` operations (printed as
 #    tolerated), or if openapi-typescript prints anything but its banner;
-#  - type-checks usage.ts against the TS types (tsc --noEmit --strict) and
-#    usage.py against the Python client (mypy --strict: a plain `Client`
-#    calls `/v1` on an open server; the generated package's own code is
-#    followed but not reported on, since its templates are the generator's);
+#  - type-checks usage.ts against the TS types (tsc --noEmit --strict), and
+#    the whole generated Python package with usage.py, where a plain
+#    `Client` calls `/v1` on an open server (mypy --strict);
 #  - starts the debug binary on a free loopback port and plays every game
 #    through the Python client (roundtrip.py), which ends with
 #    `N passed, M failed`.
@@ -87,9 +86,9 @@ print(f"generator warnings: {len(tolerated)} tolerated; {len(refused)} other lin
 sys.exit(1 if refused else 0)
 EOF
 "$venv/bin/python" -m compileall -q "$out/python/gamebot_client"
-MYPYPATH="$out/python" "$venv/bin/mypy" --strict --follow-imports=silent \
-    --cache-dir "$out/mypy-cache" "$here/usage.py"
-echo "usage.py type-checks against the Python client (a plain Client)"
+MYPYPATH="$out/python" "$venv/bin/mypy" --strict --cache-dir "$out/mypy-cache" \
+    "$out/python/gamebot_client" "$here/usage.py"
+echo "the Python client and usage.py (a plain Client) type-check under mypy --strict"
 
 echo "== TypeScript types (openapi-typescript) and tsc"
 # By default openapi-typescript makes every field that has a default
