@@ -34,6 +34,7 @@ pub mod costs;
 pub mod erased;
 mod error;
 pub mod fields;
+pub mod forms;
 pub mod ladder;
 mod level;
 pub mod location;

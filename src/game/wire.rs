@@ -5,6 +5,7 @@
 //! no game and no HTTP: `erased` fills them from a game's types, `api`
 //! reads and writes them.
 
+pub use super::forms::{AnyForms, Forms, GameForms};
 use super::{
     Budget, GameError, LadderZeroInfo, LevelInfo, NumberedLevelInfo, OptionInfo, Outcome,
     SearchReport, Side, Termination,
@@ -312,32 +313,38 @@ pub enum ReviewBasis {
 
 /// The answer to `new`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct NewReply {
+#[schemars(rename = "{F}NewReply")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct NewReply<F: Forms = AnyForms> {
     /// The starting state.
-    pub state: Value,
+    pub state: F::State,
 }
 
 /// The answer to `legal-moves`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct LegalMovesReply {
+#[schemars(rename = "{F}LegalMovesReply")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct LegalMovesReply<F: Forms = AnyForms> {
     /// Every legal move, as JSON objects.
-    pub moves: Vec<Value>,
+    pub moves: Vec<F::Move>,
     /// How many there are.
     pub count: usize,
     /// How the game stands.
-    pub outcome: Value,
+    pub outcome: F::Outcome,
 }
 
 /// The answer to `play`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct PlayReply {
+#[schemars(rename = "{F}PlayReply")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct PlayReply<F: Forms = AnyForms> {
     /// The move played, as a JSON object.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: F::Move,
     /// The state after it.
-    pub state: Value,
+    pub state: F::State,
     /// How the game stands after it.
-    pub outcome: Value,
+    pub outcome: F::Outcome,
     /// What the move did beyond the new state, where the game says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effects: Option<Value>,
@@ -348,15 +355,16 @@ pub(super) const BOT_MOVE_FIELD: &str = "move";
 
 /// The answer to `bot-move`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-#[schemars(rename = "BotMoveReply")]
-pub struct BotReply {
+#[schemars(rename = "{F}BotMoveReply")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct BotReply<F: Forms = AnyForms> {
     /// The move chosen, as a JSON object.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: F::Move,
     /// The state after it.
-    pub state: Value,
+    pub state: F::State,
     /// How the game stands after it.
-    pub outcome: Value,
+    pub outcome: F::Outcome,
     /// What the move did beyond the new state, where the game says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effects: Option<Value>,
@@ -366,10 +374,12 @@ pub struct BotReply {
 
 /// One move of an analysis.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct AnalyzedMove {
+#[schemars(rename = "{F}AnalyzedMove")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct AnalyzedMove<F: Forms = AnyForms> {
     /// The move, as a JSON object.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: F::Move,
     /// Its score in the game's units (`search.score_unit`), from the side
     /// to move's view, or from the request's `perspective`.
     pub score: i64,
@@ -390,9 +400,11 @@ pub struct AnalyzedMove {
 
 /// The answer to `analyze`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct AnalyzeReply {
+#[schemars(rename = "{F}AnalyzeReply")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct AnalyzeReply<F: Forms = AnyForms> {
     /// The best moves, best first.
-    pub moves: Vec<AnalyzedMove>,
+    pub moves: Vec<AnalyzedMove<F>>,
     /// What the search did.
     pub search: SearchReport,
 }
@@ -433,20 +445,22 @@ pub struct ReplayRequest {
 
 /// The answer to `replay`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ReplayReply {
+#[schemars(rename = "{F}ReplayReply")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct ReplayReply<F: Forms = AnyForms> {
     /// The state after the last move.
-    pub state: Value,
+    pub state: F::State,
     /// How the game stands there.
-    pub outcome: Value,
+    pub outcome: F::Outcome,
     /// The game's one-line record of the moves.
     pub record: String,
     /// Every move played, as `play` answers it (from a record, with the
     /// moves it leaves out, such as Reversi's passes).
-    pub moves: Vec<Value>,
+    pub moves: Vec<F::Move>,
     /// When asked for: the start, then the state after each move.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<Vec<Map<String, Value>>>")]
-    pub states: Option<Vec<Value>>,
+    #[schemars(with = "Option<Vec<F::ListedState>>")]
+    pub states: Option<Vec<F::State>>,
 }
 
 /// How a game stands, as JSON: what [`outcome_json`] writes, and the

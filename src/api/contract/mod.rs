@@ -19,6 +19,7 @@ use crate::game::erased::{
     AnalyzeReply, BotReply, GameListing, GameSchemas, LegalMovesReply, NewReply, OutcomeJson,
     PlayReply, ReplayReply,
 };
+use crate::game::forms::GameForms;
 use crate::game::placement::scores::{ScorePlacement, ScorePlacementRequest};
 use crate::game::placement::{self, Placement, PlacementRequest};
 use crate::game::{DynGame, SearchReport};

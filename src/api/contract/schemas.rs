@@ -287,10 +287,6 @@ pub(super) fn game_schemas(
             reference(&format!("{name}MoveInput")),
         ],
     });
-    let outcome = outcome_schema(game, own, schemas);
-    schemas.insert(format!("{name}Outcome"), outcome);
-    let outcome = reference(&format!("{name}Outcome"));
-    let search = reference("Search");
     let typed = |what: &str| format!("{}: {what}", info.name);
 
     let new_request = specialize(
@@ -338,40 +334,6 @@ pub(super) fn game_schemas(
         typed("a state and the analysis' budget."),
         &[("state", state.clone())],
     ));
-    let moves = json!({"type": "array", "items": mv.clone()});
-    let new_reply = specialize(
-        schemas,
-        "NewReply",
-        typed("a new game."),
-        &[("state", state.clone())],
-    );
-    let legal_reply = specialize(
-        schemas,
-        "LegalMovesReply",
-        typed("the legal moves."),
-        &[("moves", moves), ("outcome", outcome.clone())],
-    );
-    let play_reply = specialize(
-        schemas,
-        "PlayReply",
-        typed("the move played and the new state."),
-        &[
-            ("move", mv.clone()),
-            ("state", state.clone()),
-            ("outcome", outcome.clone()),
-        ],
-    );
-    let bot_reply = specialize(
-        schemas,
-        "BotMoveReply",
-        typed("the bot's move, the new state and what the search did."),
-        &[
-            ("move", mv.clone()),
-            ("state", state.clone()),
-            ("outcome", outcome.clone()),
-            ("search", search.clone()),
-        ],
-    );
     let replay_request = specialize(
         schemas,
         "ReplayRequest",
@@ -385,17 +347,6 @@ pub(super) fn game_schemas(
             ),
         ],
     );
-    let replay_reply = specialize(
-        schemas,
-        "ReplayReply",
-        typed("a game played again."),
-        &[
-            ("state", state.clone()),
-            ("outcome", outcome.clone()),
-            ("moves", json!({"type": "array", "items": mv.clone()})),
-            ("states", json!({"type": "array", "items": state.clone()})),
-        ],
-    );
     let review_request = specialize(
         schemas,
         "ReviewRequest",
@@ -407,41 +358,6 @@ pub(super) fn game_schemas(
                 "moves",
                 nullable(json!({"type": "array", "items": move_input.clone()})),
             ),
-        ],
-    );
-    let reviewed = resolve(
-        &schemas["ReviewReply"]["properties"]["plies"]["items"].clone(),
-        generator,
-    );
-    let mut reviewed_move = reviewed.clone();
-    reviewed_move["properties"]["move"] = mv.clone();
-    schemas.insert(format!("{name}PlyReview"), reviewed_move);
-    let review_reply = specialize(
-        schemas,
-        "ReviewReply",
-        typed("every move judged."),
-        &[(
-            "plies",
-            json!({"type": "array", "items": reference(&format!("{name}PlyReview"))}),
-        )],
-    );
-    let analyzed = schemas["AnalyzeReply"]["properties"]["moves"]["items"].clone();
-    let analyzed = resolve(&analyzed, generator);
-    let mut analyzed_move = analyzed.clone();
-    analyzed_move["properties"]["move"] = mv;
-    analyzed_move["properties"]["score"]["description"] =
-        json!(format!("The move's score in {}.", info.score_unit));
-    schemas.insert(format!("{name}AnalyzedMove"), analyzed_move);
-    let analyze_reply = specialize(
-        schemas,
-        "AnalyzeReply",
-        typed("the best moves, best first."),
-        &[
-            (
-                "moves",
-                json!({"type": "array", "items": reference(&format!("{name}AnalyzedMove"))}),
-            ),
-            ("search", search),
         ],
     );
     let analysis_event = retyped(
@@ -460,17 +376,60 @@ pub(super) fn game_schemas(
         ("PlayRequest", play_request),
         ("BotMoveRequest", bot_request),
         ("AnalyzeRequest", analyze_request),
-        ("NewReply", new_reply),
-        ("LegalMovesReply", legal_reply),
-        ("PlayReply", play_reply),
-        ("BotMoveReply", bot_reply),
-        ("AnalyzeReply", analyze_reply),
         ("ReplayRequest", replay_request),
-        ("ReplayReply", replay_reply),
         ("ReviewRequest", review_request),
-        ("ReviewReply", review_reply),
     ] {
         schemas.insert(format!("{name}{suffix}"), schema);
+    }
+    games::with_game(info.id, TypedReplies(generator));
+    for (suffix, what) in REPLY_ROWS {
+        let row = format!("{name}{suffix}");
+        if let Some(schema) = generator.definitions_mut().get_mut(&row) {
+            schema["description"] = json!(typed(what));
+        }
+    }
+    if let Some(analyzed) = generator
+        .definitions_mut()
+        .get_mut(&format!("{name}AnalyzedMove"))
+    {
+        analyzed["properties"]["score"]["description"] =
+            json!(format!("The move's score in {}.", info.score_unit));
+    }
+}
+
+/// Each reply's row, by its suffix (`ReversiPlayReply`), and what a game's
+/// row says it is.
+const REPLY_ROWS: &[(&str, &str)] = &[
+    ("NewReply", "a new game."),
+    ("LegalMovesReply", "the legal moves."),
+    ("PlayReply", "the move played and the new state."),
+    (
+        "BotMoveReply",
+        "the bot's move, the new state and what the search did.",
+    ),
+    ("AnalyzeReply", "the best moves, best first."),
+    ("ReplayReply", "a game played again."),
+    ("ReviewReply", "every move judged."),
+];
+
+/// Adds game `G`'s replies to the generator: each reply type in `G`'s
+/// forms, a row the generator names by the game (`ReversiPlayReply`,
+/// with `ReversiAnalyzedMove`, `ReversiPlyReview` and `ReversiOutcome`
+/// inside).
+struct TypedReplies<'a>(&'a mut SchemaGenerator);
+
+impl games::GameVisitor for TypedReplies<'_> {
+    type Output = ();
+
+    fn visit<G: crate::game::Game>(self) {
+        let generator = self.0;
+        generator.subschema_for::<NewReply<GameForms<G>>>();
+        generator.subschema_for::<LegalMovesReply<GameForms<G>>>();
+        generator.subschema_for::<PlayReply<GameForms<G>>>();
+        generator.subschema_for::<BotReply<GameForms<G>>>();
+        generator.subschema_for::<AnalyzeReply<GameForms<G>>>();
+        generator.subschema_for::<ReplayReply<GameForms<G>>>();
+        generator.subschema_for::<ReviewReply<GameForms<G>>>();
     }
 }
 
@@ -578,37 +537,4 @@ pub(super) fn bot_option_fields(
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The game's outcome: the generic one with the game's sides, its
-/// termination enum and its tally per side.
-pub(super) fn outcome_schema(
-    game: &dyn DynGame,
-    own: &GameSchemas,
-    schemas: &Map<String, Value>,
-) -> Value {
-    let info = game.info();
-    let mut outcome = schemas["Outcome"].clone();
-    outcome["description"] = json!(format!("How a {} game stands.", info.name));
-    outcome["properties"]["winner"] = json!({
-        "type": "string",
-        "enum": info.sides,
-        "description": outcome["properties"]["winner"]["description"],
-    });
-    let mut termination = own.termination.clone().to_value();
-    termination["description"] = outcome["properties"]["termination"]["description"].clone();
-    outcome["properties"]["termination"] = termination;
-    let sides: Map<String, Value> = info
-        .sides
-        .iter()
-        .map(|side| (side.to_string(), json!({"type": "integer"})))
-        .collect();
-    outcome["properties"]["score"] = json!({
-        "type": "object",
-        "description": format!("The final tally per side: {}.", info.score_counts),
-        "properties": sides,
-        "required": info.sides,
-        "additionalProperties": false,
-    });
-    outcome
 }

@@ -31,6 +31,7 @@
 
 use super::analysis;
 use super::calibration;
+use super::forms::{AnyForms, Forms};
 use super::record::Replay;
 use super::wire::{AnalyzedMove, ReviewBasis};
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
@@ -201,10 +202,12 @@ impl PositionEval {
 
 /// The engine's choice in a position, as a review gives it.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct BestMove {
+#[schemars(rename = "{F}BestMove")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct BestMove<F: Forms = AnyForms> {
     /// The move, as a JSON object.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: F::Move,
     /// Its notation.
     pub notation: String,
     /// The line expected to follow, starting with it.
@@ -215,18 +218,20 @@ pub struct BestMove {
 
 /// One move of the game, judged.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct PlyReview {
+#[schemars(rename = "{F}PlyReview")]
+#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+pub struct PlyReview<F: Forms = AnyForms> {
     /// The move's number in the game, from 1.
     pub ply: usize,
     /// The side that played it (the game's side name).
     pub side: &'static str,
     /// The move played, as a JSON object.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: F::Move,
     /// Its notation.
     pub notation: String,
     /// What the engine would have played.
-    pub best: BestMove,
+    pub best: BestMove<F>,
     /// The best move's score from the player's view (the position's value
     /// before the move).
     pub score_before: i64,
