@@ -200,18 +200,21 @@ fn a_pass_is_read_in_every_form_and_only_when_due() {
 
 #[test]
 fn every_level_passes_when_it_must() {
+    use crate::game::Level;
+    type NaughtsLevel = super::super::NaughtsLevel;
     let state = crosses_must_pass();
-    for level in ["random", "greedy", "perfect"] {
+    let ids: Vec<&str> = NaughtsLevel::ALL.iter().map(|def| def.id).collect();
+    for level in &ids {
         let spec = LevelSpec::parse(level).unwrap();
         let choice =
             Naughts::choose_move(&state, &spec, &BotParams::seeded(1), &Budget::unlimited())
                 .unwrap();
         assert_eq!(choice.mv, Play::Pass, "{level}");
     }
-    let oracle = LevelSpec::<super::super::NaughtsLevel>::parse("oracle").unwrap_err();
+    let oracle = LevelSpec::<NaughtsLevel>::parse("oracle").unwrap_err();
     assert_eq!(
         oracle.to_string(),
-        "unknown level 'oracle'; this game has: random, greedy, perfect"
+        format!("unknown level 'oracle'; this game has: {}", ids.join(", "))
     );
 }
 

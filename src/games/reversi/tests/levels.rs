@@ -11,7 +11,8 @@ fn every_level_passes_when_it_must() {
         ],
         "white",
     );
-    for level in ["random", "norvig", "strong"] {
+    use crate::game::Level;
+    for level in crate::games::reversi::ReversiLevel::ALL.iter().map(|def| def.id) {
         for budget in [Budget::unlimited(), Budget::with_time_ms(50)] {
             let choice = Reversi::choose_move(
                 &state,
