@@ -376,7 +376,9 @@ pub async fn new_game(
     let (game, payload, client) = request.into_parts();
     let body: NewRequest = body::parse_json(&json_bytes(payload, Some(b"{}"))?)?;
     let reply = app
-        .rules(&client, move |_| game.new_game(&body.options))
+        .rules(&client, move |_| {
+            game.new_game(body.options.as_ref().unwrap_or(&Value::Null))
+        })
         .await?;
     Ok(Json(reply).into_response())
 }

@@ -10,6 +10,7 @@ use crate::game::clock::{GameClock, DEFAULT_OVERHEAD_MS, MAX_REMAINING_MS};
 use crate::game::erased::{
     self as replay, BotRequest, LevelId, PerspectiveName, StateInput, TextParams,
 };
+use crate::game::forms::{AnyForms, Forms};
 use crate::game::record::MAX_REPLAY_MOVES;
 use crate::game::review::MAX_REVIEW_MOVES;
 use crate::game::GameError;
@@ -26,68 +27,71 @@ pub const DEFAULT_TOP: u64 = 3;
 /// `new`'s body.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NewRequest {
+#[schemars(rename = "{F}NewRequest")]
+#[serde(bound(
+    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
+))]
+pub struct NewRequest<F: Forms = AnyForms> {
     /// The game's options for a new game (`GET /v1/games` lists them);
     /// absent or null for the defaults.
     #[serde(default)]
-    pub options: Value,
+    pub options: Option<F::Options>,
 }
 
 /// `legal-moves`' body.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct StateRequest {
+#[schemars(rename = "{F}StateRequest")]
+#[serde(bound(
+    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
+))]
+pub struct StateRequest<F: Forms = AnyForms> {
     /// The state, in the game's JSON form.
-    pub state: Value,
+    pub state: F::State,
 }
 
 /// `play`'s body.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PlayRequest {
+#[schemars(rename = "{F}PlayRequest")]
+#[serde(bound(
+    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
+))]
+pub struct PlayRequest<F: Forms = AnyForms> {
     /// The state, in the game's JSON form.
-    pub state: Value,
+    pub state: F::State,
     /// The move: its notation as a person types it (`"d3"`), or the move
     /// object as the service writes it.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: F::MoveInput,
 }
 
 /// A game as `replay` and `review` take it: where it starts, and its
 /// moves as a list or as the game's one-line record.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GameRecord {
+#[schemars(rename = "{F}GameRecord")]
+#[serde(bound(
+    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
+))]
+pub struct GameRecord<F: Forms = AnyForms> {
     /// A new game's options to start from (at most one of `options` and
     /// `state`; neither starts the game's default new game).
     #[serde(default)]
-    pub options: Option<Value>,
+    pub options: Option<F::Options>,
     /// A state to start from, in the game's JSON form.
     #[serde(default)]
-    pub state: Option<Value>,
+    pub state: Option<F::State>,
     /// The moves, each a notation string or a move object as `play` takes
     /// them (at most one of `moves` and `record`; at most 10,000 moves for
     /// a replay, 600 for a review).
     #[serde(default)]
-    #[schemars(with = "Option<Vec<MoveInput>>")]
-    pub moves: Option<Vec<Value>>,
+    #[schemars(with = "Option<Vec<F::ListedMoveInput>>")]
+    pub moves: Option<Vec<F::MoveInput>>,
     /// The game's one-line record (Reversi `f5d6c3...`; the others their
     /// notations joined with spaces, a Halma jump's lines with `;`).
     #[serde(default)]
     pub record: Option<String>,
-}
-
-/// A move as a request gives it (the schema of a generic `moves` item;
-/// each game's own schema names its notation and move object).
-#[derive(JsonSchema)]
-#[schemars(inline)]
-#[serde(untagged)]
-#[allow(dead_code)]
-enum MoveInput {
-    /// Its notation.
-    Notation(String),
-    /// The move object as the service writes it.
-    Object(Map<String, Value>),
 }
 
 impl GameRecord {
@@ -132,10 +136,11 @@ pub struct ReplayFields {
 /// game's one-line record), and whether to answer every state on the way.
 #[derive(Debug, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ReplayRequest {
+#[schemars(rename = "{F}ReplayRequest")]
+pub struct ReplayRequest<F: Forms = AnyForms> {
     /// The game.
     #[serde(flatten)]
-    pub game: GameRecord,
+    pub game: GameRecord<F>,
     /// The replay's own fields.
     #[serde(flatten)]
     pub replay: ReplayFields,
@@ -177,10 +182,11 @@ pub struct ReviewBudgetFields {
 /// record, at most 600 moves), and the budget of each position's analysis.
 #[derive(Debug, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ReviewRequest {
+#[schemars(rename = "{F}ReviewRequest")]
+pub struct ReviewRequest<F: Forms = AnyForms> {
     /// The game.
     #[serde(flatten)]
-    pub game: GameRecord,
+    pub game: GameRecord<F>,
     /// Each position's budget.
     #[serde(flatten)]
     pub budget: ReviewBudgetFields,
@@ -243,11 +249,15 @@ fn both(first: &str, second: &str, what: &str) -> ApiError {
 
 /// What every search request names: the position, the search's budget,
 /// its seed and whose view its scores take (`bot-move`, `analyze`).
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchFields {
+#[schemars(rename = "{F}SearchFields")]
+#[serde(bound(
+    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
+))]
+pub struct SearchFields<F: Forms = AnyForms> {
     /// The state, in the game's JSON form.
-    pub state: Value,
+    pub state: F::State,
     /// The search's time in milliseconds (default: the server's, 1000
     /// unless configured), cut to the server's cap (`search.clamped` then
     /// says so). The deadline counts from the request's arrival.
@@ -305,15 +315,19 @@ impl SearchFields {
 }
 
 /// What `bot-move` asks for beside the search.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct BotFields {
+#[schemars(rename = "{F}BotFields")]
+#[serde(bound(
+    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
+))]
+pub struct BotFields<F: Forms = AnyForms> {
     /// The bot level (default: the game's `default_level`). A numbered
     /// level carries its own budget, so `time_ms`, `max_depth` and
     /// `max_nodes` beside it are refused (422 `invalid_option`); a `clock`
     /// is taken, and the level keeps its budget whenever the clock allows.
     #[serde(default)]
-    pub level: Option<LevelId>,
+    pub level: Option<F::Level>,
     /// The mover's clock in a timed game: the bot plans this move's time
     /// from it (what is left, the increment, the moves the game probably
     /// has left) and never risks the flag; the time the request waits in
@@ -340,13 +354,14 @@ pub struct BotFields {
 /// other field is refused.
 #[derive(Debug, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct BotMoveRequest {
+#[schemars(rename = "{F}BotMoveRequest")]
+pub struct BotMoveRequest<F: Forms = AnyForms> {
     /// The search.
     #[serde(flatten)]
-    pub search: SearchFields,
+    pub search: SearchFields<F>,
     /// The bot's own fields.
     #[serde(flatten)]
-    pub bot: BotFields,
+    pub bot: BotFields<F>,
 }
 
 /// A bot-move's `clock`: a live game's clock, or the course's Halma referee's.
@@ -470,10 +485,11 @@ pub struct AnalysisFields {
 /// give, beside a game's own bot options; any other field is refused.
 #[derive(Debug, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AnalyzeRequest {
+#[schemars(rename = "{F}AnalyzeRequest")]
+pub struct AnalyzeRequest<F: Forms = AnyForms> {
     /// The search.
     #[serde(flatten)]
-    pub search: SearchFields,
+    pub search: SearchFields<F>,
     /// The analysis' own fields.
     #[serde(flatten)]
     pub analysis: AnalysisFields,

@@ -7,8 +7,9 @@
 //! the game (`{F}PlayReply`), rather than a generic schema patched field
 //! by field.
 
-use super::wire::OutcomeJson;
-use super::Game;
+use super::erased::Erased;
+use super::wire::{LevelId, OutcomeJson};
+use super::{DynGame, Game};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -28,6 +29,15 @@ pub trait Forms: JsonSchema {
     type Move: JsonSchema + Clone + fmt::Debug;
     /// How a game stands (`ReversiOutcome`).
     type Outcome: JsonSchema + Clone + fmt::Debug;
+    /// A new game's options, as a request sends them.
+    type Options: JsonSchema + fmt::Debug;
+    /// A move as a request sends it: its notation or a move object.
+    type MoveInput: JsonSchema + fmt::Debug;
+    /// A move in a request's list of them, as the schema says it (for any
+    /// game a string or an object, which a client generator can type).
+    type ListedMoveInput: JsonSchema;
+    /// A bot level as a request names it (`ReversiLevel`).
+    type Level: JsonSchema + fmt::Debug;
 }
 
 /// Every form a JSON value, as the service writes replies; the generic
@@ -40,6 +50,23 @@ impl Forms for AnyForms {
     type ListedState = Map<String, Value>;
     type Move = Value;
     type Outcome = Value;
+    type Options = Value;
+    type MoveInput = Value;
+    type ListedMoveInput = AnyMoveInput;
+    type Level = LevelId;
+}
+
+/// Any game's move as a request gives it (the schema of a generic `moves`
+/// item; each game's own names its notation and move object).
+#[derive(JsonSchema)]
+#[schemars(inline)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyMoveInput {
+    /// Its notation.
+    Notation(String),
+    /// The move object as the service writes it.
+    Object(Map<String, Value>),
 }
 
 impl JsonSchema for AnyForms {
@@ -64,6 +91,20 @@ pub struct StateOf<G>(PhantomData<G>);
 /// Game `G`'s move object.
 pub struct MoveOf<G>(PhantomData<G>);
 
+/// Game `G`'s new-game options (`G::NewOptions`).
+pub struct OptionsOf<G>(PhantomData<G>);
+
+/// A move of `G` as a request sends it: its notation, the move object, or
+/// any of the move object's fields that name one move.
+pub struct MoveInputOf<G>(PhantomData<G>);
+
+/// Some of the fields of `G`'s move object (`ReversiMoveInput`).
+pub struct PartialMoveOf<G>(PhantomData<G>);
+
+/// A level of `G`: a named one (with options after a colon), or a
+/// numbered rung of its ladder as an integer or a string (`ReversiLevel`).
+pub struct LevelOf<G>(PhantomData<G>);
+
 /// How a game of `G` stands: the generic outcome with `G`'s sides, its
 /// termination enum and its tally per side (`ReversiOutcome`).
 pub struct OutcomeOf<G>(PhantomData<G>);
@@ -85,13 +126,25 @@ macro_rules! marker {
     )+};
 }
 
-marker!(GameForms, StateOf, MoveOf, OutcomeOf);
+marker!(
+    GameForms,
+    StateOf,
+    MoveOf,
+    OutcomeOf,
+    OptionsOf,
+    MoveInputOf,
+    LevelOf
+);
 
 impl<G: Game> Forms for GameForms<G> {
     type State = StateOf<G>;
     type ListedState = StateOf<G>;
     type Move = MoveOf<G>;
     type Outcome = OutcomeOf<G>;
+    type Options = OptionsOf<G>;
+    type MoveInput = MoveInputOf<G>;
+    type ListedMoveInput = MoveInputOf<G>;
+    type Level = LevelOf<G>;
 }
 
 /// A game's name as its schemas start (`reversi` → `Reversi`).
@@ -179,5 +232,134 @@ impl<G: Game> JsonSchema for OutcomeOf<G> {
             "additionalProperties": false,
         });
         Schema::try_from(outcome).unwrap_or_else(|_| json_schema!(true))
+    }
+}
+
+impl<G: Game> JsonSchema for OptionsOf<G> {
+    fn schema_name() -> Cow<'static, str> {
+        G::NewOptions::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        G::NewOptions::schema_id()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        G::NewOptions::json_schema(generator)
+    }
+}
+
+impl<G: Game> JsonSchema for MoveInputOf<G> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}AnyMoveInput", schema_prefix(G::info().id)).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "anyOf": [
+                {"type": "string", "description": "The move's notation, as a person types it."},
+                generator.subschema_for::<MoveOf<G>>(),
+                generator.subschema_for::<PartialMoveOf<G>>(),
+            ],
+        })
+    }
+}
+
+impl<G: Game> JsonSchema for PartialMoveOf<G> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}MoveInput", schema_prefix(G::info().id)).into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        format!("gamebot::PartialMoveOf<{}>", G::info().id).into()
+    }
+
+    /// The fields of the move object the service writes, any of them, as
+    /// long as those given name one move; a field the object does not have
+    /// is refused. Their forms are checked by the game's reader, which
+    /// accepts what a person types (surrounding spaces, either case), so the
+    /// written form's patterns are left out.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = G::MoveJson::json_schema(generator).to_value();
+        let Some(object) = schema.as_object_mut() else {
+            return json_schema!(true);
+        };
+        object.remove("required");
+        if let Some(Value::Object(properties)) = object.get_mut("properties") {
+            for property in properties.values_mut() {
+                if let Some(field) = property.as_object_mut() {
+                    field.remove("pattern");
+                }
+            }
+        }
+        let written = object
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        object.insert(
+            "description".into(),
+            json!(format!(
+                "{written} As a request sends it: any of the move object's fields, as long as those given name one legal move and agree with each other; no other field."
+            )),
+        );
+        object.insert("additionalProperties".into(), json!(false));
+        object.insert("minProperties".into(), json!(1));
+        Schema::try_from(schema).unwrap_or_else(|_| json_schema!(true))
+    }
+}
+
+impl<G: Game> JsonSchema for LevelOf<G> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}Level", schema_prefix(G::info().id)).into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        format!("gamebot::LevelOf<{}>", G::info().id).into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let listing = Erased::<G>::VIEW.listing();
+        let names: Vec<&str> = listing.levels.iter().map(|level| level.id).collect();
+        let described: Vec<String> = listing
+            .levels
+            .iter()
+            .map(|level| format!("`{}`: {}", level.id, level.description))
+            .collect();
+        let mut choices = vec![
+            json!({"type": "string", "enum": names, "description": "A named level."}),
+            json!({
+                "type": "string",
+                "pattern": format!("^({}):[a-z_]+=[^,]+(,[a-z_]+=[^,]+)*$", names.join("|")),
+                "description": "A named level with options (`norvig:depth=8`).",
+            }),
+        ];
+        let top = listing.numbered_levels.len();
+        if top > 0 {
+            choices.push(json!({
+                "type": "integer",
+                "minimum": 1,
+                "maximum": top,
+                "description": "A numbered level, weakest first (`GET /v1/games` gives each one's measured rating).",
+            }));
+            choices.push(json!({
+                "type": "string",
+                "pattern": "^[0-9]+$",
+                "description": format!("A numbered level written as a string, \"1\" to \"{top}\"."),
+            }));
+        }
+        json_schema!({
+            "description": format!(
+                "A {} bot level (default `{}`). {}",
+                G::info().name,
+                listing.default_level,
+                described.join("; ")
+            ),
+            "anyOf": choices,
+        })
     }
 }

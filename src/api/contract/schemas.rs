@@ -185,49 +185,6 @@ pub(super) fn definition_mut<'a>(
     generator.definitions_mut().get_mut(name)?.as_object_mut()
 }
 
-/// A move object as a request may send it: the fields of the move object
-/// the service writes (`mv`), any of them, as long as those given name one
-/// move; a field the object does not have is refused. Their forms are
-/// checked by the game's reader, which accepts what a person types
-/// (surrounding spaces, either case), so the written form's patterns are
-/// left out.
-pub(super) fn move_input_schema(mv: &Value, generator: &SchemaGenerator) -> Value {
-    let name = mv["$ref"]
-        .as_str()
-        .unwrap_or_default()
-        .trim_start_matches("#/components/schemas/");
-    let mut schema = generator
-        .definitions()
-        .get(name)
-        .cloned()
-        .unwrap_or_else(|| mv.clone());
-    let Some(object) = schema.as_object_mut() else {
-        return schema;
-    };
-    object.remove("required");
-    if let Some(Value::Object(properties)) = object.get_mut("properties") {
-        for property in properties.values_mut() {
-            if let Some(field) = property.as_object_mut() {
-                field.remove("pattern");
-            }
-        }
-    }
-    let written = object
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    object.insert(
-        "description".into(),
-        json!(format!(
-            "{written} As a request sends it: any of the move object's fields, as long as those given name one legal move and agree with each other; no other field."
-        )),
-    );
-    object.insert("additionalProperties".into(), json!(false));
-    object.insert("minProperties".into(), json!(1));
-    schema
-}
-
 /// The game's name as schema names start with it (`reversi` → `Reversi`).
 pub(super) fn prefix(game: &dyn DynGame) -> String {
     let id = game.info().id;
@@ -238,28 +195,8 @@ pub(super) fn prefix(game: &dyn DynGame) -> String {
         .unwrap_or_default()
 }
 
-/// A copy of a generic object schema with some properties replaced by the
-/// game's types; each keeps the generic field's description.
-pub(super) fn specialize(
-    schemas: &Map<String, Value>,
-    generic: &str,
-    description: String,
-    fields: &[(&str, Value)],
-) -> Value {
-    let mut schema = schemas[generic].clone();
-    schema["description"] = json!(description);
-    for (field, typed) in fields {
-        let generic_field = &schema["properties"][*field];
-        let mut typed = typed.clone();
-        if let Some(text) = generic_field.get("description") {
-            typed["description"] = text.clone();
-        }
-        schema["properties"][*field] = typed;
-    }
-    schema
-}
-
-/// Every schema of one game: its own forms, and its typed requests and replies.
+/// Every schema of one game: its own forms, and its typed requests and
+/// replies, each a row of the request or reply type in the game's forms.
 pub(super) fn game_schemas(
     game: &dyn DynGame,
     own: &GameSchemas,
@@ -268,124 +205,18 @@ pub(super) fn game_schemas(
 ) {
     let info = game.info();
     let name = prefix(game);
-    let state = own.state.clone().to_value();
-    if let Some(definition) = definition_mut(&state, generator) {
-        definition.insert("additionalProperties".into(), json!(false));
-    }
-    let mv = own.mv.clone().to_value();
-    schemas.insert(
-        format!("{name}MoveInput"),
-        move_input_schema(&mv, generator),
-    );
-    if let Some(definition) = definition_mut(&mv, generator) {
-        definition.insert("additionalProperties".into(), json!(false));
-    }
-    let move_input = json!({
-        "anyOf": [
-            {"type": "string", "description": "The move's notation, as a person types it."},
-            mv,
-            reference(&format!("{name}MoveInput")),
-        ],
-    });
-    let typed = |what: &str| format!("{}: {what}", info.name);
-
-    let new_request = specialize(
-        schemas,
-        "NewRequest",
-        typed("a new game's options."),
-        &[("options", nullable(own.new_options.clone().to_value()))],
-    );
-    let state_request = specialize(
-        schemas,
-        "StateRequest",
-        typed("a state."),
-        &[("state", state.clone())],
-    );
-    let play_request = specialize(
-        schemas,
-        "PlayRequest",
-        typed("a state and the move to play."),
-        &[("state", state.clone()), ("move", move_input.clone())],
-    );
-    let bot_options = bot_option_fields(&own.bot_options.clone().to_value(), generator);
-    // A field every game shares (bot-move's `clock`) is read by the API
-    // before the game sees the request: the shared schema stands.
-    let with_options = |mut request: Value| {
-        for (field, schema) in &bot_options {
-            if request["properties"].get(field).is_none() {
-                request["properties"][field] = schema.clone();
-            }
+    for form in [&own.state, &own.mv] {
+        if let Some(definition) = definition_mut(&form.clone().to_value(), generator) {
+            definition.insert("additionalProperties".into(), json!(false));
         }
-        request
-    };
-    schemas.insert(format!("{name}Level"), level_schema(game));
-    let bot_request = with_options(specialize(
-        schemas,
-        "BotMoveRequest",
-        typed("a state and the bot's level and budget."),
-        &[
-            ("state", state.clone()),
-            ("level", nullable(reference(&format!("{name}Level")))),
-        ],
-    ));
-    let analyze_request = with_options(specialize(
-        schemas,
-        "AnalyzeRequest",
-        typed("a state and the analysis' budget."),
-        &[("state", state.clone())],
-    ));
-    let replay_request = specialize(
-        schemas,
-        "ReplayRequest",
-        typed("a start and the moves to play from it."),
-        &[
-            ("options", nullable(own.new_options.clone().to_value())),
-            ("state", nullable(state.clone())),
-            (
-                "moves",
-                nullable(json!({"type": "array", "items": move_input.clone()})),
-            ),
-        ],
-    );
-    let review_request = specialize(
-        schemas,
-        "ReviewRequest",
-        typed("a game to review and the budget of each position."),
-        &[
-            ("options", nullable(own.new_options.clone().to_value())),
-            ("state", nullable(state.clone())),
-            (
-                "moves",
-                nullable(json!({"type": "array", "items": move_input.clone()})),
-            ),
-        ],
-    );
-    let analysis_event = retyped(
-        &schemas["AnalysisEvent"],
-        &[("AnalyzeReply", &format!("{name}AnalyzeReply"))],
-    );
-    let review_line = retyped(
-        &schemas["ReviewLine"],
-        &[("PlyReview", &format!("{name}PlyReview"))],
-    );
-    for (suffix, schema) in [
-        ("AnalysisEvent", analysis_event),
-        ("ReviewLine", review_line),
-        ("NewRequest", new_request),
-        ("StateRequest", state_request),
-        ("PlayRequest", play_request),
-        ("BotMoveRequest", bot_request),
-        ("AnalyzeRequest", analyze_request),
-        ("ReplayRequest", replay_request),
-        ("ReviewRequest", review_request),
-    ] {
-        schemas.insert(format!("{name}{suffix}"), schema);
     }
-    games::with_game(info.id, TypedReplies(generator));
-    for (suffix, what) in REPLY_ROWS {
-        let row = format!("{name}{suffix}");
-        if let Some(schema) = generator.definitions_mut().get_mut(&row) {
-            schema["description"] = json!(typed(what));
+    games::with_game(info.id, TypedRows(generator));
+    for (suffix, what) in ROWS {
+        if let Some(row) = generator
+            .definitions_mut()
+            .get_mut(&format!("{name}{suffix}"))
+        {
+            row["description"] = json!(format!("{}: {what}", info.name));
         }
     }
     if let Some(analyzed) = generator
@@ -395,11 +226,51 @@ pub(super) fn game_schemas(
         analyzed["properties"]["score"]["description"] =
             json!(format!("The move's score in {}.", info.score_unit));
     }
+    // A game's bot options (Halma's `clock`) sit beside the fields every
+    // game shares, which the API reads before the game sees the request:
+    // where both name a field, the shared schema stands.
+    let bot_options = bot_option_fields(&own.bot_options.clone().to_value(), generator);
+    for suffix in ["BotMoveRequest", "AnalyzeRequest"] {
+        if let Some(row) = generator
+            .definitions_mut()
+            .get_mut(&format!("{name}{suffix}"))
+        {
+            for (field, schema) in &bot_options {
+                if row["properties"].get(field).is_none() {
+                    row["properties"][field] = schema.clone();
+                }
+            }
+        }
+    }
+    schemas.insert(
+        format!("{name}AnalysisEvent"),
+        retyped(
+            &schemas["AnalysisEvent"],
+            &[("AnalyzeReply", &format!("{name}AnalyzeReply"))],
+        ),
+    );
+    schemas.insert(
+        format!("{name}ReviewLine"),
+        retyped(
+            &schemas["ReviewLine"],
+            &[("PlyReview", &format!("{name}PlyReview"))],
+        ),
+    );
 }
 
-/// Each reply's row, by its suffix (`ReversiPlayReply`), and what a game's
-/// row says it is.
-const REPLY_ROWS: &[(&str, &str)] = &[
+/// Each request's and reply's row, by its suffix (`ReversiPlayReply`),
+/// and what a game's row says it is.
+const ROWS: &[(&str, &str)] = &[
+    ("NewRequest", "a new game's options."),
+    ("StateRequest", "a state."),
+    ("PlayRequest", "a state and the move to play."),
+    ("BotMoveRequest", "a state and the bot's level and budget."),
+    ("AnalyzeRequest", "a state and the analysis' budget."),
+    ("ReplayRequest", "a start and the moves to play from it."),
+    (
+        "ReviewRequest",
+        "a game to review and the budget of each position.",
+    ),
     ("NewReply", "a new game."),
     ("LegalMovesReply", "the legal moves."),
     ("PlayReply", "the move played and the new state."),
@@ -412,17 +283,24 @@ const REPLY_ROWS: &[(&str, &str)] = &[
     ("ReviewReply", "every move judged."),
 ];
 
-/// Adds game `G`'s replies to the generator: each reply type in `G`'s
-/// forms, a row the generator names by the game (`ReversiPlayReply`,
-/// with `ReversiAnalyzedMove`, `ReversiPlyReview` and `ReversiOutcome`
-/// inside).
-struct TypedReplies<'a>(&'a mut SchemaGenerator);
+/// Adds game `G`'s requests and replies to the generator: each type in
+/// `G`'s forms, a row the generator names by the game
+/// (`ReversiPlayReply`, with `ReversiState`, `ReversiAnalyzedMove`,
+/// `ReversiLevel` and `ReversiOutcome` inside).
+struct TypedRows<'a>(&'a mut SchemaGenerator);
 
-impl games::GameVisitor for TypedReplies<'_> {
+impl games::GameVisitor for TypedRows<'_> {
     type Output = ();
 
     fn visit<G: crate::game::Game>(self) {
         let generator = self.0;
+        generator.subschema_for::<NewRequest<GameForms<G>>>();
+        generator.subschema_for::<StateRequest<GameForms<G>>>();
+        generator.subschema_for::<PlayRequest<GameForms<G>>>();
+        generator.subschema_for::<BotMoveRequest<GameForms<G>>>();
+        generator.subschema_for::<AnalyzeRequest<GameForms<G>>>();
+        generator.subschema_for::<ReplayRequest<GameForms<G>>>();
+        generator.subschema_for::<ReviewRequest<GameForms<G>>>();
         generator.subschema_for::<NewReply<GameForms<G>>>();
         generator.subschema_for::<LegalMovesReply<GameForms<G>>>();
         generator.subschema_for::<PlayReply<GameForms<G>>>();
@@ -456,54 +334,6 @@ pub(super) fn retyped(schema: &Value, renames: &[(&str, &str)]) -> Value {
         }
         other => other.clone(),
     }
-}
-
-/// The game's levels: a named one (with options after a colon), or a
-/// numbered rung of its ladder as an integer or a string.
-pub(super) fn level_schema(game: &dyn DynGame) -> Value {
-    let listing = game.listing();
-    let names: Vec<&str> = listing.levels.iter().map(|level| level.id).collect();
-    let described: Vec<String> = listing
-        .levels
-        .iter()
-        .map(|level| format!("`{}`: {}", level.id, level.description))
-        .collect();
-    let mut choices = vec![
-        json!({"type": "string", "enum": names, "description": "A named level."}),
-        json!({
-            "type": "string",
-            "pattern": format!("^({}):[a-z_]+=[^,]+(,[a-z_]+=[^,]+)*$", names.join("|")),
-            "description": "A named level with options (`norvig:depth=8`).",
-        }),
-    ];
-    let top = listing.numbered_levels.len();
-    if top > 0 {
-        choices.push(json!({
-            "type": "integer",
-            "minimum": 1,
-            "maximum": top,
-            "description": "A numbered level, weakest first (`GET /v1/games` gives each one's measured rating).",
-        }));
-        choices.push(json!({
-            "type": "string",
-            "pattern": "^[0-9]+$",
-            "description": format!("A numbered level written as a string, \"1\" to \"{top}\"."),
-        }));
-    }
-    json!({
-        "description": format!(
-            "A {} bot level (default `{}`). {}",
-            game.info().name,
-            listing.default_level,
-            described.join("; ")
-        ),
-        "anyOf": choices,
-    })
-}
-
-/// A schema that also admits null.
-pub(super) fn nullable(schema: Value) -> Value {
-    json!({"anyOf": [schema, {"type": "null"}]})
 }
 
 /// The definition a `$ref` names, or the schema itself.

@@ -12,7 +12,10 @@ fn every_level_passes_when_it_must() {
         "white",
     );
     use crate::game::Level;
-    for level in crate::games::reversi::ReversiLevel::ALL.iter().map(|def| def.id) {
+    for level in crate::games::reversi::ReversiLevel::ALL
+        .iter()
+        .map(|def| def.id)
+    {
         for budget in [Budget::unlimited(), Budget::with_time_ms(50)] {
             let choice = Reversi::choose_move(
                 &state,
