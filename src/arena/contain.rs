@@ -164,6 +164,17 @@ pub fn kept(command: &mut Command) -> &mut Command {
             libc::sigfillset(&mut all);
             libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut before);
             let keeper = libc::getpid();
+            // The program starts once the keeper has closed what it
+            // inherited (the gate's write end among it): a program that
+            // stops its keeper at once (SIGSTOP) would otherwise stop it
+            // holding the standard library's exec-error pipe, and the
+            // referee's spawn would wait on that pipe for ever.
+            let mut gate = [0 as libc::c_int; 2];
+            if libc::pipe2(gate.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+                let error = std::io::Error::last_os_error();
+                libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
+                return Err(error);
+            }
             let program = libc::fork();
             if program < 0 {
                 let error = std::io::Error::last_os_error();
@@ -178,6 +189,13 @@ pub fn kept(command: &mut Command) -> &mut Command {
                     // The keeper died before the signal was set.
                     libc::_exit(127);
                 }
+                libc::close(gate[1]);
+                let mut byte = 0u8;
+                // End of file once the keeper's copy of the write end closes.
+                while libc::read(gate[0], (&mut byte as *mut u8).cast(), 1) < 0
+                    && *libc::__errno_location() == libc::EINTR
+                {}
+                libc::close(gate[0]);
                 libc::pthread_sigmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
                 return Ok(());
             }
