@@ -156,6 +156,28 @@ pub fn schema_prefix(id: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A marker whose schema is the game's own type's, under its name: the
+/// same definition whichever of the two a row names.
+macro_rules! same_schema_as {
+    ($($marker:ident => $own:ident),+) => {$(
+        impl<G: Game> JsonSchema for $marker<G> {
+            fn schema_name() -> Cow<'static, str> {
+                G::$own::schema_name()
+            }
+
+            fn schema_id() -> Cow<'static, str> {
+                G::$own::schema_id()
+            }
+
+            fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+                G::$own::json_schema(generator)
+            }
+        }
+    )+};
+}
+
+same_schema_as!(StateOf => StateJson, MoveOf => MoveJson, OptionsOf => NewOptions);
+
 impl<G: Game> JsonSchema for GameForms<G> {
     fn schema_name() -> Cow<'static, str> {
         schema_prefix(G::info().id).into()
@@ -167,34 +189,6 @@ impl<G: Game> JsonSchema for GameForms<G> {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!(true)
-    }
-}
-
-impl<G: Game> JsonSchema for StateOf<G> {
-    fn schema_name() -> Cow<'static, str> {
-        G::StateJson::schema_name()
-    }
-
-    fn schema_id() -> Cow<'static, str> {
-        G::StateJson::schema_id()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        G::StateJson::json_schema(generator)
-    }
-}
-
-impl<G: Game> JsonSchema for MoveOf<G> {
-    fn schema_name() -> Cow<'static, str> {
-        G::MoveJson::schema_name()
-    }
-
-    fn schema_id() -> Cow<'static, str> {
-        G::MoveJson::schema_id()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        G::MoveJson::json_schema(generator)
     }
 }
 
@@ -232,20 +226,6 @@ impl<G: Game> JsonSchema for OutcomeOf<G> {
             "additionalProperties": false,
         });
         Schema::try_from(outcome).unwrap_or_else(|_| json_schema!(true))
-    }
-}
-
-impl<G: Game> JsonSchema for OptionsOf<G> {
-    fn schema_name() -> Cow<'static, str> {
-        G::NewOptions::schema_name()
-    }
-
-    fn schema_id() -> Cow<'static, str> {
-        G::NewOptions::schema_id()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        G::NewOptions::json_schema(generator)
     }
 }
 

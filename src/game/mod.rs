@@ -23,7 +23,8 @@
 //! type-erased JSON view that the HTTP layer and the registry work with, so
 //! the HTTP layer never knows one game from another; [`wire`] holds the
 //! shapes of that view's requests and answers, which the API serves as they
-//! are (they know no HTTP).
+//! are (they know no HTTP), each generic over the [`forms`] it is written
+//! in (any game's JSON values, or a game's own types for the contract).
 
 pub mod analysis;
 mod budget;
