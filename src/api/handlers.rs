@@ -576,7 +576,8 @@ pub async fn replay(
 /// the pool.
 pub async fn placement(request: GameRequest) -> Result<Response, ApiError> {
     let (game, payload, _) = request.into_parts();
-    let bytes = json_bytes(payload, Some(b"{}"))?;
+    // The body is required, as the contract says (`{}` for no results).
+    let bytes = json_bytes(payload, None)?;
     let listing = game.listing();
     let newcomer = placement::newcomer_level(listing.id);
     if listing.players == 1 {

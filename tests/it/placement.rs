@@ -66,7 +66,8 @@ async fn ladders(app: &axum::Router) -> Vec<(String, Vec<(u64, f64)>)> {
 async fn no_results_start_a_newcomer_at_the_game_s_newcomer_level_never_the_top() {
     let app = app();
     for (id, ratings) in ladders(&app).await {
-        let reply = send(
+        // The body is required: an empty one is refused, `{}` is no results.
+        let empty = send(
             &app,
             axum::http::Method::POST,
             &uri(&id),
@@ -74,6 +75,8 @@ async fn no_results_start_a_newcomer_at_the_game_s_newcomer_level_never_the_top(
             axum::body::Body::empty(),
         )
         .await;
+        assert_eq!(empty.status, StatusCode::BAD_REQUEST, "{id}: {}", empty.text);
+        let reply = post_json(&app, &uri(&id), &json!({})).await;
         assert_eq!(reply.status, StatusCode::OK, "{id}: {}", reply.text);
         let newcomer = u64::from(newcomer_level(&id));
         assert_eq!(

@@ -241,7 +241,7 @@ pub(super) fn placement_operation() -> Value {
         "tags": ["any game"],
         "parameters": [{"$ref": "#/components/parameters/Game"}],
         "requestBody": {"required": true, "content": {"application/json": {
-            "schema": {"oneOf": [reference("PlacementRequest"), reference("ScorePlacementRequest")]},
+            "schema": {"anyOf": [reference("PlacementRequest"), reference("ScorePlacementRequest")]},
             "example": {"results": [
                 {"level": 3, "result": "win", "date": "2026-11-20"},
                 {"level": 5, "result": "loss", "date": "2026-11-24"},
