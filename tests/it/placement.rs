@@ -75,7 +75,12 @@ async fn no_results_start_a_newcomer_at_the_game_s_newcomer_level_never_the_top(
             axum::body::Body::empty(),
         )
         .await;
-        assert_eq!(empty.status, StatusCode::BAD_REQUEST, "{id}: {}", empty.text);
+        assert_eq!(
+            empty.status,
+            StatusCode::BAD_REQUEST,
+            "{id}: {}",
+            empty.text
+        );
         let reply = post_json(&app, &uri(&id), &json!({})).await;
         assert_eq!(reply.status, StatusCode::OK, "{id}: {}", reply.text);
         let newcomer = u64::from(newcomer_level(&id));
