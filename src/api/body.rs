@@ -115,19 +115,23 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
                 format!("the body is not the JSON this endpoint takes: {e}"),
             )
         }),
-        Err(error) => {
-            let pointer = location::pointer_of(error.path());
-            let place = match &pointer {
-                Some(pointer) => format!(" at {pointer}"),
-                None => String::new(),
-            };
-            let inner = error.into_inner();
-            Err(ApiError::malformed(
-                pointer,
-                format!("the body is not the JSON this endpoint takes{place}: {inner}"),
-            ))
-        }
+        Err(error) => Err(not_what_it_takes(error)),
     }
+}
+
+/// A body (or a part of one) serde could not read, as problem+json with
+/// the pointer of the first problem.
+pub fn not_what_it_takes<E: std::fmt::Display>(error: serde_path_to_error::Error<E>) -> ApiError {
+    let pointer = location::pointer_of(error.path());
+    let place = match &pointer {
+        Some(pointer) => format!(" at {pointer}"),
+        None => String::new(),
+    };
+    let inner = error.into_inner();
+    ApiError::malformed(
+        pointer,
+        format!("the body is not the JSON this endpoint takes{place}: {inner}"),
+    )
 }
 
 /// The pointer to the first key that appears twice in one object of the

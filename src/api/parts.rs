@@ -7,7 +7,7 @@
 
 use super::body;
 use super::ApiError;
-use crate::game::{fields, location};
+use crate::game::fields;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -63,20 +63,7 @@ impl Parts {
 
 /// Reads one part, naming the path of the first problem.
 fn read_part<T: DeserializeOwned>(part: Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(part).map_err(|error| {
-        let pointer = location::pointer_of(error.path());
-        let place = match &pointer {
-            Some(pointer) => format!(" at {pointer}"),
-            None => String::new(),
-        };
-        ApiError::malformed(
-            pointer,
-            format!(
-                "the body is not the JSON this endpoint takes{place}: {}",
-                error.into_inner()
-            ),
-        )
-    })
+    serde_path_to_error::deserialize(part).map_err(body::not_what_it_takes)
 }
 
 /// A non-negative whole number, written as an integer or as a float with no

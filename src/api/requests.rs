@@ -10,7 +10,7 @@ use crate::game::clock::{GameClock, DEFAULT_OVERHEAD_MS, MAX_REMAINING_MS};
 use crate::game::erased::{
     self as replay, BotRequest, LevelId, PerspectiveName, StateInput, TextParams,
 };
-use crate::game::forms::{AnyForms, Forms};
+use crate::game::forms::{AnyForms, Forms, WireForms};
 use crate::game::record::MAX_REPLAY_MOVES;
 use crate::game::review::MAX_REVIEW_MOVES;
 use crate::game::GameError;
@@ -28,9 +28,7 @@ pub const DEFAULT_TOP: u64 = 3;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "{F}NewRequest")]
-#[serde(bound(
-    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
-))]
+#[serde(bound(deserialize = "F: WireForms"))]
 pub struct NewRequest<F: Forms = AnyForms> {
     /// The game's options for a new game (`GET /v1/games` lists them);
     /// absent or null for the defaults.
@@ -42,9 +40,7 @@ pub struct NewRequest<F: Forms = AnyForms> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "{F}StateRequest")]
-#[serde(bound(
-    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
-))]
+#[serde(bound(deserialize = "F: WireForms"))]
 pub struct StateRequest<F: Forms = AnyForms> {
     /// The state, in the game's JSON form.
     pub state: F::State,
@@ -54,9 +50,7 @@ pub struct StateRequest<F: Forms = AnyForms> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "{F}PlayRequest")]
-#[serde(bound(
-    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
-))]
+#[serde(bound(deserialize = "F: WireForms"))]
 pub struct PlayRequest<F: Forms = AnyForms> {
     /// The state, in the game's JSON form.
     pub state: F::State,
@@ -71,9 +65,7 @@ pub struct PlayRequest<F: Forms = AnyForms> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "{F}GameRecord")]
-#[serde(bound(
-    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
-))]
+#[serde(bound(deserialize = "F: WireForms"))]
 pub struct GameRecord<F: Forms = AnyForms> {
     /// A new game's options to start from (at most one of `options` and
     /// `state`; neither starts the game's default new game).
@@ -252,9 +244,7 @@ fn both(first: &str, second: &str, what: &str) -> ApiError {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "{F}SearchFields")]
-#[serde(bound(
-    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
-))]
+#[serde(bound(deserialize = "F: WireForms"))]
 pub struct SearchFields<F: Forms = AnyForms> {
     /// The state, in the game's JSON form.
     pub state: F::State,
@@ -318,9 +308,7 @@ impl SearchFields {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "{F}BotFields")]
-#[serde(bound(
-    deserialize = "F: Forms<State = Value, Options = Value, MoveInput = Value, Level = LevelId>"
-))]
+#[serde(bound(deserialize = "F: WireForms"))]
 pub struct BotFields<F: Forms = AnyForms> {
     /// The bot level (default: the game's `default_level`). A numbered
     /// level carries its own budget, so `time_ms`, `max_depth` and

@@ -12,7 +12,7 @@ use super::requests::{ReviewCall, ReviewRequest};
 use super::{ApiError, AppState, Problem};
 use crate::compute::{Client, ComputeError, ComputePool};
 use crate::config::ServeConfig;
-use crate::game::forms::{AnyForms, Forms};
+use crate::game::forms::{AnyForms, Forms, WireForms};
 use crate::game::review::{Judged, PlyReview, Review, ReviewSummary};
 use crate::game::{Budget, Clamped, GameError, StopFlag};
 use axum::body::Body;
@@ -22,7 +22,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
@@ -33,7 +32,7 @@ const NDJSON: &str = "application/x-ndjson";
 /// The answer to `review`: every move judged, in order, and each side's figures.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}ReviewReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct ReviewReply<F: Forms = AnyForms> {
     /// One entry per move of the game, in order.
     pub plies: Vec<PlyReview<F>>,

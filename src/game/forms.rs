@@ -40,6 +40,23 @@ pub trait Forms: JsonSchema {
     type Level: JsonSchema + fmt::Debug;
 }
 
+/// The forms the service reads and writes requests and replies in (only
+/// [`AnyForms`]): the bound under which they are (de)serialized, the
+/// contract's game forms being for schemas alone.
+pub trait WireForms:
+    Forms<
+    State = Value,
+    Move = Value,
+    Outcome = Value,
+    Options = Value,
+    MoveInput = Value,
+    Level = LevelId,
+>
+{
+}
+
+impl WireForms for AnyForms {}
+
 /// Every form a JSON value, as the service writes replies; the generic
 /// rows of the contract (any game's state), whose names carry no game.
 #[derive(Clone, Copy, Debug)]

@@ -177,15 +177,21 @@ impl<L: Level> AnyLevel<L> {
     pub fn read<G: Ladder<Level = L>>(id: &LevelId) -> Result<Self, GameError> {
         match id {
             LevelId::Name(text) => Self::parse::<G>(text),
-            LevelId::Number(n) => match usize::try_from(*n) {
-                Ok(n) if (1..=G::LADDER.len()).contains(&n) => Ok(AnyLevel::Numbered(n as u8)),
-                _ => Err(GameError::UnknownLevel {
-                    level: n.to_string(),
-                    known: known_levels::<G>(),
-                    suggestion: None,
-                    pointer: None,
-                }),
-            },
+            LevelId::Number(n) => Self::rung::<G>(usize::try_from(*n).ok(), &n.to_string()),
+        }
+    }
+
+    /// Rung `n` of `G`'s ladder (written `shown` in the request), or
+    /// `unknown_level` when there is no such rung.
+    fn rung<G: Ladder<Level = L>>(n: Option<usize>, shown: &str) -> Result<Self, GameError> {
+        match n {
+            Some(n) if (1..=G::LADDER.len()).contains(&n) => Ok(AnyLevel::Numbered(n as u8)),
+            _ => Err(GameError::UnknownLevel {
+                level: shown.to_string(),
+                known: known_levels::<G>(),
+                suggestion: None,
+                pointer: None,
+            }),
         }
     }
 
@@ -210,16 +216,7 @@ impl<L: Level> AnyLevel<L> {
                     other => other,
                 });
         }
-        let top = G::LADDER.len();
-        match text.trim().parse::<usize>() {
-            Ok(n) if (1..=top).contains(&n) => Ok(AnyLevel::Numbered(n as u8)),
-            _ => Err(GameError::UnknownLevel {
-                level: text.to_string(),
-                known: known_levels::<G>(),
-                suggestion: None,
-                pointer: None,
-            }),
-        }
+        Self::rung::<G>(text.trim().parse::<usize>().ok(), text)
     }
 
     /// The game's default level, with no options.

@@ -5,7 +5,7 @@
 //! no game and no HTTP: `erased` fills them from a game's types, `api`
 //! reads and writes them.
 
-pub use super::forms::{AnyForms, Forms, GameForms};
+pub use super::forms::{AnyForms, Forms, GameForms, WireForms};
 use super::{
     Budget, GameError, LadderZeroInfo, LevelInfo, NumberedLevelInfo, OptionInfo, Outcome,
     SearchReport, Side, Termination,
@@ -314,7 +314,7 @@ pub enum ReviewBasis {
 /// The answer to `new`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}NewReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct NewReply<F: Forms = AnyForms> {
     /// The starting state.
     pub state: F::State,
@@ -323,7 +323,7 @@ pub struct NewReply<F: Forms = AnyForms> {
 /// The answer to `legal-moves`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}LegalMovesReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct LegalMovesReply<F: Forms = AnyForms> {
     /// Every legal move, as JSON objects.
     pub moves: Vec<F::Move>,
@@ -336,7 +336,7 @@ pub struct LegalMovesReply<F: Forms = AnyForms> {
 /// The answer to `play`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}PlayReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct PlayReply<F: Forms = AnyForms> {
     /// The move played, as a JSON object.
     #[serde(rename = "move")]
@@ -356,7 +356,7 @@ pub(super) const BOT_MOVE_FIELD: &str = "move";
 /// The answer to `bot-move`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}BotMoveReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct BotReply<F: Forms = AnyForms> {
     /// The move chosen, as a JSON object.
     #[serde(rename = "move")]
@@ -375,7 +375,7 @@ pub struct BotReply<F: Forms = AnyForms> {
 /// One move of an analysis.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}AnalyzedMove")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct AnalyzedMove<F: Forms = AnyForms> {
     /// The move, as a JSON object.
     #[serde(rename = "move")]
@@ -401,7 +401,7 @@ pub struct AnalyzedMove<F: Forms = AnyForms> {
 /// The answer to `analyze`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}AnalyzeReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct AnalyzeReply<F: Forms = AnyForms> {
     /// The best moves, best first.
     pub moves: Vec<AnalyzedMove<F>>,
@@ -446,7 +446,7 @@ pub struct ReplayRequest {
 /// The answer to `replay`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}ReplayReply")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct ReplayReply<F: Forms = AnyForms> {
     /// The state after the last move.
     pub state: F::State,

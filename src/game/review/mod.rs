@@ -31,7 +31,7 @@
 
 use super::analysis;
 use super::calibration;
-use super::forms::{AnyForms, Forms};
+use super::forms::{AnyForms, Forms, WireForms};
 use super::record::Replay;
 use super::wire::{AnalyzedMove, ReviewBasis};
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
@@ -39,7 +39,6 @@ use super::{SearchReport, Side};
 use accuracy::{kept_decided, round1};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 mod accuracy;
@@ -203,7 +202,7 @@ impl PositionEval {
 /// The engine's choice in a position, as a review gives it.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}BestMove")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct BestMove<F: Forms = AnyForms> {
     /// The move, as a JSON object.
     #[serde(rename = "move")]
@@ -219,7 +218,7 @@ pub struct BestMove<F: Forms = AnyForms> {
 /// One move of the game, judged.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "{F}PlyReview")]
-#[serde(bound(serialize = "F: Forms<State = Value, Move = Value, Outcome = Value>"))]
+#[serde(bound(serialize = "F: WireForms"))]
 pub struct PlyReview<F: Forms = AnyForms> {
     /// The move's number in the game, from 1.
     pub ply: usize,
