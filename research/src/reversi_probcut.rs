@@ -3,7 +3,10 @@
 //! score on the shallow one's, and the standard deviation of what it
 //! leaves, from pairs of scores of the same positions.
 
-use gamebot::games::reversi::bots::probcut::{shallow_depth, CutFit, MIN_DEPTH};
+use gamebot::games::reversi::bots::probcut::{
+    end_shallow_depth, shallow_depth, CutFit, EndFit, MIN_DEPTH,
+};
+use serde::{Deserialize, Serialize};
 
 /// The phases a line is fitted in, as ranges of empty squares: the
 /// endgame's start, two midgame stretches and the opening.
@@ -20,6 +23,58 @@ pub struct Sample {
     pub empties: u32,
     /// The best score at depths 1, 2, …
     pub scores: Vec<i32>,
+}
+
+/// The ranges of empty squares the endgame's lines are fitted in; each
+/// keeps one shallow depth ([`end_shallow_depth`]).
+pub const END_RANGES: [(u32, u32); 3] = [(12, 15), (16, 19), (20, 23)];
+
+/// One solved endgame position: its empties, its exact final disc
+/// difference and its root score at depths 1, 2, … (`shallow[d - 1]`),
+/// all in hundredths of a disc.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndSample {
+    /// Empty squares of the position.
+    pub empties: u32,
+    /// The exact final disc difference for the mover, in hundredths.
+    pub exact: i32,
+    /// The best score at depths 1, 2, …
+    pub shallow: Vec<i32>,
+}
+
+/// The line of the exact score on the `shallow`-ply score over the
+/// samples with `min..=max` empties, when there are enough of them.
+pub fn fit_end(samples: &[EndSample], shallow: u32, (min, max): (u32, u32)) -> Option<EndFit> {
+    let points: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| (min..=max).contains(&s.empties))
+        .filter_map(|s| {
+            let score = *s.shallow.get(shallow as usize - 1)?;
+            Some((f64::from(score), f64::from(s.exact)))
+        })
+        .collect();
+    if points.len() < MIN_SAMPLES {
+        return None;
+    }
+    let (slope, intercept, sigma) = fit_line(&points)?;
+    Some(EndFit {
+        shallow,
+        min_empties: min,
+        max_empties: max,
+        slope: round(slope, 4),
+        intercept: round(intercept, 1),
+        sigma: round(sigma, 1),
+        samples: points.len(),
+    })
+}
+
+/// The endgame's lines the engine uses: one per [`END_RANGES`] range, at
+/// its [`end_shallow_depth`].
+pub fn fit_end_cuts(samples: &[EndSample]) -> Vec<EndFit> {
+    END_RANGES
+        .iter()
+        .filter_map(|&range| fit_end(samples, end_shallow_depth(range.0), range))
+        .collect()
 }
 
 /// The least-squares line `y ≈ slope · x + intercept` and the standard
@@ -117,6 +172,26 @@ mod tests {
         assert!((slope - 1.0).abs() < 0.01, "{slope}");
         assert!(intercept.abs() < 0.5, "{intercept}");
         assert!((sigma - 1.0).abs() < 0.02, "{sigma}");
+    }
+
+    #[test]
+    fn endgame_lines_are_fitted_per_range_at_the_rule_s_depth() {
+        let samples: Vec<EndSample> = (0..60)
+            .map(|i| EndSample {
+                empties: 12 + (i % 12) as u32,
+                exact: 100 * (i % 9) - 400,
+                shallow: (1..=8).map(|d| 90 * (i % 9) - 300 + d * (i % 2)).collect(),
+            })
+            .collect();
+        let fits = fit_end_cuts(&samples);
+        assert_eq!(fits.len(), END_RANGES.len());
+        for (fit, range) in fits.iter().zip(END_RANGES) {
+            assert_eq!((fit.min_empties, fit.max_empties), range);
+            assert_eq!(fit.shallow, end_shallow_depth(range.0));
+            assert_eq!(fit.samples, 20);
+            assert!(fit.slope > 1.0 && fit.slope < 1.2, "{fit:?}");
+        }
+        assert!(fit_end_cuts(&samples[..30]).is_empty());
     }
 
     #[test]

@@ -36,6 +36,10 @@ struct Args {
     /// instructions of the faster copy (to measure one against the other).
     #[arg(long)]
     portable: bool,
+    /// Prove each position without the selective passes before the proof
+    /// (to measure one against the other).
+    #[arg(long)]
+    no_selective: bool,
 }
 
 fn main() -> ExitCode {
@@ -46,8 +50,10 @@ fn main() -> ExitCode {
         ObfPosition::parse_all(&text).unwrap_or_else(|e| panic!("{}: {e}", args.file.display()));
     let budget = Budget::unlimited();
     let mut wrong = 0;
-    println!("| FFO | empties | score (published) | move | seconds | nodes | M nodes/s |");
-    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "| FFO | empties | score (published) | move | seconds | nodes | M nodes/s | ordering nodes |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     for (number, position) in (args.first..).zip(positions) {
         if !args.only.is_empty() && !args.only.contains(&number) {
             continue;
@@ -58,7 +64,9 @@ fn main() -> ExitCode {
         } else {
             NodeCode::fastest()
         };
-        let mut solver = Solver::new(&budget, args.table_log2).with_code(code);
+        let mut solver = Solver::new(&budget, args.table_log2)
+            .with_code(code)
+            .with_selective_passes(!args.no_selective);
         let roots = solver
             .solve_root(position.board, 1, None, &[])
             .expect("an unlimited budget never stops");
@@ -72,7 +80,7 @@ fn main() -> ExitCode {
             wrong += 1;
         }
         println!(
-            "| #{number} | {} | {:+} ({:+}){} | {} | {seconds:.2} | {} | {:.1} |",
+            "| #{number} | {} | {:+} ({:+}){} | {} | {seconds:.2} | {} | {:.1} | {} |",
             position.board.empties(),
             best.score,
             position.best_score,
@@ -80,6 +88,7 @@ fn main() -> ExitCode {
             best.square.map_or("pass".into(), square_name),
             solver.nodes,
             solver.nodes as f64 / seconds / 1e6,
+            solver.ordering_nodes(),
         );
     }
     if wrong == 0 {

@@ -10,8 +10,14 @@
 //! The line and its error are fitted per depth pair and game phase from
 //! gamebot's own searches by the research command `reversi_probcut`
 //! (`research/src/bin/reversi_probcut.rs`) and shipped beside the pattern
-//! weights (`probcut.json`). The exact solver never uses them: a proven
-//! score stays proven.
+//! weights (`probcut.json`).
+//!
+//! The endgame has lines of its own ([`EndFit`]): near the end the deep
+//! search is the exact solve, so what a shallow score predicts there is
+//! the final disc difference. The solver's selective passes cut by them
+//! before it proves a root of many empties (an estimate of the exact
+//! score, far cheaper than the proof, that leaves the table its best
+//! moves); the proof itself never cuts, so a proven score stays proven.
 
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -58,17 +64,66 @@ pub struct CutFit {
     pub samples: usize,
 }
 
+/// The fewest empty squares at which the endgame's lines are used: below
+/// it the exact solve is cheap enough to run as it is.
+pub const END_MIN_EMPTIES: u32 = 12;
+
+/// The shallow depth that predicts an exact score with `empties` empty
+/// squares: deeper as the solve it spares grows, even (the evaluation
+/// swings between odd and even depths, and an even depth ends on the
+/// mover's own reply).
+pub const fn end_shallow_depth(empties: u32) -> u32 {
+    if empties < 16 {
+        2
+    } else if empties < 20 {
+        4
+    } else {
+        6
+    }
+}
+
+/// One fitted line of the endgame: how the exact final disc difference
+/// (in hundredths) follows the `shallow`-ply score of the same position,
+/// for positions with `min_empties..=max_empties` empty squares.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndFit {
+    /// The shallow search's depth ([`end_shallow_depth`] of the range).
+    pub shallow: u32,
+    /// The fewest empty squares of the range.
+    pub min_empties: u32,
+    /// The most empty squares of the range.
+    pub max_empties: u32,
+    /// The line's slope.
+    pub slope: f64,
+    /// The line's intercept, in hundredths of a disc.
+    pub intercept: f64,
+    /// The residuals' standard deviation, in hundredths of a disc.
+    pub sigma: f64,
+    /// Positions the line was fitted on.
+    pub samples: usize,
+}
+
 /// The file the research command writes: the fitted lines and how they
 /// were made.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CutFile {
-    /// The command that wrote the file.
+    /// The command that wrote the midgame's lines.
     pub command: String,
-    /// Positions searched.
+    /// Positions searched for the midgame's lines.
     pub positions: usize,
-    /// The lines, one per depth pair and phase.
+    /// The midgame's lines, one per depth pair and phase.
     pub fits: Vec<CutFit>,
+    /// The command that wrote the endgame's lines.
+    #[serde(default)]
+    pub endgame_command: String,
+    /// Positions solved for the endgame's lines.
+    #[serde(default)]
+    pub endgame_positions: usize,
+    /// The endgame's lines, one per range of empties.
+    #[serde(default)]
+    pub endgame: Vec<EndFit>,
 }
 
 impl CutFile {
@@ -86,6 +141,19 @@ impl CutFile {
                 && fit.sigma > 0.0;
             if !sane {
                 return Err(format!("unusable fit {fit:?}"));
+            }
+        }
+        for fit in &file.endgame {
+            let sane = fit.min_empties >= END_MIN_EMPTIES
+                && fit.min_empties <= fit.max_empties
+                && (fit.min_empties..=fit.max_empties).all(|e| end_shallow_depth(e) == fit.shallow)
+                && fit.slope.is_finite()
+                && fit.slope > 0.0
+                && fit.intercept.is_finite()
+                && fit.sigma.is_finite()
+                && fit.sigma > 0.0;
+            if !sane {
+                return Err(format!("unusable endgame fit {fit:?}"));
             }
         }
         Ok(file)
@@ -122,6 +190,7 @@ impl Cut {
 /// Every node's cut test, by depth and empties, looked up without search.
 pub struct Cuts {
     table: Vec<[Option<Cut>; 65]>,
+    end: [Option<Cut>; 65],
 }
 
 impl Cuts {
@@ -156,13 +225,47 @@ impl Cuts {
                     });
             }
         }
-        Cuts { table }
+        Cuts {
+            table,
+            end: end_cuts(&file.endgame),
+        }
     }
 
     /// The test for a node `depth` plies deep with `empties` empty squares.
     pub fn at(&self, depth: u32, empties: u32) -> Option<Cut> {
         *self.table.get(depth as usize)?.get(empties as usize)?
     }
+
+    /// The test for an endgame node with `empties` empty squares, whose
+    /// deep score is the exact one (in hundredths of a disc).
+    pub fn at_end(&self, empties: u32) -> Option<Cut> {
+        *self.end.get(empties as usize)?
+    }
+}
+
+/// The endgame's tests by empties. Past the most empties fitted, the
+/// widest fitted range's line stands in, with its own shallow depth (a
+/// deeper probe than its rule would only be more accurate).
+fn end_cuts(fits: &[EndFit]) -> [Option<Cut>; 65] {
+    let mut end = [None; 65];
+    let widest = fits.iter().max_by_key(|f| f.max_empties);
+    for (empties, cell) in end.iter_mut().enumerate() {
+        let empties = empties as u32;
+        if empties < END_MIN_EMPTIES {
+            continue;
+        }
+        let fit = fits
+            .iter()
+            .find(|f| (f.min_empties..=f.max_empties).contains(&empties))
+            .or(widest.filter(|f| empties > f.max_empties));
+        *cell = fit.map(|f| Cut {
+            shallow: f.shallow,
+            slope: f.slope,
+            intercept: f.intercept,
+            sigma: f.sigma,
+        });
+    }
+    end
 }
 
 /// The shipped lines (`probcut.json`), fitted by `reversi_probcut`.
@@ -244,6 +347,9 @@ mod tests {
                 command: "test".to_string(),
                 positions: 10,
                 fits: vec![fit],
+                endgame_command: String::new(),
+                endgame_positions: 0,
+                endgame: Vec::new(),
             })
             .unwrap()
         };

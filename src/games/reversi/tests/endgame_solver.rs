@@ -223,3 +223,42 @@ fn both_node_copies_visit_the_same_positions() {
         assert_eq!(portable, fastest, "{board:?}");
     }
 }
+
+/// The selective passes before the proof of a root of many empties only
+/// order it: every root move's score is the one found without them, and
+/// the move played is among the best.
+#[test]
+fn selective_passes_change_no_proven_score() {
+    let budget = Budget::unlimited();
+    let mut rng = ChaCha8Rng::seed_from_u64(2020);
+    let mut solved = 0;
+    while solved < 2 {
+        let Some(board) = random_position(&mut rng, 20) else {
+            continue;
+        };
+        if board.moves() == 0 {
+            continue;
+        }
+        let all_scores = |passes: bool| {
+            let mut solver = Solver::new(&budget, 18).with_selective_passes(passes);
+            let mut roots: Vec<(Option<u32>, i32)> = solver
+                .solve_root(board, 64, None, &[])
+                .unwrap()
+                .iter()
+                .map(|r| (r.square, r.score))
+                .collect();
+            roots.sort_unstable();
+            roots
+        };
+        let proven = all_scores(false);
+        assert_eq!(all_scores(true), proven, "{board:?}");
+        let best = proven.iter().map(|&(_, score)| score).max().unwrap();
+        let played = Solver::new(&budget, 18)
+            .solve_root(board, 1, None, &[])
+            .unwrap()[0]
+            .clone();
+        assert_eq!(played.score, best, "{board:?}");
+        assert!(proven.contains(&(played.square, best)), "{board:?}");
+        solved += 1;
+    }
+}

@@ -19,6 +19,7 @@
 
 mod nodes;
 
+use super::probcut::{self, Cuts};
 use crate::game::{Budget, StopReason};
 use crate::games::reversi::board::{
     flips, last_flip_count, neighbours, stable_discs, Bits, Board, CORNERS,
@@ -54,6 +55,18 @@ const ROOT_ORDER_WON: i32 = 3200;
 /// From this many empties, each child is looked up in the table before the
 /// search (enhanced transposition cut-off).
 const ETC_EMPTIES: u32 = 10;
+/// The confidences (in sigmas of the endgame's ProbCut lines) of the
+/// selective passes that precede an exact solve of many empties, least sure
+/// first: each is far cheaper than the next, and leaves the table its best
+/// moves, so that the proof that follows finds its refutations first
+/// (Edax's iterative selectivity).
+const SELECTIVE_PASSES: [f64; 2] = [1.0, 2.0];
+/// The level of the exact pass: a table entry holds at its own pass's
+/// level and below.
+const EXACT_LEVEL: u8 = SELECTIVE_PASSES.len() as u8;
+/// From this many empties at the root, an exact solve is preceded by the
+/// selective passes.
+const SELECTIVE_ROOT_EMPTIES: u32 = 20;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 4096;
 /// How often (in positions of the ordering searches) the deadline and the
@@ -77,6 +90,17 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
+    /// The pass whose search set the bounds: they hold for it and for the
+    /// less sure passes before it ([`EXACT_LEVEL`]: proven).
+    level: u8,
+}
+
+impl Entry {
+    /// The entry's bounds, when they hold at pass `level`.
+    #[inline]
+    fn bounds_at(&self, level: u8) -> Option<(i32, i32)> {
+        (self.level >= level).then(|| (i32::from(self.lower), i32::from(self.upper)))
+    }
 }
 
 impl TableEntry for Entry {
@@ -120,6 +144,14 @@ pub struct Solver<'a> {
     own_cap: Option<u64>,
     /// The copy of the node searches it runs.
     code: NodeCode,
+    /// The pass being searched: [`EXACT_LEVEL`], or a selective pass's index.
+    level: u8,
+    /// The selective pass's confidence, in sigmas of `end_cuts`' lines.
+    confidence: f64,
+    /// The endgame's ProbCut lines the selective passes cut by.
+    end_cuts: &'static Cuts,
+    /// Whether a root of many empties gets the selective passes first.
+    selective_passes: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -137,7 +169,19 @@ impl<'a> Solver<'a> {
             next_order_check: 0,
             own_cap: None,
             code: NodeCode::fastest(),
+            level: EXACT_LEVEL,
+            confidence: 0.0,
+            end_cuts: probcut::shipped(),
+            selective_passes: true,
         }
+    }
+
+    /// The same solver with or without the selective passes before the
+    /// proof of a root of many empties (for measuring one against the
+    /// other; the scores are the same).
+    pub fn with_selective_passes(mut self, on: bool) -> Self {
+        self.selective_passes = on;
+        self
     }
 
     /// The same solver running `code`'s node searches (for measuring one
@@ -147,6 +191,11 @@ impl<'a> Solver<'a> {
             self.code = code;
         }
         self
+    }
+
+    /// Positions the move-ordering searches visited (apart from [`Solver::nodes`]).
+    pub fn ordering_nodes(&self) -> u64 {
+        self.order_nodes
     }
 
     /// The copy of the node searches this solver runs.
@@ -199,13 +248,22 @@ impl<'a> Solver<'a> {
         }
         rest.sort_unstable();
         squares.extend(rest.into_iter().map(|(_, sq)| sq));
+        let mut guess = None;
+        if self.selective_passes && board.empties() >= SELECTIVE_ROOT_EMPTIES {
+            guess = self.order_by_selective_passes(board, &mut squares);
+            if self.stopped.is_some() {
+                return None;
+            }
+        }
 
         let top = top.max(1);
         let mut scored: Vec<RootScore> = Vec::with_capacity(squares.len());
         for sq in squares {
             let child = board.play(sq);
             let included = include == Some(sq);
-            let score = if scored.len() < top || included {
+            let score = if scored.is_empty() && guess.is_some() {
+                self.prove_around(child, guess.unwrap_or_default())
+            } else if scored.len() < top || included {
                 -self.solve(child, -65, 65)
             } else {
                 let alpha = scored[top - 1].score;
@@ -237,6 +295,87 @@ impl<'a> Solver<'a> {
             }
         }
         Some(scored)
+    }
+
+    /// Runs the selective passes over the root's moves, least sure first,
+    /// each bringing its best move to the front of `squares` (the others
+    /// keep their order), and leaves the solver at the exact level.
+    fn order_by_selective_passes(&mut self, board: Board, squares: &mut [u32]) -> Option<i32> {
+        let mut guess = None;
+        for (level, &confidence) in SELECTIVE_PASSES.iter().enumerate() {
+            self.level = level as u8;
+            self.confidence = confidence;
+            let mut best = -65;
+            let mut best_at = 0;
+            for (i, &sq) in squares.iter().enumerate() {
+                let child = board.play(sq);
+                let score = if i == 0 {
+                    -self.solve(child, -65, 65)
+                } else {
+                    let probe = -self.solve(child, -best - 1, -best);
+                    if probe > best && self.stopped.is_none() {
+                        -self.solve(child, -65, -probe)
+                    } else {
+                        probe
+                    }
+                };
+                if self.stopped.is_some() {
+                    break;
+                }
+                if score > best {
+                    best = score;
+                    best_at = i;
+                }
+            }
+            squares[..=best_at].rotate_right(1);
+            guess = Some(best);
+            if self.stopped.is_some() {
+                break;
+            }
+        }
+        self.level = EXACT_LEVEL;
+        guess
+    }
+
+    /// The exact score of the root move that leads to `child`, searched
+    /// first in a narrow window around `guess` (the selective passes'
+    /// score), then, if it falls outside, in the window on that side.
+    fn prove_around(&mut self, child: Board, guess: i32) -> i32 {
+        let (low, high) = (guess - 1, guess + 1);
+        let score = -self.solve(child, -high, -low);
+        if self.stopped.is_some() || (low < score && score < high) {
+            score
+        } else if score <= low {
+            -self.solve(child, -(score + 1), 65)
+        } else {
+            -self.solve(child, -65, -(score - 1))
+        }
+    }
+
+    /// In a selective pass, the bound a null-window node with `empties`
+    /// empties is taken to fail at when a shallow search predicts its
+    /// exact score clear of the window by the pass's confidence; `None`
+    /// when it must be searched (always in the exact pass).
+    #[inline]
+    fn selective_cut(&mut self, board: Board, alpha: i32, beta: i32, empties: u32) -> Option<i32> {
+        if self.level == EXACT_LEVEL || beta - alpha != 1 {
+            return None;
+        }
+        let cut = self.end_cuts.at_end(empties)?;
+        let t = self.confidence;
+        if beta < 64 {
+            let bound = cut.high_bound(100 * beta, t);
+            if bound < 6400 && self.order_search(board, cut.shallow, bound - 1, bound) >= bound {
+                return Some(beta);
+            }
+        }
+        if alpha > -64 {
+            let bound = cut.low_bound(100 * alpha, t);
+            if bound > -6400 && self.order_search(board, cut.shallow, bound, bound + 1) <= bound {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// The exact score of `board` for its mover if it lies in (alpha, beta);
@@ -312,6 +451,7 @@ impl<'a> Solver<'a> {
             lower: lower as i8,
             upper: upper as i8,
             best: best as u8,
+            level: self.level,
         };
         self.table.store(board.hash(), entry, |e| {
             e.me == board.me && e.opp == board.opp

@@ -96,20 +96,24 @@ macro_rules! node_searches {
             let mut table_move = None;
             if use_table {
                 if let Some(entry) = s.probe(board) {
-                    let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                    if lower >= beta {
-                        return lower;
+                    if let Some((lower, upper)) = entry.bounds_at(s.level) {
+                        if lower >= beta {
+                            return lower;
+                        }
+                        if upper <= alpha {
+                            return upper;
+                        }
+                        if lower == upper {
+                            return lower;
+                        }
+                        alpha = alpha.max(lower);
+                        beta = beta.min(upper);
                     }
-                    if upper <= alpha {
-                        return upper;
-                    }
-                    if lower == upper {
-                        return lower;
-                    }
-                    alpha = alpha.max(lower);
-                    beta = beta.min(upper);
                     table_move = Some(u32::from(entry.best));
                 }
+            }
+            if let Some(bound) = s.selective_cut(board, alpha, beta, empties) {
+                return bound;
             }
 
             let mut list = [(0i32, 0u32, 0u64); 32];
@@ -130,52 +134,53 @@ macro_rules! node_searches {
                 // Enhanced transposition cut-off: a child already known to
                 // be bad enough for the opponent refutes this position now.
                 for &(_, sq, flipped) in list.iter() {
-                    if let Some(entry) = s.probe(board.play_flips(sq, flipped)) {
-                        let score = -i32::from(entry.upper);
+                    let entry = s.probe(board.play_flips(sq, flipped));
+                    if let Some((_, upper)) = entry.and_then(|e| e.bounds_at(s.level)) {
+                        let score = -upper;
                         if score >= beta {
                             return score;
                         }
                     }
                 }
             }
-            for (key, sq, flipped) in list.iter_mut() {
-                let (sq, flipped) = (*sq, *flipped);
-                *key = if Some(sq) == table_move {
-                    i32::MIN
-                } else if empties >= SEARCH_ORDER_EMPTIES {
-                    order_key(board, sq, flipped)
-                        + s.order_search(board.play_flips(sq, flipped), order_depth(empties), -i32::MAX, i32::MAX)
-                            / EVAL_ORDER_DIVISOR
-                } else if empties >= EVAL_ORDER_EMPTIES {
-                    order_key(board, sq, flipped)
-                        + crate::games::reversi::bots::patterns::evaluate(board.play_flips(sq, flipped))
-                            / EVAL_ORDER_DIVISOR
-                } else {
-                    order_key(board, sq, flipped)
-                };
-            }
-
-            if s.stopped.is_some() {
-                return 0;
-            }
             let alpha_start = alpha;
             let mut best = -65;
             let mut best_sq = 0;
+            // The table's move goes first; the others' keys (an ordering
+            // search each, with many empties) are computed only when it
+            // does not cut, which it mostly does.
+            let table_at = table_move.and_then(|m| list.iter().position(|&(_, sq, _)| sq == m));
+            let mut keyed = false;
             for n in 0..count {
-                // The next move by key (then square): picked one at a time
-                // rather than sorted, as most nodes cut after a move or two.
-                let mut next = n;
-                for i in n + 1..count {
-                    if (list[i].0, list[i].1) < (list[next].0, list[next].1) {
-                        next = i;
+                let picked = match table_at {
+                    Some(at) if n == 0 => {
+                        list[..=at].rotate_right(1);
+                        list[0]
                     }
-                }
-                // The moves passed over keep their order (ties go by square).
-                let picked = list[next];
-                for i in (n..next).rev() {
-                    list[i + 1] = list[i];
-                }
-                list[n] = picked;
+                    _ => {
+                        if !keyed {
+                            keyed = true;
+                            for (key, sq, flipped) in list[n..].iter_mut() {
+                                *key = ordering_key(s, board, *sq, *flipped, empties);
+                            }
+                            if s.stopped.is_some() {
+                                return 0;
+                            }
+                        }
+                        // The next move by key (then square): picked one at
+                        // a time rather than sorted, as most nodes cut after
+                        // a move or two; the moves passed over keep their
+                        // order (ties go by square).
+                        let mut next = n;
+                        for i in n + 1..count {
+                            if (list[i].0, list[i].1) < (list[next].0, list[next].1) {
+                                next = i;
+                            }
+                        }
+                        list[n..=next].rotate_right(1);
+                        list[n]
+                    }
+                };
                 let (_, sq, flipped) = picked;
                 if n == 0 {
                     best_sq = sq;
@@ -216,6 +221,24 @@ macro_rules! node_searches {
                 s.store(board, lower, upper, best_sq);
             }
             best
+        }
+
+        /// The ordering key of move `sq` (flipping `flipped`) of a sorted
+        /// node with `empties` empties, smaller first: fastest first, with
+        /// many empties helped by the evaluation or a shallow search over it.
+        $(#[$attr])*
+        #[inline]
+        fn ordering_key(s: &mut Solver<'_>, board: Board, sq: u32, flipped: u64, empties: u32) -> i32 {
+            let key = order_key(board, sq, flipped);
+            if empties >= SEARCH_ORDER_EMPTIES {
+                key + s.order_search(board.play_flips(sq, flipped), order_depth(empties), -i32::MAX, i32::MAX)
+                    / EVAL_ORDER_DIVISOR
+            } else if empties >= EVAL_ORDER_EMPTIES {
+                key + crate::games::reversi::bots::patterns::evaluate(board.play_flips(sq, flipped))
+                    / EVAL_ORDER_DIVISOR
+            } else {
+                key
+            }
         }
 
         /// Dispatches a child to the deep or the shallow search.
