@@ -12,6 +12,7 @@ pub mod lookups;
 pub mod norvig;
 pub mod patterns;
 pub mod probcut;
+pub mod solve_costs;
 
 use super::board::Move;
 use super::state::State;

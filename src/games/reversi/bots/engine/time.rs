@@ -4,6 +4,7 @@
 
 use super::RootLine;
 use crate::game::Budget;
+use crate::games::reversi::bots::solve_costs;
 use std::time::Instant;
 
 /// A fall of the best score between iterations (hundredths of a disc)
@@ -29,24 +30,17 @@ pub(super) fn table_size_log2(budget: &Budget) -> u32 {
     }
 }
 
-/// A rough cost model of the exact solver, in milliseconds: a few ms at 14
-/// empties, growing nearly threefold per extra empty.
-pub(super) fn solve_estimate_ms(empties: u32) -> f64 {
-    2.0 * 2.8f64.powi(empties as i32 - 14)
-}
-
-/// Whether the exact solver is worth starting now, given the time left.
-pub(super) fn should_try_solve(budget: &Budget, started: Instant, empties: u32) -> bool {
-    let Some(left) = budget.remaining_ms() else {
-        return true;
-    };
-    let spent = started.elapsed().as_secs_f64() * 1000.0;
-    let estimate = solve_estimate_ms(empties);
-    // Solve at once when it is surely cheap; otherwise give the midgame a
-    // fair share first. Solving costs vary tenfold between positions, and a
-    // perfect endgame is worth more than a few plies of midgame search, so
-    // the attempt is made whenever it has a fair chance.
-    estimate * 8.0 <= left || (spent >= 0.25 * (spent + left) && estimate <= 1.5 * left)
+/// Whether the exact solver should start now: when the measured solve
+/// times (`solve_costs.json`) say that nine solves in ten of this many
+/// empties fit in the move's planned time left (`budget` unstretched:
+/// under a clock the stretch is the margin for the tenth that takes
+/// longer). A solve that does not finish is stopped by the deadline, and
+/// the move is the midgame's.
+pub(super) fn should_try_solve(budget: &Budget, empties: u32) -> bool {
+    match budget.remaining_ms() {
+        Some(left) => solve_costs::shipped().likely_most_ms(empties) <= left,
+        None => true,
+    }
 }
 
 /// Whether the time left is too short to be worth another iteration. An
@@ -60,4 +54,25 @@ pub(super) fn out_of_time_for_next(budget: &Budget, started: Instant) -> bool {
     };
     let spent = started.elapsed().as_secs_f64() * 1000.0;
     spent > 9.0 * left
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solve_starts_when_its_measured_cost_fits_in_the_time_left() {
+        let costs = solve_costs::shipped();
+        assert!(should_try_solve(&Budget::unlimited(), 40));
+        let budget = Budget::with_time_ms(10_000);
+        let fits = (10..=40)
+            .filter(|&e| costs.likely_most_ms(e) <= 9_000.0)
+            .max()
+            .unwrap();
+        assert!(should_try_solve(&budget, fits));
+        let too_many = (10..=60)
+            .find(|&e| costs.likely_most_ms(e) > 10_000.0)
+            .unwrap();
+        assert!(!should_try_solve(&budget, too_many));
+    }
 }
