@@ -22,7 +22,7 @@ use clap::Parser;
 use gamebot::arena::run_parallel;
 use gamebot::game::Budget;
 use gamebot::games::reversi::board::{Bits, Board};
-use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
+use gamebot::games::reversi::bots::engine::{think, Plan};
 use gamebot::games::reversi::bots::probcut::CutFile;
 use gamebot_research::reversi_probcut::{
     fit_cuts, fit_end, fit_end_cuts, EndSample, Sample, END_RANGES, PHASES,
@@ -69,16 +69,7 @@ const ESTIMATE_LIMIT: i32 = 6_400;
 /// A full-width search to `depth` with a table of `2^table_log2` entries,
 /// without the exact solver's shortcut at the root.
 fn full_width(depth: u32, table_log2: u32) -> Plan {
-    Plan {
-        max_depth: depth,
-        solve_empties: 0,
-        solve_nodes: None,
-        top: 1,
-        include: None,
-        table_log2: Some(table_log2),
-        evaluation: Evaluation::Patterns,
-        probcut: None,
-    }
+    Plan::full_width(depth, table_log2)
 }
 
 /// The score of a full-width search of `board` to `depth`.

@@ -16,7 +16,7 @@ use clap::Parser;
 use gamebot::game::Budget;
 use gamebot::games::reversi::board::Board;
 use gamebot::games::reversi::bots::endgame::Solver;
-use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
+use gamebot::games::reversi::bots::engine::{think, Plan};
 use gamebot::games::reversi::bots::solve_costs::{SolveCostRow, SolveCosts};
 use gamebot_research::reversi_selfplay::Journal;
 use std::path::PathBuf;
@@ -55,16 +55,7 @@ struct Args {
 
 /// The midgame search that orders the solver's root, as the engine's does.
 fn midgame(depth: u32, table_log2: u32) -> Plan {
-    Plan {
-        max_depth: depth,
-        solve_empties: 0,
-        solve_nodes: None,
-        top: 1,
-        include: None,
-        table_log2: Some(table_log2),
-        evaluation: Evaluation::Patterns,
-        probcut: None,
-    }
+    Plan::full_width(depth, table_log2)
 }
 
 /// The value below which `share` of `sorted` lies.

@@ -261,8 +261,8 @@ impl<'a> Solver<'a> {
         for sq in squares {
             let child = board.play(sq);
             let included = include == Some(sq);
-            let score = if scored.is_empty() && guess.is_some() {
-                self.prove_around(child, guess.unwrap_or_default())
+            let score = if let (true, Some(guess)) = (scored.is_empty(), guess) {
+                self.prove_around(child, guess)
             } else if scored.len() < top || included {
                 -self.solve(child, -65, 65)
             } else {

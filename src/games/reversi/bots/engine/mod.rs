@@ -99,6 +99,24 @@ pub struct Plan {
     pub probcut: Option<f64>,
 }
 
+impl Plan {
+    /// A full-width search to `depth` with a table of `2^table_log2`
+    /// entries, the pattern evaluation and no exact solve: the fixed
+    /// searches that studies compare other searches with.
+    pub fn full_width(depth: u32, table_log2: u32) -> Plan {
+        Plan {
+            max_depth: depth,
+            solve_empties: 0,
+            solve_nodes: None,
+            top: 1,
+            include: None,
+            table_log2: Some(table_log2),
+            evaluation: Evaluation::Patterns,
+            probcut: None,
+        }
+    }
+}
+
 /// Which static evaluation the midgame search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
