@@ -1,17 +1,24 @@
-//! Builds Reversi's opening book: from the start, every move of a book
-//! position is searched to `--depth` by the engine (selective search on, no
-//! clock, so the same command always finds the same scores), and the moves
-//! within `--margin` of the best are expanded in turn, ply after ply up to
-//! `--plies`, the nearest-best first while fewer than `--max-expanded`
-//! positions have been expanded. Positions are stored once per symmetry
-//! class. Each search is journaled (`--journal`, a line a position), so a
-//! stopped build started again with the same command searches only what is
-//! missing; nothing is random, so it needs no seed. The book is written
-//! where the engine reads it.
+//! Builds Reversi's opening book: positions are expanded (their every move
+//! searched to `--depth` by the engine, selective search on, no clock, so
+//! the same command always finds the same scores) best first: the next is
+//! the one whose line strays least from the best play found so far (the
+//! sum of its moves' gaps to each position's best move), among the moves
+//! within `--margin` of their position's best, lines straying at most
+//! `--max-deviation` and up to `--plies`, until `--max-expanded` positions
+//! are expanded. So the main lines go deepest and the near-equal moves
+//! beside them stay for variety; the first `--wide-plies` plies are
+//! expanded whole within the margin before any deeper line. An expanded
+//! position's book score is then its best move's (negamax over the book),
+//! a leaf's its own search's.
+//! Positions are stored once per symmetry class. Each search is journaled
+//! (`--journal`, a line a position), so a stopped build started again with
+//! the same command searches only what is missing; nothing is random, so
+//! it needs no seed. The book is written where the engine reads it.
 //!
 //! ```text
 //! cargo run --release -p gamebot-research --bin reversi_book -- \
-//!     --plies 10 --depth 12 --margin 200 --max-expanded 800
+//!     --plies 18 --depth 16 --margin 150 --max-deviation 400 --wide-plies 8 \
+//!     --max-expanded 1200
 //! ```
 
 use clap::Parser;
@@ -21,7 +28,8 @@ use gamebot::games::reversi::board::{Bits, Board};
 use gamebot::games::reversi::bots::book::{canonical, Book, BookEntry};
 use gamebot::games::reversi::bots::engine::{think, Evaluation, Plan};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::io::Write;
 use std::time::Instant;
 
@@ -36,9 +44,22 @@ struct Args {
     /// Moves within this many hundredths of a disc of the best are expanded.
     #[arg(long, default_value_t = 200)]
     margin: i32,
+    /// Lines whose moves' gaps to the best add up to more than this many
+    /// hundredths of a disc are not expanded.
+    #[arg(long, default_value_t = 400)]
+    max_deviation: i32,
+    /// Moves of the first this many plies add nothing to their line's
+    /// deviation: every move within `--margin` there is expanded first,
+    /// so the book answers whatever near-best move an opponent plays early.
+    #[arg(long, default_value_t = 0)]
+    wide_plies: u32,
     /// The most positions expanded (their every move searched).
     #[arg(long, default_value_t = 800)]
     max_expanded: usize,
+    /// Store every position with its own search's score, not the score
+    /// backed up from its moves by negamax.
+    #[arg(long)]
+    own_scores: bool,
     /// Threads [default: the number of cores].
     #[arg(long)]
     threads: Option<usize>,
@@ -132,84 +153,154 @@ fn search_missing(
     }
 }
 
+/// A position of the book with what the build knows of it.
+struct Node {
+    /// The fewest plies from the start it was reached in.
+    ply: u32,
+    /// Whether its every move was searched.
+    expanded: bool,
+}
+
+impl Node {
+    /// A position first reached at `ply`, not expanded yet.
+    fn reached_at(ply: u32) -> Node {
+        Node {
+            ply,
+            expanded: false,
+        }
+    }
+}
+
+/// The positions a move of `key` leads to, each in [`canonical`] form.
+fn children(key: (u64, u64)) -> Vec<(u64, u64)> {
+    let board = Board::new(key.0, key.1);
+    let set: BTreeSet<(u64, u64)> = Bits(board.moves())
+        .map(|sq| canonical(board.play(sq)))
+        .collect();
+    set.into_iter().collect()
+}
+
+/// Expands the book best first: the position whose line strays least from
+/// the best play found so far (the sum of each move's gap to the best
+/// move, in hundredths of a disc) is expanded next, the earlier ply first
+/// among equals, so the main lines go deepest and the near-equal moves
+/// beside them are kept for variety.
+fn expand(
+    args: &Args,
+    threads: usize,
+    scores: &mut BTreeMap<(u64, u64), i16>,
+    started: Instant,
+) -> BTreeMap<(u64, u64), Node> {
+    let start = canonical(Board::start());
+    search_missing(args, threads, &[start], scores);
+    let mut nodes = BTreeMap::from([(start, Node::reached_at(0))]);
+    let mut strayed: BTreeMap<(u64, u64), i32> = BTreeMap::from([(start, 0)]);
+    let mut queue = BinaryHeap::from([Reverse((0, 0, start))]);
+    let mut expanded = 0;
+    while let Some(Reverse((deviation, ply, key))) = queue.pop() {
+        if expanded >= args.max_expanded {
+            break;
+        }
+        if nodes[&key].expanded || strayed[&key] < deviation {
+            continue;
+        }
+        let next = children(key);
+        search_missing(args, threads, &next, scores);
+        nodes
+            .get_mut(&key)
+            .expect("queued positions are nodes")
+            .expanded = true;
+        expanded += 1;
+        for &child in &next {
+            let node = nodes.entry(child).or_insert(Node::reached_at(ply + 1));
+            node.ply = node.ply.min(ply + 1);
+        }
+        if expanded % 100 == 0 {
+            eprintln!(
+                "{expanded} expanded, {} positions, now at ply {ply} strayed {deviation} ({:.0} s)",
+                nodes.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        if ply + 1 >= args.plies {
+            continue;
+        }
+        let best = next
+            .iter()
+            .map(|c| -i32::from(scores[c]))
+            .max()
+            .unwrap_or(0);
+        for &child in &next {
+            let gap = best + i32::from(scores[&child]);
+            let charged = if ply < args.wide_plies { 0 } else { gap };
+            let total = deviation + charged;
+            let has_moves = Board::new(child.0, child.1).moves() != 0;
+            if gap <= args.margin && total <= args.max_deviation && has_moves {
+                let known = strayed.entry(child).or_insert(i32::MAX);
+                if total < *known {
+                    *known = total;
+                    queue.push(Reverse((total, ply + 1, child)));
+                }
+            }
+        }
+    }
+    nodes
+}
+
+/// Each position's book score: an expanded position's is the best of its
+/// moves' (minus each child's book score, by negamax), a leaf's is its own
+/// search's; with `own_scores`, every position's is its own search's.
+fn backed_up(
+    key: (u64, u64),
+    own_scores: bool,
+    nodes: &BTreeMap<(u64, u64), Node>,
+    scores: &BTreeMap<(u64, u64), i16>,
+    memo: &mut BTreeMap<(u64, u64), i16>,
+) -> i16 {
+    if let Some(&score) = memo.get(&key) {
+        return score;
+    }
+    let score = if nodes[&key].expanded && !own_scores {
+        children(key)
+            .into_iter()
+            .map(|child| -backed_up(child, own_scores, nodes, scores, memo))
+            .max()
+            .expect("an expanded position has moves")
+    } else {
+        scores[&key]
+    };
+    memo.insert(key, score);
+    score
+}
+
 fn main() {
     let args = Args::parse();
     let threads = args.threads.unwrap_or_else(gamebot::arena::default_threads);
     let started = Instant::now();
     let mut scores = read_journal(&args.journal, args.depth);
     let resumed = scores.len();
-    let start = canonical(Board::start());
-    search_missing(&args, threads, &[start], &mut scores);
-
-    // The positions this run reaches (the journal may hold others).
-    let mut reached: BTreeSet<(u64, u64)> = BTreeSet::from([start]);
-    let mut frontier: Vec<(u64, u64)> = vec![start];
-    let mut expanded = 0;
-    for ply in 0..args.plies {
-        let children: BTreeSet<(u64, u64)> = frontier
-            .iter()
-            .flat_map(|&(me, opp)| {
-                let board = Board::new(me, opp);
-                Bits(board.moves()).map(move |sq| canonical(board.play(sq)))
-            })
-            .collect();
-        let children: Vec<(u64, u64)> = children.into_iter().collect();
-        search_missing(&args, threads, &children, &mut scores);
-        reached.extend(&children);
-        expanded += frontier.len();
-        // The moves worth expanding next, nearest the best first.
-        let mut next: BTreeMap<(u64, u64), i32> = BTreeMap::new();
-        for &(me, opp) in &frontier {
-            let board = Board::new(me, opp);
-            let values: Vec<((u64, u64), i32)> = Bits(board.moves())
-                .map(|sq| {
-                    let child = canonical(board.play(sq));
-                    (child, -i32::from(scores[&child]))
-                })
-                .collect();
-            let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
-            for (child, value) in values {
-                let gap = best - value;
-                if gap <= args.margin && Board::new(child.0, child.1).moves() != 0 {
-                    let kept = next.entry(child).or_insert(gap);
-                    *kept = (*kept).min(gap);
-                }
-            }
-        }
-        let mut ranked: Vec<((u64, u64), i32)> = next.into_iter().collect();
-        ranked.sort_by_key(|&(key, gap)| (gap, key));
-        let room = args.max_expanded.saturating_sub(expanded);
-        frontier = ranked.into_iter().take(room).map(|(key, _)| key).collect();
-        eprintln!(
-            "ply {}: {} positions searched, {} expanded so far, {} to expand next ({:.0} s)",
-            ply + 1,
-            scores.len(),
-            expanded,
-            frontier.len(),
-            started.elapsed().as_secs_f64()
-        );
-        if frontier.is_empty() || ply + 1 >= args.plies {
-            break;
-        }
-    }
-    let book = Book::new(
-        reached
-            .iter()
-            .map(|&(me, opp)| BookEntry {
-                me,
-                opp,
-                score: scores[&(me, opp)],
-            })
-            .collect(),
-    );
+    let nodes = expand(&args, threads, &mut scores, started);
+    let mut memo = BTreeMap::new();
+    let entries = nodes
+        .keys()
+        .map(|&(me, opp)| BookEntry {
+            me,
+            opp,
+            score: backed_up((me, opp), args.own_scores, &nodes, &scores, &mut memo),
+        })
+        .collect();
+    let book = Book::new(entries);
     let bytes = book.to_bytes();
     Book::from_bytes(&bytes).expect("the built book reads back");
     std::fs::write(&args.out, &bytes).unwrap_or_else(|e| panic!("{}: {e}", args.out));
+    let expanded: Vec<&Node> = nodes.values().filter(|n| n.expanded).collect();
+    let deepest = expanded.iter().map(|n| n.ply).max().unwrap_or(0);
     eprintln!(
-        "{} positions ({} from the journal), {} expanded, {} bytes written to {} in {:.0} s",
+        "{} positions ({} searches from the journal), {} expanded, the deepest at ply {deepest}, \
+         {} bytes written to {} in {:.0} s",
         book.len(),
         resumed,
-        expanded,
+        expanded.len(),
         bytes.len(),
         args.out,
         started.elapsed().as_secs_f64()
