@@ -9,16 +9,19 @@
 //! beside them stay for variety; the first `--wide-plies` plies are
 //! expanded whole within the margin before any deeper line. An expanded
 //! position's book score is then its best move's (negamax over the book),
-//! a leaf's its own search's.
+//! a leaf's its own search's; `--own-scores` keeps every position's own.
 //! Positions are stored once per symmetry class. Each search is journaled
 //! (`--journal`, a line a position), so a stopped build started again with
 //! the same command searches only what is missing; nothing is random, so
-//! it needs no seed. The book is written where the engine reads it.
+//! it needs no seed. Without `--out` the book is written where the engine
+//! reads it; a candidate replaces the shipped book only after winning its
+//! match against it (docs/reversi-engine.md, "Opening book").
 //!
 //! ```text
 //! cargo run --release -p gamebot-research --bin reversi_book -- \
-//!     --plies 18 --depth 16 --margin 150 --max-deviation 400 --wide-plies 8 \
-//!     --max-expanded 1200
+//!     --plies 12 --depth 20 --margin 150 --max-deviation 300 --max-expanded 300 \
+//!     --threads 1 --journal research/data/reversi-book/gen3-depth20.jsonl \
+//!     --out /tmp/book-d20.bin
 //! ```
 
 use clap::Parser;
@@ -247,12 +250,11 @@ fn expand(
     nodes
 }
 
-/// Each position's book score: an expanded position's is the best of its
-/// moves' (minus each child's book score, by negamax), a leaf's is its own
-/// search's; with `own_scores`, every position's is its own search's.
+/// A position's book score by negamax: an expanded position's is the best
+/// of its moves' (minus each child's book score), a leaf's is its own
+/// search's.
 fn backed_up(
     key: (u64, u64),
-    own_scores: bool,
     nodes: &BTreeMap<(u64, u64), Node>,
     scores: &BTreeMap<(u64, u64), i16>,
     memo: &mut BTreeMap<(u64, u64), i16>,
@@ -260,10 +262,10 @@ fn backed_up(
     if let Some(&score) = memo.get(&key) {
         return score;
     }
-    let score = if nodes[&key].expanded && !own_scores {
+    let score = if nodes[&key].expanded {
         children(key)
             .into_iter()
-            .map(|child| -backed_up(child, own_scores, nodes, scores, memo))
+            .map(|child| -backed_up(child, nodes, scores, memo))
             .max()
             .expect("an expanded position has moves")
     } else {
@@ -283,10 +285,14 @@ fn main() {
     let mut memo = BTreeMap::new();
     let entries = nodes
         .keys()
-        .map(|&(me, opp)| BookEntry {
-            me,
-            opp,
-            score: backed_up((me, opp), args.own_scores, &nodes, &scores, &mut memo),
+        .map(|&key| BookEntry {
+            me: key.0,
+            opp: key.1,
+            score: if args.own_scores {
+                scores[&key]
+            } else {
+                backed_up(key, &nodes, &scores, &mut memo)
+            },
         })
         .collect();
     let book = Book::new(entries);
