@@ -17,7 +17,8 @@ Against a running server (`gamebot serve --workers 2`):
   bench/review_agreement.py accuracy URL [--games 20] [--nodes 25000]
       plays GAMES games of each two-player game between the random mover
       (the ladder's zero) and the middle numbered level, sides alternating,
-      reviews them and prints each side's mean accuracy.
+      reviews them and prints each side's mean accuracy. --save DIR writes
+      DIR/<game>.accuracy.jsonl (each game's levels, moves and review).
 
 Games and reviews run two at a time (the server gives a review one fewer
 worker than it has). Everything is seeded: a run is repeatable on one build.
@@ -181,6 +182,10 @@ def accuracy(args):
             plans.append((levels, args.seed * 100 + g))
         corpus = list(pool.map(lambda p: play_game(args.url, game, p[0], p[1], 0), plans))
         reviews = list(pool.map(lambda m: review(args.url, game, m, args.nodes, 1), corpus))
+        if args.save:
+            with open(f"{args.save}/{game}.accuracy.jsonl", "w") as f:
+                for (levels, seed), moves, r in zip(plans, corpus, reviews):
+                    f.write(json.dumps({"levels": levels, "seed": seed, "moves": moves, "review": r}) + "\n")
         random_acc, bot_acc = [], []
         for (levels, _), r in zip(plans, reviews):
             for i, side in enumerate(r["summary"]["sides"]):
@@ -200,6 +205,7 @@ def main():
     parser.add_argument("--seed", type=int, default=68)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--noise-out")
+    parser.add_argument("--save", help="accuracy: write DIR/<game>.accuracy.jsonl, each game's levels, moves and review")
     args = parser.parse_args()
     {"agreement": agreement, "accuracy": accuracy}[args.mode](args)
 

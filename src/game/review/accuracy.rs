@@ -70,11 +70,13 @@ pub(super) fn round1(value: f64) -> f64 {
 }
 
 /// The chance of winning within which a game is decided, either way.
-const DECIDED: f64 = 0.02;
+pub(super) const DECIDED: f64 = 0.02;
 
 /// Whether the move was played in a decided game and left it decided the
-/// same way: with every move winning (or losing) alike, the choice says
-/// nothing, and counting it at 100 is what let a random mover read 93%.
+/// same way. Where every move wins (or loses) alike the choice says
+/// nothing, and counting it at 100 is what let a random mover read 93%;
+/// the review counts such a move only where its search saw another move
+/// that would have changed the result.
 pub(super) fn kept_decided(ply: &PlyReview) -> bool {
     let decided = |p: f64| p <= DECIDED || p >= 1.0 - DECIDED;
     match (ply.win_probability_before, ply.win_probability_after) {

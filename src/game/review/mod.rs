@@ -36,7 +36,7 @@ use super::record::Replay;
 use super::wire::{AnalyzedMove, ReviewBasis};
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
 use super::{SearchReport, Side};
-use accuracy::{kept_decided, round1};
+use accuracy::{kept_decided, round1, DECIDED};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -193,6 +193,19 @@ struct PositionEval {
 }
 
 impl PositionEval {
+    /// Whether a move the search valued would have changed the result the
+    /// best move keeps (a chance of winning `DECIDED` or more away from
+    /// the best's): in a won game kept won, whether the choice mattered.
+    fn result_could_change(&self) -> bool {
+        let Some(best) = self.moves[0].win_probability else {
+            return false;
+        };
+        self.moves
+            .iter()
+            .filter_map(|m| m.win_probability)
+            .any(|p| (best - p).abs() >= DECIDED)
+    }
+
     /// The positions the search visited.
     fn nodes(&self) -> u64 {
         self.report.nodes.unwrap_or(0)
@@ -362,6 +375,18 @@ impl<G: Game> GameReview<G> {
         Self::basis() == ReviewBasis::Points
     }
 
+    /// How many of the best moves a position's analysis values beside the
+    /// played one: every legal move in a game judged by proven results, so
+    /// that a decided game kept decided shows whether another move would
+    /// have let the result go (a kept win counts where one would have), and
+    /// the best alone elsewhere.
+    fn moves_valued(state: &G::State) -> usize {
+        match Self::basis() {
+            ReviewBasis::ProvenResults => legal_moves::<G>(state),
+            ReviewBasis::WinProbability | ReviewBasis::Points => 1,
+        }
+    }
+
     /// What the score a move gave away would cost a player in an even
     /// position of the same phase (the win model's chance at 0 less its
     /// chance at minus the loss): how bad the move was whatever the game's
@@ -452,7 +477,7 @@ impl<G: Game> GameReview<G> {
         let state = &self.replay.states[index];
         let played = &self.replay.moves[index];
         let params = BotParams::seeded(self.seed ^ index as u64);
-        let scope = Scope::including(1, played.clone());
+        let scope = Scope::including(Self::moves_valued(state), played.clone());
         let analysis = analysis::analyze_twin::<G>(state, &scope, &params, budget)?;
         let best = &analysis.moves[0].mv;
         let best_notation = G::notation(state, best);
@@ -525,7 +550,7 @@ impl<G: Game> GameReview<G> {
             // A proven result kept as it was says nothing of the player.
             let accuracy_loss = match Self::even_loss(state, best, &cost) {
                 Some(even) => Some(loss.map_or(even, |loss| loss.max(even))),
-                None if kept_decided(&review) => None,
+                None if kept_decided(&review) && !eval.result_could_change() => None,
                 None => loss,
             };
             (loss, WIN_THRESHOLDS, accuracy_loss)
@@ -730,6 +755,47 @@ mod tests {
             .collect();
         assert!(judged.windows(2).all(|w| w[0] == w[1]), "{judged:?}");
         assert_eq!(judged[0].3, Some(Label::Best));
+    }
+
+    /// Each ply of a Naughts game (default options) judged by the real
+    /// analysis.
+    fn naughts_plies(moves: &[&str]) -> Vec<PlyReview> {
+        use crate::games::naughts::Naughts;
+        let start = Naughts::new_game(Default::default()).unwrap();
+        let moves: Vec<serde_json::Value> = moves.iter().map(|m| (*m).into()).collect();
+        let replay = crate::game::record::replay::<Naughts>(start, &moves, 20).unwrap();
+        let review = GameReview::new(replay, 1);
+        let budget = Budget::unlimited().nodes(25_000);
+        (0..moves.len())
+            .map(|i| review.judge(i, &budget).unwrap().ply)
+            .collect()
+    }
+
+    #[test]
+    fn a_won_game_kept_won_counts_where_another_move_would_have_let_it_go() {
+        // X's sixth move throws the draw away; O's seventh keeps the win,
+        // where other moves would not have: it counts at 100.
+        let plies = naughts_plies(&[
+            "3 2 4", "3 1 2", "2 1 1", "3 2 5", "3 1 3", "1 2 3", "1 1 2",
+        ]);
+        assert_eq!(plies[5].label, Some(Label::Blunder), "{:?}", plies[5]);
+        let kept = &plies[6];
+        assert_eq!(
+            (kept.win_probability_before, kept.win_probability_after),
+            (Some(1.0), Some(1.0))
+        );
+        assert_eq!(kept.accuracy, Some(100.0), "{kept:?}");
+        // In a lost game every move loses alike: O's seventh move here,
+        // lost before and after, counts in no accuracy.
+        let plies = naughts_plies(&[
+            "2 3 3", "2 3 4", "3 2 5", "1 1 5", "3 1 4", "3 3 3", "2 1 2",
+        ]);
+        let lost = &plies[6];
+        assert_eq!(
+            (lost.win_probability_before, lost.win_probability_after),
+            (Some(0.0), Some(0.0))
+        );
+        assert_eq!(lost.accuracy, None, "{lost:?}");
     }
 
     struct ReadNoise;
