@@ -12,7 +12,9 @@ Against a running server (`gamebot serve --workers 2`):
       probability, or Crush's fraction of the best swap's points) that the
       two reviews of a ply differ by in nine plies of ten (of those that
       either review finds a loss in). --noise-out DIR
-      writes DIR/<game>.json in the form data/review/<game>.json takes.
+      writes DIR/<game>.json in the form data/review/<game>.json takes;
+      --save DIR writes DIR/<game>.agreement.jsonl (each game's moves and
+      its two reviews).
 
   bench/review_agreement.py accuracy URL [--games 20] [--nodes 25000]
       plays GAMES games of each two-player game between the random mover
@@ -111,6 +113,10 @@ def agreement(args):
         corpus = list(pool.map(lambda p: play_game(args.url, game, p[0], p[1], opening), plans))
         small = list(pool.map(lambda m: review(args.url, game, m, args.nodes, 1), corpus))
         large = list(pool.map(lambda m: review(args.url, game, m, 4 * args.nodes, 1), corpus))
+        if args.save:
+            with open(f"{args.save}/{game}.agreement.jsonl", "w") as f:
+                for moves, a, b in zip(corpus, small, large):
+                    f.write(json.dumps({"moves": moves, "small": a, "large": b}) + "\n")
         alike = total = far = 0
         gaps = []
         labels = {}
@@ -205,7 +211,7 @@ def main():
     parser.add_argument("--seed", type=int, default=68)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--noise-out")
-    parser.add_argument("--save", help="accuracy: write DIR/<game>.accuracy.jsonl, each game's levels, moves and review")
+    parser.add_argument("--save", help="write each game's moves and reviews to DIR/<game>.<mode>.jsonl")
     args = parser.parse_args()
     {"agreement": agreement, "accuracy": accuracy}[args.mode](args)
 
