@@ -15,51 +15,94 @@ two and of its last three, and the last depth split by whether the two
 budgets stopped on depths of the same parity. Reversi only; the played
 move must be among the top 10.
 """
-import json, urllib.request, random, sys
-URL=sys.argv[1]
+import json
+import random
+import sys
+import urllib.request
+
+URL = sys.argv[1]
+BUDGETS = (25000, 100000)
+
+
 def post(path, body, sse=False):
-    h={"content-type":"application/json"}
-    if sse: h["accept"]="text/event-stream"
-    req=urllib.request.Request(URL+path, data=json.dumps(body).encode(), headers=h)
-    with urllib.request.urlopen(req, timeout=600) as r:
-        if not sse: return json.load(r)
-        events=[]; ev=None
-        for line in r.read().decode().split("\n"):
-            if line.startswith("event: "): ev=line[7:]
-            elif line.startswith("data: "): events.append((ev, json.loads(line[6:])))
+    """The JSON answer, or with `sse` the stream's (event, data) pairs."""
+    headers = {"content-type": "application/json"}
+    if sse:
+        headers["accept"] = "text/event-stream"
+    request = urllib.request.Request(URL + path, data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(request, timeout=600) as reply:
+        if not sse:
+            return json.load(reply)
+        events, event = [], None
+        for line in reply.read().decode().split("\n"):
+            if line.startswith("event: "):
+                event = line[len("event: "):]
+            elif line.startswith("data: "):
+                events.append((event, json.loads(line[len("data: "):])))
         return events
-rows=[json.loads(l) for l in open(sys.argv[2])]
-rng=random.Random(1)
-cases=[]
-for g in rows:
-    a,b=g["small"],g["large"]
-    for i,(pa,pb) in enumerate(zip(a["plies"],b["plies"])):
-        if pa.get("label") in (None,"book") or pb.get("label") in (None,"book"): continue
-        if pa.get("loss") is None or pb.get("loss") is None: continue
-        if max(pa["loss"],pb["loss"])==0: continue
-        cases.append((g["moves"], i))
-rng.shuffle(cases); cases=cases[:int(sys.argv[3]) if len(sys.argv) > 3 else 500]
-def losses(state, played, nodes):
-    evs=[d for e,d in post("/v1/games/reversi/analyze", {"state":state,"top":10,"max_nodes":nodes}, sse=True) if e=="depth"]
-    out=[]
-    for d in evs:
-        ms=d["moves"]; wp={m["move"]["notation"]:m.get("win_probability") for m in ms}
-        if played not in wp or any(m.get("win_probability") is None for m in ms): out.append(None); continue
-        out.append(max(0.0, ms[0]["win_probability"]-wp[played]))
-    return out, [d["search"]["depth"] for d in evs]
-res=[]; res3=[]
-for moves,i in cases:
-    rep=post("/v1/games/reversi/replay", {"moves":moves[:i+1],"states":True})
-    state=rep["states"][i]; played=moves[i]
-    ls,ds=losses(state, played, 25000); ll,dl=losses(state, played, 100000)
-    if len(ls)<2 or len(ll)<2 or None in ls[-2:] or None in ll[-2:]: continue
-    res.append((ls[-1],ll[-1],(ls[-1]+ls[-2])/2,(ll[-1]+ll[-2])/2, ds[-1], dl[-1])); res3.append((sum(ls[-3:])/len(ls[-3:]), sum(ll[-3:])/len(ll[-3:]))) if None not in ls[-3:]+ll[-3:] else None
-def p90(v): v=sorted(v); return v[int(0.9*(len(v)-1))]
-print("plies", len(res))
-print("last depth: p90 |N-4N|", round(p90([abs(a-b) for a,b,_,_,_,_ in res]),4))
-print("mean of last two: p90 |N-4N|", round(p90([abs(c-d) for _,_,c,d,_,_ in res]),4))
-print("same parity last depths:", sum((x-y)%2==0 for *_,x,y in res), "of", len(res))
-sp=[(a,b) for a,b,_,_,x,y in res if (x-y)%2==0]; dp=[(a,b) for a,b,_,_,x,y in res if (x-y)%2==1]
-if sp: print("last depth, same parity p90", round(p90([abs(a-b) for a,b in sp]),4), len(sp))
-if dp: print("last depth, other parity p90", round(p90([abs(a-b) for a,b in dp]),4), len(dp))
-print("mean of last three: p90", round(p90([abs(a-b) for a,b in res3]),4), len(res3))
+
+
+def drawn_plies(path, count):
+    """(moves, index) of up to `count` plies either review found a loss in."""
+    cases = []
+    for game in map(json.loads, open(path)):
+        for i, (a, b) in enumerate(zip(game["small"]["plies"], game["large"]["plies"])):
+            if a.get("label") in (None, "book") or b.get("label") in (None, "book"):
+                continue
+            if a.get("loss") is None or b.get("loss") is None or max(a["loss"], b["loss"]) == 0:
+                continue
+            cases.append((game["moves"], i))
+    random.Random(1).shuffle(cases)
+    return cases[:count]
+
+
+def losses_by_depth(state, played, nodes):
+    """The played move's loss at each completed depth (None where it is not
+    among the top 10 or a move has no win probability), and the depths."""
+    body = {"state": state, "top": 10, "max_nodes": nodes}
+    depths = [data for event, data in post("/v1/games/reversi/analyze", body, sse=True) if event == "depth"]
+    losses = []
+    for data in depths:
+        chances = {m["move"]["notation"]: m.get("win_probability") for m in data["moves"]}
+        if played not in chances or None in chances.values():
+            losses.append(None)
+        else:
+            losses.append(max(0.0, data["moves"][0]["win_probability"] - chances[played]))
+    return losses, [data["search"]["depth"] for data in depths]
+
+
+def mean_of_last(values, n):
+    last = values[-n:]
+    return None if len(last) < n or None in last else sum(last) / n
+
+
+def p90(values):
+    values = sorted(values)
+    return values[int(0.9 * (len(values) - 1))]
+
+
+def main():
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 500
+    pairs = {1: [], 2: [], 3: []}  # (small, large) loss, by how many last depths are averaged
+    parity = {True: [], False: []}  # last-depth pairs, by whether the depths' parities agree
+    for moves, i in drawn_plies(sys.argv[2], count):
+        state = post("/v1/games/reversi/replay", {"moves": moves[: i + 1], "states": True})["states"][i]
+        (small, small_depths), (large, large_depths) = (losses_by_depth(state, moves[i], n) for n in BUDGETS)
+        if mean_of_last(small, 2) is None or mean_of_last(large, 2) is None:
+            continue
+        for n, kept in pairs.items():
+            a, b = mean_of_last(small, n), mean_of_last(large, n)
+            if a is not None and b is not None:
+                kept.append((a, b))
+        parity[(small_depths[-1] - large_depths[-1]) % 2 == 0].append((small[-1], large[-1]))
+    spread = lambda kept: round(p90([abs(a - b) for a, b in kept]), 4)
+    print("plies", len(pairs[1]))
+    for n, name in ((1, "last depth"), (2, "mean of last two"), (3, "mean of last three")):
+        print(f"{name}: p90 |N-4N| {spread(pairs[n])} over {len(pairs[n])}")
+    for same, name in ((True, "same"), (False, "other")):
+        if parity[same]:
+            print(f"last depth, {name} parity: p90 {spread(parity[same])} over {len(parity[same])}")
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 //! the weighted and the harmonic mean (docs/REVIEW.md).
 
 use super::PlyReview;
+use crate::game::wire::AnalyzedMove;
 
 /// A side's accuracy from its moves' (accuracy, weight): Lichess's mean of
 /// the weighted mean and the harmonic mean, each accuracy counted at least
@@ -70,21 +71,30 @@ pub(super) fn round1(value: f64) -> f64 {
 }
 
 /// The chance of winning within which a game is decided, either way.
-pub(super) const DECIDED: f64 = 0.02;
+const DECIDED: f64 = 0.02;
 
-/// Whether the move was played in a decided game and left it decided the
-/// same way. Where every move wins (or loses) alike the choice says
-/// nothing, and counting it at 100 is what let a random mover read 93%;
-/// the review counts such a move only where its search saw another move
-/// that would have changed the result.
-pub(super) fn kept_decided(ply: &PlyReview) -> bool {
+/// Whether the move's choice said nothing of its player: it was played in
+/// a decided game and left it decided the same way, and no move the search
+/// `valued` (from the mover's view, the best first) would have changed the
+/// result. Where every move wins (or loses) alike,
+/// counting the move at 100 is what let a random mover read 93%; a win
+/// kept where another move would have let it go is the player's doing.
+pub(super) fn choice_said_nothing(ply: &PlyReview, valued: &[AnalyzedMove]) -> bool {
     let decided = |p: f64| p <= DECIDED || p >= 1.0 - DECIDED;
-    match (ply.win_probability_before, ply.win_probability_after) {
+    let kept = match (ply.win_probability_before, ply.win_probability_after) {
         (Some(before), Some(after)) => {
             decided(before) && decided(after) && (before - after).abs() < DECIDED
         }
         _ => false,
-    }
+    };
+    let could_change = match valued.first().and_then(|m| m.win_probability) {
+        Some(best) => valued
+            .iter()
+            .filter_map(|m| m.win_probability)
+            .any(|p| (best - p).abs() >= DECIDED),
+        None => false,
+    };
+    kept && !could_change
 }
 
 /// Lichess's accuracy of a move that lost `loss` percentage points.

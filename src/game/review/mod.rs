@@ -36,7 +36,7 @@ use super::record::Replay;
 use super::wire::{AnalyzedMove, ReviewBasis};
 use super::{symmetry, BotParams, Bots, Budget, Codec, Game, GameError, Rules, Scope};
 use super::{SearchReport, Side};
-use accuracy::{kept_decided, round1, DECIDED};
+use accuracy::{choice_said_nothing, round1};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -172,8 +172,9 @@ impl Noise {
 /// One analysed position of the game, with the move played there.
 #[derive(Clone, Debug)]
 struct PositionEval {
-    /// The engine's best move first, then the played move if another,
-    /// both scored by the one search, from the mover's view.
+    /// The engine's best move first, then the others the review asked the
+    /// search to value ([`GameReview::moves_valued`]) and the played move,
+    /// all scored by the one search, from the mover's view.
     moves: Vec<AnalyzedMove>,
     /// The best move's notation.
     best_notation: String,
@@ -193,19 +194,6 @@ struct PositionEval {
 }
 
 impl PositionEval {
-    /// Whether a move the search valued would have changed the result the
-    /// best move keeps (a chance of winning `DECIDED` or more away from
-    /// the best's): in a won game kept won, whether the choice mattered.
-    fn result_could_change(&self) -> bool {
-        let Some(best) = self.moves[0].win_probability else {
-            return false;
-        };
-        self.moves
-            .iter()
-            .filter_map(|m| m.win_probability)
-            .any(|p| (best - p).abs() >= DECIDED)
-    }
-
     /// The positions the search visited.
     fn nodes(&self) -> u64 {
         self.report.nodes.unwrap_or(0)
@@ -375,14 +363,14 @@ impl<G: Game> GameReview<G> {
         Self::basis() == ReviewBasis::Points
     }
 
-    /// How many of the best moves a position's analysis values beside the
-    /// played one: every legal move in a game judged by proven results, so
-    /// that a decided game kept decided shows whether another move would
-    /// have let the result go (a kept win counts where one would have), and
-    /// the best alone elsewhere.
-    fn moves_valued(state: &G::State) -> usize {
+    /// How many of the best moves a position with `legal` moves has valued
+    /// beside the played one: every legal move in a game judged by proven
+    /// results, so that a decided game kept decided shows whether another
+    /// move would have let the result go (a kept win counts where one
+    /// would have), and the best alone elsewhere.
+    fn moves_valued(legal: usize) -> usize {
         match Self::basis() {
-            ReviewBasis::ProvenResults => legal_moves::<G>(state),
+            ReviewBasis::ProvenResults => legal,
             ReviewBasis::WinProbability | ReviewBasis::Points => 1,
         }
     }
@@ -477,7 +465,8 @@ impl<G: Game> GameReview<G> {
         let state = &self.replay.states[index];
         let played = &self.replay.moves[index];
         let params = BotParams::seeded(self.seed ^ index as u64);
-        let scope = Scope::including(Self::moves_valued(state), played.clone());
+        let legal = legal_moves::<G>(state);
+        let scope = Scope::including(Self::moves_valued(legal), played.clone());
         let analysis = analysis::analyze_twin::<G>(state, &scope, &params, budget)?;
         let best = &analysis.moves[0].mv;
         let best_notation = G::notation(state, best);
@@ -493,7 +482,7 @@ impl<G: Game> GameReview<G> {
             played: played_at,
             equivalent,
             book: G::book_moves(state).contains(played),
-            forced: legal_moves::<G>(state) == 1,
+            forced: legal == 1,
             report,
         })
     }
@@ -550,7 +539,7 @@ impl<G: Game> GameReview<G> {
             // A proven result kept as it was says nothing of the player.
             let accuracy_loss = match Self::even_loss(state, best, &cost) {
                 Some(even) => Some(loss.map_or(even, |loss| loss.max(even))),
-                None if kept_decided(&review) && !eval.result_could_change() => None,
+                None if choice_said_nothing(&review, &eval.moves) => None,
                 None => loss,
             };
             (loss, WIN_THRESHOLDS, accuracy_loss)
