@@ -6,29 +6,70 @@
 use super::calibration::{self, Known};
 use super::symmetry;
 use super::wire::{AnalyzeReply, AnalyzedMove};
-use super::{Analysis, BotParams, Budget, Game, GameError, Scope, Symmetry};
+use super::{Analysis, BotParams, Budget, Game, GameError, Observer, Scope, Symmetry};
+use std::any::Any;
+use std::sync::{Arc, Mutex, PoisonError};
 
-/// `G::analyze_scope` run, as every analysis is, on the state's canonical
-/// twin (the scope's move turned to it), its moves and lines turned back to
-/// the state.
-pub fn analyze_twin<G: Game>(
-    state: &G::State,
-    scope: &Scope<G::Move>,
-    params: &BotParams<G::BotOptions>,
-    budget: &Budget,
-) -> Result<Analysis<G::Move>, GameError> {
-    let (twin, symmetry) = symmetry::canonical::<G>(state);
-    let scope = Scope {
+/// `scope` with its move turned as `symmetry` turns the state.
+fn scope_on_twin<G: Game>(scope: &Scope<G::Move>, symmetry: Symmetry) -> Scope<G::Move> {
+    Scope {
         top: scope.top,
         include: scope
             .include
             .as_ref()
             .map(|mv| G::transform_move(mv, symmetry)),
-    };
-    Ok(turned_back::<G>(
-        G::analyze_scope(&twin, &scope, params, budget)?,
-        symmetry,
-    ))
+    }
+}
+
+/// `G::analyze_scope` run, as every analysis is, on the state's canonical
+/// twin (the scope's move turned to it), its moves and lines turned back to
+/// the state; with it, the analysis of each depth the search completed on
+/// the way (shallowest first, each turned back too), for a caller that
+/// weighs a move over more than the last depth (a review). An observer the
+/// budget already has still gets every depth.
+pub fn analyze_twin_by_depth<G: Game>(
+    state: &G::State,
+    scope: &Scope<G::Move>,
+    params: &BotParams<G::BotOptions>,
+    budget: &Budget,
+) -> Result<Deepening<G::Move>, GameError> {
+    let (twin, symmetry) = symmetry::canonical::<G>(state);
+    let scope = scope_on_twin::<G>(scope, symmetry);
+    let depths = Arc::new(Mutex::new(Vec::new()));
+    let mut budget = budget.clone();
+    let outer = budget.observer.take();
+    let kept = Arc::clone(&depths);
+    budget.observer = Some(Observer(Arc::new(move |any: &dyn Any| {
+        if let Some(analysis) = any.downcast_ref::<Analysis<G::Move>>() {
+            kept.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(analysis.clone());
+        }
+        if let Some(Observer(outer)) = &outer {
+            outer(any);
+        }
+    })));
+    let analysis = G::analyze_scope(&twin, &scope, params, &budget)?;
+    drop(budget);
+    let depths = std::mem::take(&mut *depths.lock().unwrap_or_else(PoisonError::into_inner));
+    let depths = depths
+        .into_iter()
+        .map(|a| turned_back::<G>(a, symmetry))
+        .collect();
+    Ok(Deepening {
+        analysis: turned_back::<G>(analysis, symmetry),
+        depths,
+    })
+}
+
+/// An analysis, and the analyses of the depths its search completed on
+/// the way.
+pub struct Deepening<M> {
+    /// The search's answer.
+    pub analysis: Analysis<M>,
+    /// Each completed depth's analysis, shallowest first (the last is
+    /// mostly the answer's own depth).
+    pub depths: Vec<Analysis<M>>,
 }
 
 /// An analysis of the canonical twin (turned by `symmetry` from the state

@@ -303,8 +303,12 @@ fn iterate<G: Evaluate>(
             .collect();
         depth_done = depth;
         budget.observe(|| {
-            let shown = &completed[..completed.len().min(exact_top)];
-            analysis_of(shown, shallower_out, depth_done, searcher.nodes)
+            analysis_of(
+                &in_scope(&completed, scope),
+                shallower_out,
+                depth_done,
+                searcher.nodes,
+            )
         });
         let same_best = completed.first().map(|r| &r.mv) == shallower_out.first().map(|r| &r.mv);
         stable = if same_best { stable + 1 } else { 1 };

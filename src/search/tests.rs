@@ -379,3 +379,37 @@ fn the_opt_in_prunings_respect_a_node_cap_deterministically() {
         (b.best, b.score, b.depth, b.nodes)
     );
 }
+
+#[test]
+fn every_depth_handed_to_an_observer_scores_the_included_move_too() {
+    use crate::game::{Analysis, Observer, Scope};
+    use std::sync::{Arc, Mutex};
+    let root = Node {
+        path: mix(11),
+        mover: Side::First,
+    };
+    let mut moves = Vec::new();
+    Tree::legal_moves(&root, &mut moves);
+    let depths = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&depths);
+    let mut budget = Budget::unlimited().depth(5);
+    budget.observer = Some(Observer(Arc::new(move |any: &dyn std::any::Any| {
+        let analysis = any.downcast_ref::<Analysis<u64>>().unwrap();
+        kept.lock().unwrap().push(analysis.clone());
+    })));
+    // The last move the generator gives: whatever it ranks, it is scored.
+    let included = *moves.last().unwrap();
+    let scope = Scope::including(1, included);
+    let last = analyze::<Tree>(&root, &scope, &budget, &SearchOptions::default());
+    let depths = depths.lock().unwrap();
+    assert_eq!(depths.len(), 5);
+    for depth in depths.iter() {
+        assert!(
+            depth.moves.iter().any(|m| m.mv == included),
+            "{:?}",
+            depth.report.depth
+        );
+    }
+    let scores = |a: &Analysis<u64>| a.moves.iter().map(|m| (m.mv, m.score)).collect::<Vec<_>>();
+    assert_eq!(scores(depths.last().unwrap()), scores(&last));
+}

@@ -8,7 +8,9 @@
 //! That analysis scores the played move beside the best
 //! one in the same search ([`Scope`]: the same depth, the same side to
 //! move, a full window each), so a move's cost is the best move's value
-//! less the played move's, and not the difference of two searches. In a
+//! less the played move's, and not the difference of two searches (an
+//! estimated cost is averaged over the search's last three completed
+//! depths, each judged the same way: [`LOSS_DEPTHS`]). In a
 //! two-player game the cost is the fall in the player's chance of winning
 //! (draws count half); in a one-player game (Number Crush) the points the
 //! swap is expected to score below the best swap. A move as good as the
@@ -189,6 +191,10 @@ struct PositionEval {
     book: bool,
     /// Whether the played move was the only legal one.
     forced: bool,
+    /// The played move's loss at each depth the search completed before
+    /// its last, deepest last, where that depth gave one (see
+    /// [`LOSS_DEPTHS`]).
+    earlier_losses: Vec<f64>,
     /// What the search did.
     report: SearchReport,
 }
@@ -247,7 +253,10 @@ pub struct PlyReview<F: Forms = AnyForms> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub win_probability_after: Option<f64>,
     /// The fall in the chance of winning, 0 for a move as good as the best
-    /// and for a book move (two-player).
+    /// and for a book move (two-player). Where neither score is proven, it
+    /// is the mean of the falls at the search's last three completed
+    /// depths, so it may differ from the two chances' difference at the
+    /// last depth (docs/REVIEW.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loss: Option<f64>,
     /// Points below the best swap (one-player): the best swap's expected
@@ -467,7 +476,14 @@ impl<G: Game> GameReview<G> {
         let params = BotParams::seeded(self.seed ^ index as u64);
         let legal = legal_moves::<G>(state);
         let scope = Scope::including(Self::moves_valued(legal), played.clone());
-        let analysis = analysis::analyze_twin::<G>(state, &scope, &params, budget)?;
+        let analysis::Deepening { analysis, depths } =
+            analysis::analyze_twin_by_depth::<G>(state, &scope, &params, budget)?;
+        let final_depth = analysis.report.depth;
+        let earlier_losses = depths
+            .iter()
+            .filter(|d| d.report.depth < final_depth)
+            .filter_map(|d| loss_at_depth::<G>(state, d, played))
+            .collect();
         let best = &analysis.moves[0].mv;
         let best_notation = G::notation(state, best);
         let best_is_played = best == played;
@@ -483,6 +499,7 @@ impl<G: Game> GameReview<G> {
             equivalent,
             book: G::book_moves(state).contains(played),
             forced: legal == 1,
+            earlier_losses,
             report,
         })
     }
@@ -532,7 +549,13 @@ impl<G: Game> GameReview<G> {
             review.win_probability_after = cost.win.map(calibration::round3);
             let loss = match (best.win_probability, cost.win) {
                 _ if cost.as_good || eval.book => Some(0.0),
-                (Some(before), Some(after)) => Some((before - after).max(0.0)),
+                (Some(before), Some(after)) if cost.proven || best.exact.is_some() => {
+                    Some((before - after).max(0.0))
+                }
+                (Some(before), Some(after)) => Some(mean_over_depths(
+                    (before - after).max(0.0),
+                    &eval.earlier_losses,
+                )),
                 _ => None,
             };
             review.loss = loss.map(calibration::round3);
@@ -564,6 +587,38 @@ impl<G: Game> GameReview<G> {
         };
         review
     }
+}
+
+/// How many of the search's last completed depths an estimated loss is
+/// the mean of: the difference between two moves' scores swings from one
+/// depth to the next, and its mean over the last few swings less between
+/// two budgets (docs/REVIEW.md). A proven result is not averaged.
+const LOSS_DEPTHS: usize = 3;
+
+/// The mean of the last depth's loss `last` and the losses of up to
+/// [`LOSS_DEPTHS`]` - 1` depths before it (`earlier`, deepest last).
+fn mean_over_depths(last: f64, earlier: &[f64]) -> f64 {
+    let taken = &earlier[earlier.len().saturating_sub(LOSS_DEPTHS - 1)..];
+    (last + taken.iter().sum::<f64>()) / (1 + taken.len()) as f64
+}
+
+/// The played move's loss in win probability in one depth's analysis:
+/// none as good as the best there, else the best's chance less its own;
+/// `None` where the depth did not score it or a score has no chance.
+fn loss_at_depth<G: Game>(
+    state: &G::State,
+    depth: &super::Analysis<G::Move>,
+    played: &G::Move,
+) -> Option<f64> {
+    let best = depth.moves.first()?;
+    if &best.mv == played || same_position::<G>(state, &best.mv, played) {
+        return Some(0.0);
+    }
+    let own = depth.moves.iter().find(|m| &m.mv == played)?;
+    let chance = |m: &super::ScoredMove<G::Move>| {
+        analysis::win_probability::<G>(state, m.score, m.exact.is_some())
+    };
+    Some((chance(best)? - chance(own)?).max(0.0))
 }
 
 /// The played move's figures in its position's analysis: the best's where
@@ -634,6 +689,16 @@ mod tests {
     /// A judged Reversi position: the start, where the best move scores
     /// `best` and the played one `played` (with their proofs, if any).
     fn judged_at_start(best: (i64, Option<&str>), played: (i64, Option<&str>)) -> PlyReview {
+        judged_at_start_after(best, played, &[])
+    }
+
+    /// [`judged_at_start`] with the played move's losses at the depths the
+    /// search completed before its last.
+    fn judged_at_start_after(
+        best: (i64, Option<&str>),
+        played: (i64, Option<&str>),
+        earlier_losses: &[f64],
+    ) -> PlyReview {
         use crate::games::reversi::Reversi;
         let start = Reversi::new_game(Default::default()).unwrap();
         let mut moves = Vec::new();
@@ -662,9 +727,75 @@ mod tests {
             equivalent: false,
             book: false,
             forced: false,
+            earlier_losses: earlier_losses.to_vec(),
             report: SearchReport::default(),
         };
         review.ply(0, &eval)
+    }
+
+    #[test]
+    fn an_estimated_loss_is_the_mean_of_the_last_depths_and_a_proven_one_stands() {
+        let last = judged_at_start((1000, None), (-1000, None)).loss.unwrap();
+        // The deepest two earlier depths count; the one before them does not.
+        let averaged = judged_at_start_after((1000, None), (-1000, None), &[0.9, 0.0, 0.3]);
+        let expected = calibration::round3((last + 0.0 + 0.3) / 3.0);
+        assert!(
+            (averaged.loss.unwrap() - expected).abs() <= 0.001,
+            "{averaged:?}"
+        );
+        assert!(
+            averaged.accuracy.unwrap()
+                > judged_at_start((1000, None), (-1000, None))
+                    .accuracy
+                    .unwrap()
+        );
+        // With no earlier depth, the last stands alone.
+        assert_eq!(mean_over_depths(0.25, &[]), 0.25);
+        assert_eq!(mean_over_depths(0.25, &[0.05]), 0.15);
+        // A proven result is judged by the result, whatever the depths said.
+        let proven = judged_at_start_after((2, Some("+2")), (-2, Some("-2")), &[0.0, 0.0]);
+        assert_eq!(proven.loss, Some(1.0));
+        assert_eq!(proven.label, Some(Label::Blunder));
+    }
+
+    #[test]
+    fn a_review_of_a_real_position_averages_the_depths_its_search_completed() {
+        use crate::games::reversi::Reversi;
+        // A midgame position after a few plies; the played move is not the
+        // engine's, so its loss is estimated at every depth.
+        let mut state = Reversi::new_game(Default::default()).unwrap();
+        let mut moves = Vec::new();
+        for pick in [0usize, 1, 2, 0, 3, 1, 2, 0] {
+            moves.clear();
+            Reversi::legal_moves(&state, &mut moves);
+            state = Reversi::apply(&state, &moves[pick % moves.len()]);
+        }
+        moves.clear();
+        Reversi::legal_moves(&state, &mut moves);
+        let budget = Budget::unlimited().nodes(20_000);
+        let judged: Vec<_> = moves
+            .iter()
+            .map(|mv| {
+                let replay = Replay::<Reversi> {
+                    states: vec![state, Reversi::apply(&state, mv)],
+                    moves: vec![*mv],
+                };
+                let review = GameReview::new(replay, 1);
+                let eval = review.analyse(0, &budget).unwrap();
+                (review.ply(0, &eval), eval)
+            })
+            .collect();
+        let (ply, eval) = judged
+            .iter()
+            .find(|(ply, eval)| ply.label != Some(Label::Best) && eval.moves[0].exact.is_none())
+            .expect("a move worse than the best");
+        assert!(!eval.earlier_losses.is_empty(), "{eval:?}");
+        let last = ply.win_probability_before.unwrap() - ply.win_probability_after.unwrap();
+        let expected = mean_over_depths(last, &eval.earlier_losses);
+        assert!(
+            (ply.loss.unwrap() - expected).abs() <= 0.002,
+            "{ply:?} {eval:?}"
+        );
     }
 
     #[test]
