@@ -10,7 +10,7 @@
 //! move, a full window each), so a move's cost is the best move's value
 //! less the played move's, and not the difference of two searches (an
 //! estimated cost is averaged over the search's last three completed
-//! depths, each judged the same way: [`LOSS_DEPTHS`]). In a
+//! depths, each judged the same way: `LOSS_DEPTHS`). In a
 //! two-player game the cost is the fall in the player's chance of winning
 //! (draws count half); in a one-player game (Number Crush) the points the
 //! swap is expected to score below the best swap. A move as good as the
