@@ -391,7 +391,7 @@ impl<G: Game> GameReview<G> {
     /// against an accuracy. `None` where either score is a proven result
     /// (judged by the result alone) or the game has no win model.
     fn even_loss(state: &G::State, best: &AnalyzedMove, cost: &Cost) -> Option<f64> {
-        if cost.proven || best.exact.is_some() {
+        if cost.by_result(best) {
             return None;
         }
         let model = calibration::shipped(G::info().id, G::WIN_MODEL)?;
@@ -423,6 +423,14 @@ struct Cost {
     proven: bool,
     /// Whether it is as good as the best.
     as_good: bool,
+}
+
+impl Cost {
+    /// Whether the move is judged by a proven result rather than by
+    /// estimates: its own score or the best move's is proven.
+    fn by_result(&self, best: &AnalyzedMove) -> bool {
+        self.proven || best.exact.is_some()
+    }
 }
 
 impl<G: Game> Review for GameReview<G> {
@@ -549,7 +557,7 @@ impl<G: Game> GameReview<G> {
             review.win_probability_after = cost.win.map(calibration::round3);
             let loss = match (best.win_probability, cost.win) {
                 _ if cost.as_good || eval.book => Some(0.0),
-                (Some(before), Some(after)) if cost.proven || best.exact.is_some() => {
+                (Some(before), Some(after)) if cost.by_result(best) => {
                     Some((before - after).max(0.0))
                 }
                 (Some(before), Some(after)) => Some(mean_over_depths(
