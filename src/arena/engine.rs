@@ -49,6 +49,8 @@ pub struct MatchSpec {
     pub seed: u64,
     /// Random plies at the start of every game, so that games differ.
     pub random_plies: usize,
+    /// Whether consecutive games share their random opening.
+    pub openings: Openings,
     /// Plies after which a game is stopped and counted as a draw.
     pub max_plies: usize,
     /// Games played at once.
@@ -58,6 +60,40 @@ pub struct MatchSpec {
     /// When a game is given to the side both players agree is winning,
     /// before it ends on the board; `None` plays every game out.
     pub resign: Option<Resign>,
+}
+
+/// How a match's random openings are shared between its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Openings {
+    /// Games 2k and 2k+1 play the same random opening with the seats on
+    /// opposite sides (cutechess-cli's `-repeat`), so that an opening that
+    /// favours one colour favours each seat once and the seats' difference
+    /// is the players', not the openings' luck.
+    Paired,
+    /// Every game draws its own opening (the arena's only way before
+    /// paired openings, which the games logs of that time recorded).
+    PerGame,
+}
+
+impl std::fmt::Display for Openings {
+    /// The name `--openings` takes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Openings::Paired => "paired",
+            Openings::PerGame => "per-game",
+        })
+    }
+}
+
+impl Openings {
+    /// The opening game `index` plays: its own, or its pair's.
+    pub fn of_game<G: Game>(self, index: usize) -> usize {
+        match self {
+            Openings::Paired if G::info().players == 2 => index / 2,
+            _ => index,
+        }
+    }
 }
 
 /// Resign adjudication, as cutechess-cli's two-sided `-resign`: a game is
@@ -254,7 +290,8 @@ fn play_out<G: Game>(
     clocks: &mut [SideClock; 2],
 ) -> GameRecord {
     let mut state = start.clone();
-    let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(spec.seed, index, usize::MAX));
+    let opening = spec.openings.of_game::<G>(index);
+    let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(spec.seed, opening, usize::MAX));
     let mut record = GameRecord {
         index,
         a_first: seat_of::<G>(Side::First, index) == Seat::A,

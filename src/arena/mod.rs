@@ -7,8 +7,8 @@
 //! - [`clock`]: time controls (a time per move, or a clock for the whole game)
 //!   and the bookkeeping that turns a late move into a loss on time.
 //! - [`engine`]: one game ([`play_game`]) and a match of many games in
-//!   parallel with alternating colours and seeded random openings
-//!   ([`play_games`]).
+//!   parallel with alternating colours and seeded random openings, each
+//!   played twice with the colours swapped ([`Openings`], [`play_games`]).
 //! - [`process`]: the referee's process runner for outside programs (a
 //!   time limit, a process group killed whole, capped output), with
 //!   [`contain`], the keeper that kills a program's whole tree (`setsid`
@@ -41,7 +41,8 @@ pub mod stats;
 
 pub use clock::TimeControl;
 pub use engine::{
-    default_threads, play_game, play_games, run_parallel, GameRecord, MatchSpec, Resign, Seat,
+    default_threads, play_game, play_games, run_parallel, GameRecord, MatchSpec, Openings, Resign,
+    Seat,
 };
 pub use player::{Choice, Forfeit, LevelPlayer, Player, Turn};
 pub use stats::{MatchSummary, SeatSummary};

@@ -11,7 +11,7 @@
 //! the end) are absent from its lines, and read back as empty.
 
 use super::CliError;
-use crate::arena::GameRecord;
+use crate::arena::{GameRecord, Openings};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -32,6 +32,10 @@ pub struct MatchSetup {
     pub seed: u64,
     /// Random plies at the start of every game.
     pub random_plies: usize,
+    /// How the games share their openings; a log written before openings
+    /// were paired has no such field, and its games drew one each.
+    #[serde(default = "openings_of_an_older_log")]
+    pub openings: Openings,
     /// Plies after which a game is a draw.
     pub max_plies: usize,
     /// Each seat's time control, as the summary labels it.
@@ -55,6 +59,11 @@ impl MatchSetup {
                 other.random_plies.to_string(),
             ),
             (
+                "openings",
+                self.openings.to_string(),
+                other.openings.to_string(),
+            ),
+            (
                 "max plies",
                 self.max_plies.to_string(),
                 other.max_plies.to_string(),
@@ -72,6 +81,12 @@ impl MatchSetup {
             .find(|(_, ours, theirs)| ours != theirs)
             .map(|(field, ours, theirs)| format!("{field}: {theirs} in the log, {ours} here"))
     }
+}
+
+/// The openings of a log that does not say: one per game, the only way
+/// before pairing.
+fn openings_of_an_older_log() -> Openings {
+    Openings::PerGame
 }
 
 /// One line of the log as read: the game, and the match it belongs to.

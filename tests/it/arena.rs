@@ -1,6 +1,7 @@
 //! The arena's behaviour, which every bot bar in the project relies on: a fixed
 //! seed gives the same games, colours alternate, and time limits are enforced.
 
+use gamebot::arena::Openings;
 use gamebot::cli::arena::{play_arena, ArenaArgs, ResignArgs};
 
 fn args(a: &str, b: &str, games: usize) -> ArenaArgs {
@@ -46,6 +47,50 @@ fn colours_alternate_between_games() {
     assert!(
         (report.a.wins == 1 && report.b.wins == 1) || report.draws == 2,
         "{report:?}"
+    );
+}
+
+/// Each logged game's first `plies` moves and whether A played first.
+fn openings_of(log: &std::path::Path, plies: usize) -> Vec<(Vec<serde_json::Value>, bool)> {
+    logged_games(log)
+        .into_iter()
+        .map(|(_, a_first, _, moves)| (moves.as_array().unwrap()[..plies].to_vec(), a_first))
+        .collect()
+}
+
+#[test]
+fn paired_openings_are_each_played_twice_with_the_seats_swapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let played = |openings: Openings, name: &str| {
+        let log = dir.path().join(name);
+        play_arena(&ArenaArgs {
+            random_plies: 6,
+            openings,
+            games_log: Some(log.clone()),
+            ..args("random", "random", 6)
+        })
+        .unwrap();
+        openings_of(&log, 6)
+    };
+    let paired = played(Openings::Paired, "paired.jsonl");
+    for pair in paired.chunks(2) {
+        assert_eq!(pair[0].0, pair[1].0, "one opening for both games of a pair");
+        assert!(
+            pair[0].1 && !pair[1].1,
+            "A first in the pair's first game only"
+        );
+    }
+    assert!(paired[0].0 != paired[2].0 && paired[2].0 != paired[4].0);
+    assert_eq!(paired, played(Openings::Paired, "again.jsonl"), "seeded");
+
+    let per_game = played(Openings::PerGame, "per-game.jsonl");
+    assert!(
+        per_game.windows(2).all(|w| w[0].0 != w[1].0),
+        "{per_game:?}"
+    );
+    assert_eq!(
+        per_game[0], paired[0],
+        "the first game's opening is the same either way"
     );
 }
 
@@ -532,6 +577,14 @@ fn a_log_of_another_match_is_refused_and_left_as_it_was() {
         fewer_games.contains("line 3: game 2, but the match has 2 games"),
         "{fewer_games}"
     );
+    let other_openings = refused(ArenaArgs {
+        openings: Openings::PerGame,
+        ..first.clone()
+    });
+    assert!(
+        other_openings.contains("openings: paired in the log, per-game here"),
+        "{other_openings}"
+    );
     assert_eq!(std::fs::read_to_string(&log).unwrap(), before);
 
     std::fs::write(&log, "{\"index\": 0}\n").unwrap();
@@ -540,6 +593,49 @@ fn a_log_of_another_match_is_refused_and_left_as_it_was() {
         not_a_game.contains("line 1: not a game of an arena's log"),
         "{not_a_game}"
     );
+}
+
+#[test]
+fn a_log_from_before_paired_openings_resumes_as_one_opening_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let older = ArenaArgs {
+        openings: Openings::PerGame,
+        games_log: Some(log.clone()),
+        ..args("norvig:depth=1", "random", 3)
+    };
+    play_arena(&older).unwrap();
+    let whole = logged_games(&log);
+    // An older build wrote no `openings`; it stopped after two games.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let without: Vec<String> = text
+        .lines()
+        .take(2)
+        .map(|line| {
+            let mut game: serde_json::Value = serde_json::from_str(line).unwrap();
+            game["setup"].as_object_mut().unwrap().remove("openings");
+            game.to_string()
+        })
+        .collect();
+    std::fs::write(&log, without.join("\n") + "\n").unwrap();
+
+    let by_default = play_arena(&ArenaArgs {
+        openings: Openings::Paired,
+        resume: true,
+        ..older.clone()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        by_default.contains("openings: per-game in the log, paired here"),
+        "{by_default}"
+    );
+    play_arena(&ArenaArgs {
+        resume: true,
+        ..older
+    })
+    .unwrap();
+    assert_eq!(logged_games(&log), whole);
 }
 
 #[test]

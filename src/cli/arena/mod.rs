@@ -4,7 +4,8 @@
 //! difference the score implies.
 //!
 //! Games alternate colours (A plays the first side in even-numbered games),
-//! start with a few random plies drawn from the seed so that games differ, and
+//! start with a few random plies drawn from the seed so that games differ
+//! (by default each opening twice, once with either seat first), and
 //! run in parallel on the available cores, each game on one thread.
 
 pub mod solo;
@@ -19,7 +20,8 @@ use crate::arena::process::{end_programs_on_signals, Program};
 use crate::arena::service::{self, Service, ServicePlayer};
 use crate::arena::stats::{summarise, ClockSummary, SeatSetup};
 use crate::arena::{
-    play_games, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Player, Resign, Seat, TimeControl,
+    play_games, GameRecord, LevelPlayer, MatchSpec, MatchSummary, Openings, Player, Resign, Seat,
+    TimeControl,
 };
 use crate::game::clock::MAX_INCREMENT_MS;
 use crate::game::{ladder, AnyLevel, BotParams, Budget, Game, MatchTime};
@@ -103,6 +105,12 @@ pub struct ArenaArgs {
     /// Random plies at the start of every game, so that games differ.
     #[arg(long, default_value_t = DEFAULT_RANDOM_PLIES)]
     pub random_plies: usize,
+    /// `paired`: games 2k and 2k+1 play the same random opening with the
+    /// seats on opposite sides, so that an opening's lean towards one
+    /// colour cancels out; `per-game`: every game draws its own (how
+    /// matches were played before pairing, kept for their logs).
+    #[arg(long, value_enum, default_value_t = Openings::Paired)]
+    pub openings: Openings,
     /// Plies after which a game is stopped and counted as a draw.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
@@ -205,6 +213,7 @@ impl ArenaArgs {
             grace_ms: DEFAULT_GRACE_MS,
             seed: DEFAULT_SEED,
             random_plies: DEFAULT_RANDOM_PLIES,
+            openings: Openings::Paired,
             max_plies: DEFAULT_MAX_PLIES,
             threads: None,
             resign: ResignArgs::default(),
@@ -290,6 +299,7 @@ impl ArenaArgs {
             games: self.games,
             seed: self.seed,
             random_plies: self.random_plies,
+            openings: self.openings,
             max_plies: self.max_plies,
             threads: self.threads(),
             time: Seat::BOTH.map(|seat| self.time_control(seat, default)),
@@ -306,6 +316,7 @@ impl ArenaArgs {
             b: self.b.clone(),
             seed: spec.seed,
             random_plies: spec.random_plies,
+            openings: spec.openings,
             max_plies: spec.max_plies,
             time: spec.time.map(|control| control.label()),
             resign: self.resign.flags(),
@@ -632,10 +643,23 @@ fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, CliError> {
     }
 }
 
+/// How the table's first line names the openings.
+fn openings_label(openings: Openings) -> &'static str {
+    match openings {
+        Openings::Paired => "paired: each played twice, colours swapped",
+        Openings::PerGame => "one per game",
+    }
+}
+
 fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
     println!(
-        "arena {}: {} games, seed {}, {} random opening plies, cap {} plies",
-        summary.game, summary.games, summary.seed, args.random_plies, args.max_plies
+        "arena {}: {} games, seed {}, {} random opening plies ({}), cap {} plies",
+        summary.game,
+        summary.games,
+        summary.seed,
+        args.random_plies,
+        openings_label(args.openings),
+        args.max_plies
     );
     println!(
         "{:<3} {:<32} {:>5} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} {:>12}",

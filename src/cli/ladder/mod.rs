@@ -23,6 +23,7 @@ use super::arena::{play_arena, ArenaArgs, ResignArgs};
 use super::CliError;
 use crate::arena::process::end_programs_on_signals;
 use crate::arena::stats::{elo_of_score, fit_ratings, Pairing};
+use crate::arena::Openings;
 use crate::config::ServeConfig;
 use crate::game::ladder::{LadderFile, PairResult, RatedLevel, Rung};
 use crate::game::{Game, GameError, Ladder, Level, MatchTime};
@@ -403,6 +404,10 @@ fn pair_match(args: &LadderArgs, [a, b]: [String; 2], seed: u64) -> ArenaArgs {
         games: args.games,
         seed,
         random_plies: args.random_plies.unwrap_or_default(),
+        // The ladder's files, journals and pooled logs were all played
+        // with an opening per game; its ratings pool many pairs of levels,
+        // where the openings' luck is noise rather than a lean.
+        openings: Openings::PerGame,
         threads: args.threads,
         resign: args.resign.clone(),
         time_ms: Some(args.time_ms.unwrap_or_else(ladder_time_ms)),
