@@ -114,12 +114,15 @@ pub struct SeatSetup {
     pub per_move_ms: Option<f64>,
 }
 
-/// Sums up the records of a match.
+/// Sums up the records of a match; with `paired`, games 2k and 2k+1
+/// shared an opening and the Elo interval counts them as a pair
+/// ([`elo_estimate_by_units`]).
 pub fn summarise(
     game: &str,
     seed: u64,
     seats: [SeatSetup; 2],
     records: &[GameRecord],
+    paired: bool,
 ) -> MatchSummary {
     let [a, b] = seats.map(|setup| setup);
     let a_summary = seat_summary(Seat::A, a, records);
@@ -144,9 +147,27 @@ pub fn summarise(
         capped: records.iter().filter(|r| r.capped).count(),
         adjudicated: records.iter().filter(|r| r.adjudicated).count(),
         a_score: round(a_score, 4),
-        elo: elo_estimate(&points),
+        elo: elo_estimate_by_units(&units_of(records, paired)),
         a_margin: mean_margin(records),
     }
+}
+
+/// A's points grouped by the games that belong together: the two games of
+/// each paired opening, or every game on its own.
+fn units_of(records: &[GameRecord], paired: bool) -> Vec<Vec<f64>> {
+    let mut units: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+    for record in records {
+        let unit = if paired {
+            record.index / 2
+        } else {
+            record.index
+        };
+        units
+            .entry(unit)
+            .or_default()
+            .push(points_of(Seat::A, record));
+    }
+    units.into_values().collect()
 }
 
 /// Seat A's mean margin over the games that have one.
@@ -247,12 +268,29 @@ fn clock_summary(seat: Seat, records: &[GameRecord]) -> Option<ClockSummary> {
 /// the points' standard error; `None` when the score is 0 or 1 (no finite
 /// difference) or there are no games.
 pub fn elo_estimate(points: &[f64]) -> Option<EloEstimate> {
-    let n = points.len() as f64;
-    if points.is_empty() {
+    let games: Vec<Vec<f64>> = points.iter().map(|&p| vec![p]).collect();
+    elo_estimate_by_units(&games)
+}
+
+/// [`elo_estimate`] for games played in units that are not independent
+/// of each other within (the two games of a paired opening): the score
+/// is every game's, the interval's standard error that of the units'
+/// means (as fishtest's pentanomial model counts game pairs), so an
+/// opening's lean towards one colour, which a pair cancels, does not
+/// widen it.
+pub fn elo_estimate_by_units(units: &[Vec<f64>]) -> Option<EloEstimate> {
+    let units: Vec<&Vec<f64>> = units.iter().filter(|unit| !unit.is_empty()).collect();
+    if units.is_empty() {
         return None;
     }
-    let score = points.iter().sum::<f64>() / n;
-    let variance = points.iter().map(|p| (p - score).powi(2)).sum::<f64>() / n;
+    let games = units.iter().map(|unit| unit.len()).sum::<usize>() as f64;
+    let score = units.iter().flat_map(|unit| unit.iter()).sum::<f64>() / games;
+    let n = units.len() as f64;
+    let variance = units
+        .iter()
+        .map(|unit| (mean(unit) - score).powi(2))
+        .sum::<f64>()
+        / n;
     let margin = 1.96 * (variance / n).sqrt();
     let elo = |p: f64| (p > 0.0 && p < 1.0).then(|| elo_of_score(p));
     Some(EloEstimate {
@@ -478,6 +516,39 @@ mod tests {
         );
         assert!(three_quarters.low < 190.8 && three_quarters.high > 190.8);
         assert_eq!(elo_estimate(&[1.0, 1.0]), None);
+    }
+
+    #[test]
+    fn paired_games_are_one_unit_of_the_interval_and_the_score_is_every_game_s() {
+        // Each opening won by whoever had the favoured colour: the same
+        // points read as a coin toss game by game, and as exactly even by
+        // pairs, since every pair split.
+        let split: Vec<Vec<f64>> = (0..50).map(|_| vec![1.0, 0.0]).collect();
+        let by_pairs = elo_estimate_by_units(&split).unwrap();
+        assert_eq!(
+            (by_pairs.low, by_pairs.diff, by_pairs.high),
+            (0.0, 0.0, 0.0)
+        );
+        let games: Vec<f64> = split.concat();
+        let by_games = elo_estimate(&games).unwrap();
+        assert!(by_games.low < -50.0 && by_games.high > 50.0, "{by_games:?}");
+        // Pairs that each went one way keep the games' width; a lone game
+        // (a match of odd length) counts on its own.
+        let mut mixed: Vec<Vec<f64>> = (0..40)
+            .map(|i| {
+                if i % 4 == 0 {
+                    vec![0.0, 0.0]
+                } else {
+                    vec![1.0, 1.0]
+                }
+            })
+            .collect();
+        mixed.push(vec![1.0]);
+        let estimate = elo_estimate_by_units(&mixed).unwrap();
+        let score: f64 = 61.0 / 81.0;
+        assert!((estimate.diff - round(elo_of_score(score), 1)).abs() < 1e-9);
+        assert!(estimate.low < estimate.diff && estimate.diff < estimate.high);
+        assert_eq!(elo_estimate_by_units(&[vec![], vec![1.0, 1.0]]), None);
     }
 
     #[test]

@@ -463,7 +463,8 @@ impl GameVisitor for Arena<'_> {
                 },
             }
         });
-        Ok(summarise(info.id, args.seed, setups, &records))
+        let paired = args.openings == Openings::Paired && info.players == 2;
+        Ok(summarise(info.id, args.seed, setups, &records, paired))
     }
 }
 
