@@ -238,10 +238,8 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
     let started = Instant::now();
     // Under a clock the time manager stops between iterations; the
     // deadline is only the most an unsettled move may take (an exact
-    // solve included: a perfect endgame is worth the stretch). Whether to
-    // start the solve is decided on the move's planned time, so that the
-    // stretch is the margin for a slow solve, not time planned away.
-    let planned = budget;
+    // solve included: a perfect endgame is worth the stretch, so whether
+    // to start it is decided on the stretched time too).
     let stretched = budget.stretched();
     let budget = &stretched;
     let table_log2 = plan.table_log2.unwrap_or_else(|| table_size_log2(budget));
@@ -271,7 +269,7 @@ fn think_with<L: Leaf>(board: Board, budget: &Budget, plan: Plan, leaf: L) -> Th
         let exact_now = empties <= plan.solve_empties
             && (depth > max_depth.min(empties.saturating_sub(1))
                 || empties <= 12
-                || depth > 4 && should_try_solve(planned, empties));
+                || depth > 4 && should_try_solve(budget, empties));
         if exact_now {
             if let Some(nodes) = plan.solve_nodes {
                 mid.solver.allow_nodes(nodes);

@@ -32,10 +32,11 @@ pub(super) fn table_size_log2(budget: &Budget) -> u32 {
 
 /// Whether the exact solver should start now: when the measured solve
 /// times (`solve_costs.json`) say that nine solves in ten of this many
-/// empties fit in the move's planned time left (`budget` unstretched:
-/// under a clock the stretch is the margin for the tenth that takes
-/// longer). A solve that does not finish is stopped by the deadline, and
-/// the move is the midgame's.
+/// empties fit in the time the move may still take (under a clock, its
+/// stretch: a proof is worth more than the plies of midgame search the
+/// planned time would buy, and the stretch never passes the clock's safe
+/// cap). A solve that does not finish is stopped by the deadline, and the
+/// move is the midgame's.
 pub(super) fn should_try_solve(budget: &Budget, empties: u32) -> bool {
     match budget.remaining_ms() {
         Some(left) => solve_costs::shipped().likely_most_ms(empties) <= left,
