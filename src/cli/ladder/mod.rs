@@ -477,7 +477,8 @@ fn add_pooled(pooled: &[(PathBuf, pool::PooledLog)], played: &mut [JournalEntry]
 }
 
 /// The log at `path` read for pooling, refused unless it is a match the
-/// ladder plays but for its seed.
+/// ladder plays but for its seed and how its openings were shared (paired
+/// or one per game: either way its games are fair games of the pair).
 fn pooled_log(
     args: &LadderArgs,
     shape: &Shape,
@@ -485,8 +486,11 @@ fn pooled_log(
 ) -> Result<pool::PooledLog, CliError> {
     let log = pool::read_pooled(path, |seat| shape.level_of(seat))?;
     let seats = [log.setup.a.clone(), log.setup.b.clone()];
-    let ladders = pair_match(args, seats, log.setup.seed)
-        .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
+    let ladders = ArenaArgs {
+        openings: log.setup.openings,
+        ..pair_match(args, seats, log.setup.seed)
+    }
+    .match_setup(MatchTime::PerMove(Duration::from_millis(ladder_time_ms())))?;
     match ladders.difference(&log.setup) {
         Some(difference) => Err(pool::refusal(
             path,
