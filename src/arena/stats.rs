@@ -114,15 +114,16 @@ pub struct SeatSetup {
     pub per_move_ms: Option<f64>,
 }
 
-/// Sums up the records of a match; with `paired`, games 2k and 2k+1
-/// shared an opening and the Elo interval counts them as a pair
+/// Sums up the records of a match; `opening_of` names the opening each
+/// game index played ([`Openings::of_game`](super::Openings::of_game)),
+/// and the Elo interval counts the games of one opening as one unit
 /// ([`elo_estimate_by_units`]).
 pub fn summarise(
     game: &str,
     seed: u64,
     seats: [SeatSetup; 2],
     records: &[GameRecord],
-    paired: bool,
+    opening_of: impl Fn(usize) -> usize,
 ) -> MatchSummary {
     let [a, b] = seats.map(|setup| setup);
     let a_summary = seat_summary(Seat::A, a, records);
@@ -147,23 +148,17 @@ pub fn summarise(
         capped: records.iter().filter(|r| r.capped).count(),
         adjudicated: records.iter().filter(|r| r.adjudicated).count(),
         a_score: round(a_score, 4),
-        elo: elo_estimate_by_units(&units_of(records, paired)),
+        elo: elo_estimate_by_units(&units_of(records, opening_of)),
         a_margin: mean_margin(records),
     }
 }
 
-/// A's points grouped by the games that belong together: the two games of
-/// each paired opening, or every game on its own.
-fn units_of(records: &[GameRecord], paired: bool) -> Vec<Vec<f64>> {
+/// A's points grouped by the opening their games played.
+fn units_of(records: &[GameRecord], opening_of: impl Fn(usize) -> usize) -> Vec<Vec<f64>> {
     let mut units: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
     for record in records {
-        let unit = if paired {
-            record.index / 2
-        } else {
-            record.index
-        };
         units
-            .entry(unit)
+            .entry(opening_of(record.index))
             .or_default()
             .push(points_of(Seat::A, record));
     }

@@ -463,8 +463,8 @@ impl GameVisitor for Arena<'_> {
                 },
             }
         });
-        let paired = args.openings == Openings::Paired && info.players == 2;
-        Ok(summarise(info.id, args.seed, setups, &records, paired))
+        let opening_of = |index| spec.openings.of_game::<G>(index);
+        Ok(summarise(info.id, args.seed, setups, &records, opening_of))
     }
 }
 
@@ -644,23 +644,10 @@ fn new_options(args: &ArenaArgs) -> Result<Map<String, Value>, CliError> {
     }
 }
 
-/// How the table's first line names the openings.
-fn openings_label(openings: Openings) -> &'static str {
-    match openings {
-        Openings::Paired => "paired: each played twice, colours swapped",
-        Openings::PerGame => "one per game",
-    }
-}
-
 fn print_table(summary: &MatchSummary, args: &ArenaArgs) {
     println!(
-        "arena {}: {} games, seed {}, {} random opening plies ({}), cap {} plies",
-        summary.game,
-        summary.games,
-        summary.seed,
-        args.random_plies,
-        openings_label(args.openings),
-        args.max_plies
+        "arena {}: {} games, seed {}, {} random opening plies ({} openings), cap {} plies",
+        summary.game, summary.games, summary.seed, args.random_plies, args.openings, args.max_plies
     );
     println!(
         "{:<3} {:<32} {:>5} {:>6} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} {:>12}",
