@@ -11,6 +11,14 @@
 //! goes back to the system when the slice is dropped. A small one, or one
 //! the system refuses to map, is an ordinary zero-filled allocation.
 //!
+//! A mapping of many megabytes also asks the system for huge pages (on
+//! Linux, `madvise(MADV_HUGEPAGE)`: 2 MiB pages where the kernel's
+//! transparent huge pages allow it). A table's probes land at random, so
+//! with small pages most of them miss the address translation cache and
+//! wait for a page walk before the memory itself; a table that large is
+//! made for a long search, which touches nearly all of its pages anyway
+//! (figures in docs/reversi-engine.md).
+//!
 //! Only types whose all-zero bytes are a valid value
 //! ([`bytemuck::Zeroable`]) can live in such a slice.
 
@@ -22,6 +30,10 @@ use std::ops::{Deref, DerefMut};
 /// The size from which a slice is mapped rather than allocated: below it,
 /// filling the memory costs less than the system calls of a mapping.
 const MAPPED_FROM_BYTES: usize = 1 << 20;
+
+/// The size from which a mapped slice asks for huge pages: below it, the
+/// few pages a short search touches would each cost a whole huge page.
+const HUGE_PAGES_FROM_BYTES: usize = 32 << 20;
 
 /// A fixed-length slice of `T`, every element all zeros at the start.
 pub struct ZeroedSlice<T> {
@@ -63,6 +75,12 @@ impl<T: Zeroable + Copy> ZeroedSlice<T> {
         let map = MmapMut::map_anon(bytes).ok()?;
         if map.as_ptr().align_offset(std::mem::align_of::<T>()) != 0 {
             return None;
+        }
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGES_FROM_BYTES {
+            // Only advice: where the system keeps no huge pages, the
+            // mapping works as it is.
+            let _ = map.advise(memmap2::Advice::HugePage);
         }
         Some(Memory::Mapped {
             map,
@@ -143,5 +161,45 @@ mod tests {
         assert!(matches!(large.memory, Memory::Mapped { .. }));
         let small = ZeroedSlice::<Slot>::new(4);
         assert!(matches!(small.memory, Memory::Heap(_)));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_slice_of_many_megabytes_asks_for_huge_pages_and_a_smaller_one_does_not() {
+        let slots = |bytes: usize| bytes / std::mem::size_of::<Slot>();
+        let huge = ZeroedSlice::<Slot>::new(slots(HUGE_PAGES_FROM_BYTES));
+        let mapped = ZeroedSlice::<Slot>::new(slots(HUGE_PAGES_FROM_BYTES / 2));
+        assert!(matches!(mapped.memory, Memory::Mapped { .. }));
+        assert!(advised_huge(huge.as_ptr() as usize));
+        assert!(!advised_huge(mapped.as_ptr() as usize));
+    }
+
+    /// Whether the mapping holding `address` carries the huge page advice
+    /// (`hg` among its `VmFlags` in /proc/self/smaps).
+    #[cfg(target_os = "linux")]
+    fn advised_huge(address: usize) -> bool {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("/proc/self/smaps");
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line
+                .split_whitespace()
+                .next()
+                .and_then(|r| r.split_once('-'));
+            if let Some((start, end)) = range {
+                if let (Ok(start), Ok(end)) = (
+                    usize::from_str_radix(start, 16),
+                    usize::from_str_radix(end, 16),
+                ) {
+                    inside = (start..end).contains(&address);
+                    continue;
+                }
+            }
+            if let Some(flags) = line.strip_prefix("VmFlags:") {
+                if inside {
+                    return flags.split_whitespace().any(|flag| flag == "hg");
+                }
+            }
+        }
+        panic!("no mapping holds {address:#x}");
     }
 }
